@@ -1,0 +1,63 @@
+/*
+ * backend.h -- where the operational DCB config goes: the NIC through
+ * dcbnl, the software pause engine, or nowhere (read-only, which still
+ * records what it would have applied so that tests and dcbctl can see it).
+ *
+ * Port code sees only this interface.
+ */
+#ifndef BACKEND_H
+#define BACKEND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dcb.h"
+
+struct json_t;
+
+enum backend_kind {
+	BACKEND_READONLY = 0,
+	BACKEND_DCBNL,
+	BACKEND_ENGINE,
+};
+extern const char *const backend_kind_name[];	/* "readonly" "dcbnl" "engine" */
+
+/* Per-priority PFC counters as struct ieee_pfc has them. */
+struct backend_stats {
+	uint64_t	pfc_requests[DCB_NPRIO];	/* PFC frames sent */
+	uint64_t	pfc_indications[DCB_NPRIO];	/* PFC frames received */
+};
+
+/* Negotiated DCBX version, for SDCBX and the CEE command set. */
+enum backend_dcbx { BACKEND_DCBX_IEEE = 0, BACKEND_DCBX_CEE = 1 };
+
+struct backend;
+struct backend_ops {
+	const char	*name;
+	/*
+	 * Make 'oper' the device's config.  0 on success (also when nothing
+	 * changed), or a negative errno; the reason is in b->error.
+	 */
+	int	(*apply)(struct backend *, const struct dcb_config *oper,
+		    enum backend_dcbx);
+	int	(*stats)(struct backend *, struct backend_stats *);
+	/* Extra state for `dcbctl show ports/stats` (may be NULL). */
+	struct json_t *(*show)(struct backend *);
+	void	(*close)(struct backend *);
+};
+
+struct backend {
+	const struct backend_ops *ops;
+	enum backend_kind	kind;
+	void			*priv;
+	char			ifname[16];
+	char			why[160];	/* why this backend was chosen */
+	int			err;		/* last error, negative errno or 0 */
+	char			error[160];	/* and its text, "" if none */
+	bool			applied;	/* 'last' is valid */
+	struct dcb_config	last;		/* last config applied */
+	uint64_t		applies;	/* successful applies */
+	uint64_t		errors;		/* failed applies */
+};
+
+#endif /* BACKEND_H */

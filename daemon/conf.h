@@ -1,0 +1,120 @@
+/*
+ * conf.h -- the daemon's configuration: libconfig file -> this model.
+ *
+ * conf_load() parses into a fresh struct conf and validates everything; on
+ * any mistake it fails with "file:line: what is wrong" and the caller keeps
+ * its running config (reload is parse, validate, then swap).
+ */
+#ifndef CONF_H
+#define CONF_H
+
+#include <limits.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dcb.h"
+
+#define CONF_DEFAULT_PATH	SYSCONFDIR "/dcbxd.conf"
+#define CONF_DEFAULT_SOCKET	RUNSTATEDIR "/dcbxd/dcbxd.sock"
+
+enum conf_role { CONF_ROLE_WILLING = 0, CONF_ROLE_CONTROLLER = 1 };
+enum conf_mode { CONF_MODE_AUTO = 0, CONF_MODE_IEEE = 1, CONF_MODE_CEE = 2 };
+enum conf_backend {
+	CONF_BACKEND_AUTO = 0,
+	CONF_BACKEND_DCBNL,
+	CONF_BACKEND_ENGINE,
+	CONF_BACKEND_READONLY,
+};
+/* LLDP admin status, 802.1AB adminStatus. */
+enum conf_admin {
+	CONF_ADMIN_RXTX = 0,
+	CONF_ADMIN_TX,
+	CONF_ADMIN_RX,
+	CONF_ADMIN_DISABLED,
+};
+extern const struct dcb_kw conf_role_kw[];
+extern const struct dcb_kw conf_mode_kw[];
+extern const struct dcb_kw conf_backend_kw[];
+extern const struct dcb_kw conf_admin_kw[];
+
+/* The software pause engine of one port (see the engine issue). */
+struct conf_engine {
+	char		tap[IFNAMSIZ];		/* default "dcb-<port>" */
+	uint64_t	speed_bps;		/* 0: the link's speed, else 10G */
+	uint64_t	host_drain_bps;		/* 0: unlimited */
+	uint64_t	queue_memory;		/* bytes per priority */
+	uint32_t	stall_ms;		/* host stall before giving up XOFF */
+};
+
+struct conf_port {
+	char		match[IFNAMSIZ * 2];	/* name or fnmatch(3) pattern */
+	int		line;			/* where it was defined */
+	bool		exclude;		/* "exclude = true": never run here */
+	enum conf_admin	admin_status;
+	uint8_t		agents;			/* bit per enum lldp_agent */
+	enum conf_role	role;
+	enum conf_mode	mode;
+	enum conf_backend backend;
+	uint8_t		advertise;		/* DCB_HAS_* sent in our TLVs */
+	struct dcb_config admin;		/* the admin DCB policy */
+	uint32_t	cable_m;		/* cable length, metres */
+	uint32_t	mtu;			/* max frame for headroom, 0: link MTU */
+	bool		has_engine;		/* an engine = { } block was given */
+	struct conf_engine engine;
+};
+
+struct conf {
+	char		path[PATH_MAX];
+	/* dcbxd: { ... } -- 802.1AB transmit parameters and limits. */
+	unsigned int	tx_interval;		/* msgTxInterval, 5..32768 s */
+	unsigned int	tx_hold;		/* msgTxHold, 2..10 */
+	unsigned int	tx_fast;		/* msgFastTx, 1..3600 s */
+	unsigned int	tx_fast_init;		/* txFastInit, 1..8 */
+	unsigned int	tx_credit_max;		/* txCreditMax, 1..100 */
+	unsigned int	reinit_delay;		/* reinitDelay, 1..10 s */
+	unsigned int	max_neighbors;		/* per port */
+	char		sys_name[256];		/* default: hostname */
+	char		sys_desc[256];		/* default: uname */
+	char		ctl_socket[108];
+	char		ctl_group[64];		/* socket group, default "dcbx" */
+	bool		read_only;		/* never write to a NIC */
+	bool		restore_on_exit;	/* put back the NIC's startup config */
+	/* snmp: { ... } */
+	bool		snmp_enabled;
+	char		snmp_agentx[108];
+	unsigned int	snmp_notification_interval;
+	unsigned int	snmp_holddown;
+	/* ports = ( ... ) */
+	size_t		nports;
+	struct conf_port *ports;
+};
+
+/* Fill *c with every default (no ports). */
+void	conf_defaults(struct conf *);
+/*
+ * Load and validate path into *c (which it initialises).  Returns 0, or -1
+ * with "file:line: message" in err.
+ */
+int	conf_load(const char *path, struct conf *, char *err, size_t errlen);
+void	conf_free(struct conf *);
+/*
+ * The settings for ifname: the most specific matching entry (an exact
+ * name beats a pattern, a longer literal prefix beats a shorter one).
+ * Returns false when no entry matches or the best match excludes it.
+ */
+bool	conf_port_for(const struct conf *, const char *ifname,
+	    struct conf_port *);
+/* Print the config so that it parses again to the same result (-t -v). */
+void	conf_print(const struct conf *, FILE *);
+/*
+ * Replace the admin policy of the entry that ifname resolves to (creating
+ * an exact entry when it came from a pattern) and write the file
+ * atomically (temp file + rename).  Used by `dcbctl set --persist`.
+ */
+int	conf_persist_admin(const struct conf *, const char *ifname,
+	    const struct dcb_config *, char *err, size_t errlen);
+
+#endif /* CONF_H */

@@ -1,0 +1,146 @@
+/*
+ * dcb.h -- the one DCB model of dcbxd.
+ *
+ * struct dcb_config (ETS configuration, ETS recommendation, PFC, APP table)
+ * is what the config file parses into, what the IEEE and CEE codecs read and
+ * write, what negotiation takes and returns, what the backends apply and what
+ * the control socket and SNMP show.  Convert at the edges; never copy it.
+ *
+ * libdcbx does no I/O, keeps no globals and allocates nothing.
+ */
+#ifndef DCB_H
+#define DCB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DCB_NPRIO	8		/* 802.1p priorities */
+#define DCB_NTC		8		/* traffic classes */
+/* An APP TLV holds at most (511 - 5) / 3 = 168 entries (802.1Qaz D.2.11). */
+#define DCB_APP_MAX	168
+
+/* Transmission selection algorithms, 802.1Q-2018 Table 8-6 (values on wire). */
+enum dcb_tsa {
+	DCB_TSA_STRICT	= 0,
+	DCB_TSA_CBS	= 1,
+	DCB_TSA_ETS	= 2,
+	DCB_TSA_VENDOR	= 255,
+};
+
+/* APP selectors as on the wire in the IEEE APP TLV (802.1Q D.2.11, Qcd). */
+enum dcb_app_sel {
+	DCB_APP_SEL_ETHERTYPE	= 1,
+	DCB_APP_SEL_STREAM	= 2,	/* TCP/SCTP port */
+	DCB_APP_SEL_DGRAM	= 3,	/* UDP/DCCP port */
+	DCB_APP_SEL_ANY		= 4,	/* TCP/SCTP/UDP/DCCP port ("port") */
+	DCB_APP_SEL_DSCP	= 5,	/* 802.1Qcd */
+};
+
+struct dcb_ets {
+	bool	willing;		/* meaningless in a recommendation */
+	bool	cbs;
+	uint8_t	ets_cap;		/* TCs supported, 1..8 (wire 0 means 8) */
+	uint8_t	prio_tc[DCB_NPRIO];	/* priority -> traffic class */
+	uint8_t	tc_bw[DCB_NTC];		/* percent */
+	uint8_t	tc_tsa[DCB_NTC];	/* enum dcb_tsa */
+};
+
+struct dcb_pfc {
+	bool	willing;
+	bool	mbc;			/* MACsec bypass capability */
+	uint8_t	pfc_cap;		/* priorities that may have PFC at once */
+	uint8_t	pfc_en;			/* bit n = priority n */
+	uint16_t delay;			/* link delay allowance, bits (not on wire) */
+};
+
+struct dcb_app {
+	uint8_t	 selector;		/* enum dcb_app_sel */
+	uint8_t	 priority;		/* 0..7 */
+	uint16_t protocol;		/* ethertype, port or DSCP (0..63) */
+};
+
+struct dcb_app_table {
+	bool		willing;	/* CEE carries one; IEEE has none */
+	uint16_t	n;
+	struct dcb_app	e[DCB_APP_MAX];
+};
+
+/* Which parts of a dcb_config carry information. */
+#define DCB_HAS_ETS	0x01
+#define DCB_HAS_RECO	0x02
+#define DCB_HAS_PFC	0x04
+#define DCB_HAS_APP	0x08
+
+struct dcb_config {
+	uint8_t			has;	/* DCB_HAS_* */
+	struct dcb_ets		ets;
+	struct dcb_ets		reco;
+	struct dcb_pfc		pfc;
+	struct dcb_app_table	app;
+};
+
+/* Reason codes shared by decoders and validators; dcb_strerror() names them. */
+enum dcb_err {
+	DCB_OK = 0,
+	DCB_ERR_LENGTH,		/* TLV or field length wrong */
+	DCB_ERR_TC_RANGE,	/* a TC index >= ets_cap or >= 8 */
+	DCB_ERR_BW_SUM,		/* ETS bandwidths do not sum to 100 */
+	DCB_ERR_TSA,		/* reserved TSA value */
+	DCB_ERR_PFC_CAP,	/* more PFC priorities than pfc_cap */
+	DCB_ERR_PRIO,		/* priority > 7 */
+	DCB_ERR_SELECTOR,	/* reserved APP selector */
+	DCB_ERR_PROTOCOL,	/* protocol out of range for its selector */
+	DCB_ERR_DUP,		/* duplicate (selector, protocol, priority) */
+	DCB_ERR_TOO_MANY,	/* table full */
+	DCB_ERR_VALUE,		/* other bad value */
+	DCB_ERR__MAX
+};
+const char	*dcb_strerror(int);
+
+/* Defaults: all priorities in TC 0, TC 0 gets 100 % ETS, PFC off, no APP. */
+void	dcb_ets_default(struct dcb_ets *);
+void	dcb_pfc_default(struct dcb_pfc *);
+void	dcb_config_default(struct dcb_config *);
+
+/*
+ * Validation.  Each returns DCB_OK or a DCB_ERR_* code and, when why is not
+ * NULL, a human sentence naming the offending field ("tc-bw sums to 110,
+ * not 100").  The sentence lives in buf (size len) when one is given.
+ */
+struct dcb_why {
+	char	buf[128];
+};
+int	dcb_ets_validate(const struct dcb_ets *, struct dcb_why *);
+int	dcb_pfc_validate(const struct dcb_pfc *, struct dcb_why *);
+int	dcb_app_validate(const struct dcb_app *, struct dcb_why *);
+int	dcb_app_table_validate(const struct dcb_app_table *, struct dcb_why *);
+int	dcb_config_validate(const struct dcb_config *, struct dcb_why *);
+
+bool	dcb_ets_equal(const struct dcb_ets *, const struct dcb_ets *);
+bool	dcb_pfc_equal(const struct dcb_pfc *, const struct dcb_pfc *);
+/* Order-insensitive comparison of the entries (willing ignored). */
+bool	dcb_app_table_equal(const struct dcb_app_table *,
+	    const struct dcb_app_table *);
+bool	dcb_config_equal(const struct dcb_config *, const struct dcb_config *);
+
+/* APP table editing; return DCB_OK, DCB_ERR_DUP or DCB_ERR_TOO_MANY. */
+int	dcb_app_add(struct dcb_app_table *, const struct dcb_app *);
+int	dcb_app_del(struct dcb_app_table *, const struct dcb_app *);
+/* Sort entries by (selector, protocol, priority) for stable output. */
+void	dcb_app_sort(struct dcb_app_table *);
+
+/*
+ * Keyword tables: one table serves parsing and printing.  Lookups are exact
+ * (no prefix matching).  kw_name() returns "?" for unknown values.
+ */
+struct dcb_kw {
+	int		 val;
+	const char	*name;
+};
+extern const struct dcb_kw dcb_tsa_kw[];	/* strict cbs ets vendor */
+extern const struct dcb_kw dcb_sel_kw[];	/* ethertype stream-port dgram-port port dscp */
+int		 dcb_kw_lookup(const struct dcb_kw *, const char *, int *);
+const char	*dcb_kw_name(const struct dcb_kw *, int);
+
+#endif /* DCB_H */
