@@ -15,6 +15,41 @@
  *   PFC: {"willing":bool,"mbc":bool,"pfc_cap":N,"prio_pfc":[8 bools],"delay":N}
  *   APP: {"selector":"ethertype"|"stream-port"|"dgram-port"|"port"|"dscp",
  *         "protocol":N,"priority":N}
+ * In ETS/PFC objects given to *_from_json an array element may be null,
+ * which keeps that element (so {"tc_bw":[50,50,0,null,...]} edits).
+ *
+ * Results, per command (keys always present; null where unknown):
+ *   show-ports      [PORT...] sorted by ifname, PORT =
+ *     {"ifname","link":"up"|"down","role":"willing"|"controller",
+ *      "mode":"auto"|"ieee"|"cee","active":"ieee"|"cee"|"none",
+ *      "backend":"dcbnl"|"engine"|"readonly","backend_why":"...",
+ *      "backend_error":"" (last error text, "" when none),
+ *      "neighbors":N}
+ *   show-neighbors  [NEIGHBOR...], NEIGHBOR =
+ *     {"ifname","chassis_id","chassis_id_type","port_id","port_id_type",
+ *      "sys_name"|null,"ttl":N,"ttl_left":N,"dcbx":"ieee"|"cee"|"both"|"none"}
+ *     (*_type: the 802.1AB subtype name, "mac", "ifname", "local", ...;
+ *      chassis_id/port_id printable: MACs as aa:bb:.., else text or hex)
+ *   show-dcbx       {"ifname","mode","active","role","peer_mac"|null,
+ *      "ets":{"status","reason","admin":ETS,"reco":ETS|null,
+ *             "peer":ETS|null,"oper":ETS},
+ *      "pfc":{"status","reason","admin":PFC,"peer":PFC|null,"oper":PFC},
+ *      "app":{"status","reason","admin":[APP],"peer":[APP]|null,
+ *             "oper":[APP]}}
+ *     (status: dcbx_status_name[], reason: a sentence, "" if none)
+ *   show-stats      [STATS...], STATS =
+ *     {"ifname","lldp":{COUNTER:N,...} (802.1AB names, e.g.
+ *      "statsFramesOutTotal"), "pfc":{"requests":[8],"indications":[8]},
+ *      "engine":{COUNTER:[8 per priority],...}|null}
+ *   set             the port's show-dcbx object after the change
+ *   subscribe       {} then events
+ *   reload          {}
+ *   version         {"version":"0.1.0"}
+ * Events: {"event":NAME,"ifname":..., ...more scalars}, NAME one of
+ *   "link" {"link"}, "neighbor-add"/"neighbor-update"/"neighbor-del"
+ *   {"chassis_id","port_id","sys_name"}, "dcbx" {"feature","status",
+ *   "reason"}, "oper" {"feature"}, "mode" {"active"}, "backend-error"
+ *   {"error"}, "pfc-storm" {"priority"}, "reload" {}.
  */
 #ifndef PROTO_H
 #define PROTO_H
@@ -29,7 +64,9 @@
 #define PROTO_SHOW_NEIGHBORS	"show-neighbors"	/* args: {"dev":?} */
 #define PROTO_SHOW_DCBX		"show-dcbx"		/* args: {"dev":} */
 #define PROTO_SHOW_STATS	"show-stats"		/* args: {"dev":?} */
-#define PROTO_SET		"set"	/* args: {"dev":,"ets":?,"pfc":?,"app":?,"persist":?} */
+/* args: {"dev":,"ets":ETS?,"reco":ETS?,"pfc":PFC?,"app":[APP]?,
+ *        "app_willing":bool?,"persist":bool?} */
+#define PROTO_SET		"set"
 #define PROTO_SUBSCRIBE		"subscribe"
 #define PROTO_RELOAD		"reload"
 #define PROTO_VERSION		"version"
@@ -42,11 +79,34 @@ json_t	*proto_app_entry_to_json(const struct dcb_app *);
  * From JSON: every key is optional; keys not given keep the value already
  * in *out (so a partial object edits).  Returns 0, or -1 with a sentence in
  * err ("tc_bw[3]: 140 is not a percentage").  The result is validated.
+ * An unknown key is an error.  The APP array replaces the whole table
+ * (its willing flag is kept).
  */
 int	proto_ets_from_json(const json_t *, struct dcb_ets *, char *, size_t);
 int	proto_pfc_from_json(const json_t *, struct dcb_pfc *, char *, size_t);
 int	proto_app_from_json(const json_t *, struct dcb_app_table *, char *,
 	    size_t);
+int	proto_app_entry_from_json(const json_t *, struct dcb_app *, char *,
+	    size_t);
+
+/*
+ * Parse one request line (without or with its '\n').  On success returns 0,
+ * *cmd is the matching PROTO_* constant (a static string: compare with ==
+ * or strcmp) and *args a new reference to the args object ({} when absent;
+ * json_decref it).  The args are checked against the command's policy
+ * (known keys, types, "dev" present where required and shorter than
+ * IFNAMSIZ).  On error err holds a sentence and the return value says
+ * which code to answer with: -EINVAL (bad JSON, bad shape, bad args) or
+ * -EOPNOTSUPP (a well-formed request naming an unknown cmd).
+ * proto_errcode() names such an errno for proto_err(): "EINVAL".
+ */
+int	proto_parse_request(const char *line, size_t len, const char **cmd,
+	    json_t **args, char *err, size_t errlen);
+
+const char *proto_errcode(int err);	/* -EINVAL or EINVAL -> "EINVAL" */
+
+/* Build a request line object: {"cmd":cmd,"args":args} (steals args). */
+json_t	*proto_request(const char *cmd, json_t *args);
 
 /* Responses. */
 json_t	*proto_ok(json_t *result);			/* steals result */
@@ -54,5 +114,38 @@ json_t	*proto_err(const char *code, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* Serialise one object as a line (compact, '\n'-terminated); free() it. */
 char	*proto_line(const json_t *);
+
+/*
+ * The field table: one row per ETS/PFC field, naming it in dcb's
+ * vocabulary ("tc-bw", for dcbctl set and show) and in JSON ("tc_bw").
+ * proto.c converts with it, dcbctl parses arguments and prints with it.
+ */
+enum proto_ftype {
+	PF_BOOL,	/* bool: on|off, JSON true|false */
+	PF_U8,		/* uint8_t in min..max */
+	PF_U16,		/* uint16_t in min..max */
+	PF_MAP,		/* uint8_t[8]: KEY:VALUE, VALUE in min..max */
+	PF_MAP_KW,	/* uint8_t[8]: KEY:keyword of kw */
+	PF_BITS,	/* uint8_t bitmap: KEY:on|off, JSON [8 bools] */
+};
+#define PF_RDONLY	0x01	/* shown, but not set by dcbctl set */
+
+struct proto_field {
+	const char		*name;	/* dcb keyword: "tc-bw" */
+	const char		*json;	/* JSON key: "tc_bw" */
+	enum proto_ftype	 type;
+	size_t			 off;	/* in struct dcb_ets / dcb_pfc */
+	unsigned int		 min, max;
+	const char		*key;	/* for sentences: "TC" of TC:BW */
+	const char		*val;	/* "BW" */
+	const struct dcb_kw	*kw;	/* PF_MAP_KW */
+	unsigned int		 flags;	/* PF_* */
+};
+extern const struct proto_field proto_ets_fields[];	/* NULL-terminated */
+extern const struct proto_field proto_pfc_fields[];
+extern const struct dcb_kw proto_onoff_kw[];		/* off on */
+
+const struct proto_field *proto_field_find(const struct proto_field *,
+	    const char *name);
 
 #endif /* PROTO_H */
