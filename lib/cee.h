@@ -26,6 +26,15 @@ struct cee_ctrl {
 	uint32_t	ack;
 };
 
+/* Feature sub-TLV header flags (CEE 1.01 "EWE" octet). */
+#define CEE_F_ENABLE	0x80
+#define CEE_F_WILLING	0x40
+#define CEE_F_ERROR	0x20
+
+/*
+ * One feature sub-TLV's header.  On write, these fields (not the willing
+ * flags inside cfg) are what goes on the wire; on decode both are set.
+ */
 struct cee_feat {
 	bool		present;
 	uint8_t		oper_ver;
@@ -34,6 +43,8 @@ struct cee_feat {
 	bool		willing;
 	bool		error;
 	uint8_t		subtype;
+	uint8_t		num_tcs;	/* PG/PFC NumTCsSupported, as sent */
+	int		err;		/* DCB_ERR_* of this feature */
 };
 
 enum cee_feature { CEE_FEAT_PG, CEE_FEAT_PFC, CEE_FEAT_APP, CEE_FEAT__MAX };
@@ -48,11 +59,41 @@ struct cee_tlv {
 	struct dcb_why		why;
 };
 
-/* Decode the info string after OUI and subtype 2; CIN is only recognised. */
+/*
+ * Decode the info string after OUI and subtype 2.  Returns t->err: DCB_OK
+ * or the first problem (t->why says which field).  Use only the features
+ * whose DCB_HAS_* bit is in t->cfg.has: a feature that is absent, malformed
+ * or invalid has feat[].err set and its bit clear, and a TLV-level fault
+ * (no Control sub-TLV, a sub-TLV running past the end, two Control
+ * sub-TLVs) leaves cfg.has empty.  Unknown sub-TLV types are skipped.
+ *
+ * Mapping onto the model (lossy where CEE has no field):
+ *  - PG: prio_tc[p] = PGID; the PGs some priority uses get TSA ets and
+ *    tc_bw = PG %; priorities with PGID 15 go to the highest TC no other
+ *    priority uses, with TSA strict; unused TCs are strict.  ets_cap is 8
+ *    (CEE has eight PGs whatever NumTCsSupported says; that is kept in
+ *    feat[CEE_FEAT_PG].num_tcs).  PGIDs 8..14 are invalid.
+ *  - PFC: pfc_en = enable map, pfc_cap = NumTCsPFCSupported.
+ *  - App: one entry per priority bit; CEE selector 0 -> ethertype,
+ *    1 -> port (DCB_APP_SEL_ANY), 2..3 invalid.
+ * The willing flags of cfg.ets/pfc/app copy the feature headers.
+ */
 int	cee_decode(const uint8_t *, size_t, struct cee_tlv *);
-/* Scan a PDU: returns 0 none, CEE_SUBTYPE_CEE or CEE_SUBTYPE_CIN (seen). */
+/* The same for CIN (subtype 1): control and feature headers only. */
+int	cee_cin_decode(const uint8_t *, size_t, struct cee_tlv *);
+/*
+ * Scan a PDU: returns 0 none, CEE_SUBTYPE_CEE or CEE_SUBTYPE_CIN (CEE wins
+ * when both are present).  A second CEE TLV sets DCB_ERR_DUP and empties
+ * cfg.has: lldpad drops such a PDU's DCBX data too.
+ */
 int	cee_peer_decode(const struct lldp_pdu *, struct cee_tlv *);
-/* Write the whole CEE org TLV from t (ctrl, and each feat[] present). */
+/*
+ * Write the whole CEE org TLV from t: Control, then each feat[] present
+ * with its payload from t->cfg.  PG writes PGID 15 for priorities whose TC
+ * is strict and NumTCsSupported = ets.ets_cap; PFC writes pfc_cap; App
+ * writes the ethertype and port entries, one per protocol with the
+ * priorities OR-ed, as many as fit (other selectors have no CEE form).
+ */
 void	cee_write(struct wcur *, const struct cee_tlv *);
 
 #endif /* CEE_H */

@@ -98,7 +98,11 @@ enum dcb_err {
 };
 const char	*dcb_strerror(int);
 
-/* Defaults: all priorities in TC 0, TC 0 gets 100 % ETS, PFC off, no APP. */
+/*
+ * Defaults: ets_cap 8, all priorities in TC 0, every TC ETS with TC 0 at
+ * 100 %; PFC off with pfc_cap 8; no APP.  The config default has all four
+ * DCB_HAS_* bits set.
+ */
 void	dcb_ets_default(struct dcb_ets *);
 void	dcb_pfc_default(struct dcb_pfc *);
 void	dcb_config_default(struct dcb_config *);
@@ -106,7 +110,15 @@ void	dcb_config_default(struct dcb_config *);
 /*
  * Validation.  Each returns DCB_OK or a DCB_ERR_* code and, when why is not
  * NULL, a human sentence naming the offending field ("tc-bw sums to 110,
- * not 100").  The sentence lives in buf (size len) when one is given.
+ * not 100, with a TC using ets") in why->buf.
+ *  - ETS: ets_cap 1..8; every prio_tc below ets_cap (so below 8); TSA
+ *    0, 1, 2 or 255 (3..254 reserved); each tc_bw <= 100; the sum is 100
+ *    when any TC uses ETS, else 0 or 100 (all-strict tables may send 0).
+ *  - PFC: pfc_cap 0..8; no more priorities enabled than pfc_cap.
+ *  - APP: selector 1..5, priority 0..7, DSCP 0..63, ethertype 0 (default
+ *    priority) or >= 0x600; a table has no exact duplicate entry.
+ *  - config: each part named in has, the reason prefixed by the part
+ *    ("ets-reco: ...").
  */
 struct dcb_why {
 	char	buf[128];
@@ -119,12 +131,18 @@ int	dcb_config_validate(const struct dcb_config *, struct dcb_why *);
 
 bool	dcb_ets_equal(const struct dcb_ets *, const struct dcb_ets *);
 bool	dcb_pfc_equal(const struct dcb_pfc *, const struct dcb_pfc *);
+/* Equality compares every field, delay included. */
 /* Order-insensitive comparison of the entries (willing ignored). */
 bool	dcb_app_table_equal(const struct dcb_app_table *,
 	    const struct dcb_app_table *);
 bool	dcb_config_equal(const struct dcb_config *, const struct dcb_config *);
 
-/* APP table editing; return DCB_OK, DCB_ERR_DUP or DCB_ERR_TOO_MANY. */
+/*
+ * APP table editing.  add returns DCB_OK, DCB_ERR_DUP (the same selector,
+ * protocol and priority is there already) or DCB_ERR_TOO_MANY; it does not
+ * validate (call dcb_app_validate()).  del removes the exact entry, keeping
+ * the order of the others, or returns DCB_ERR_VALUE when it is absent.
+ */
 int	dcb_app_add(struct dcb_app_table *, const struct dcb_app *);
 int	dcb_app_del(struct dcb_app_table *, const struct dcb_app *);
 /* Sort entries by (selector, protocol, priority) for stable output. */

@@ -1,0 +1,469 @@
+/*
+ * cee.c -- CEE DCBX 1.01 ("IEEE DCB Capability Exchange Protocol Base
+ * Specification" rev 1.01, OUI 00-1b-21 subtype 2) and recognition of CIN
+ * (DCBX 1.0, subtype 1).  See cee.h for the mapping onto the model.
+ *
+ * The outer org TLV holds sub-TLVs, each with a 7-bit type and a 9-bit
+ * length.  Every read goes through a cursor narrowed to one sub-TLV, so a
+ * lying length can at worst make that sub-TLV bad.
+ */
+#include "cee.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CEE_CTRL_LEN	10	/* oper, max, seq (4), ack (4) */
+#define CEE_FHDR_LEN	4	/* oper, max, flags, subtype */
+#define CEE_PG_LEN	17	/* header, PGIDs (4), PG % (8), NumTCs */
+#define CEE_PFC_LEN	6	/* header, enable map, NumTCs */
+#define CEE_APP_ENTRY	6	/* protocol (2), OUI/selector (3), map */
+#define CEE_INFO_MAX	507	/* 511 minus OUI and subtype */
+#define CIN_SUB_APP	5	/* CIN numbers App 5 (4 is BCN) */
+
+/* CEE App selector field, low two bits of the first OUI octet. */
+#define CEE_APP_SEL_ETHERTYPE	0
+#define CEE_APP_SEL_PORT	1
+
+static const char *const cee_feat_name[CEE_FEAT__MAX] = {
+	[CEE_FEAT_PG] = "PG", [CEE_FEAT_PFC] = "PFC", [CEE_FEAT_APP] = "App",
+};
+static const uint8_t cee_feat_bit[CEE_FEAT__MAX] = {
+	[CEE_FEAT_PG] = DCB_HAS_ETS, [CEE_FEAT_PFC] = DCB_HAS_PFC,
+	[CEE_FEAT_APP] = DCB_HAS_APP,
+};
+
+/* Keep the first problem: its code in t->err, its sentence in t->why. */
+static int
+cee_fail(struct cee_tlv *t, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int
+cee_fail(struct cee_tlv *t, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->err != DCB_OK)
+		return err;
+	t->err = err;
+	va_start(ap, fmt);
+	vsnprintf(t->why.buf, sizeof(t->why.buf), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static int
+feat_fail(struct cee_tlv *t, int f, int err, const char *detail)
+{
+	t->feat[f].err = err;
+	t->cfg.has &= (uint8_t)~cee_feat_bit[f];
+	return cee_fail(t, err, "CEE %s sub-TLV: %s", cee_feat_name[f], detail);
+}
+
+/*
+ * Two Control sub-TLVs leave seq/ack ambiguous, and a Control of the wrong
+ * size cannot be read: either makes the whole TLV unusable.
+ */
+static bool
+ctrl_decode(struct cur *c, struct cee_tlv *t)
+{
+	if (t->has_ctrl) {
+		cee_fail(t, DCB_ERR_DUP, "CEE Control sub-TLV repeated");
+		return false;
+	}
+	if (c->left != CEE_CTRL_LEN) {
+		cee_fail(t, DCB_ERR_LENGTH,
+		    "CEE Control sub-TLV length %zu, must be 10", c->left);
+		return false;
+	}
+	t->has_ctrl = true;
+	t->ctrl.oper_ver = cur_u8(c);
+	t->ctrl.max_ver = cur_u8(c);
+	t->ctrl.seq = cur_u32(c);
+	t->ctrl.ack = cur_u32(c);
+	return true;
+}
+
+/*
+ * PGIDs 0..7 name priority groups, 15 means strict priority with no
+ * bandwidth limit; 8..14 are reserved (CEE 1.01 PG TLV).
+ */
+static int
+pg_map(struct cur *c, struct dcb_ets *ets, struct cee_tlv *t)
+{
+	uint8_t pgid[DCB_NPRIO], used = 0, strict_tc = DCB_NTC - 1;
+	char msg[64];
+
+	for (int p = 0; p < DCB_NPRIO; p += 2) {
+		uint8_t b = cur_u8(c);
+
+		pgid[p] = b >> 4;
+		pgid[p + 1] = b & 0x0f;
+	}
+	cur_bytes(c, ets->tc_bw, sizeof(ets->tc_bw));
+	t->feat[CEE_FEAT_PG].num_tcs = cur_u8(c);
+	for (int p = 0; p < DCB_NPRIO; p++) {
+		if (pgid[p] >= DCB_NTC && pgid[p] != CEE_PGID_STRICT) {
+			snprintf(msg, sizeof(msg),
+			    "PGID %u of priority %d is not 0..7 or 15",
+			    pgid[p], p);
+			return feat_fail(t, CEE_FEAT_PG, DCB_ERR_TC_RANGE, msg);
+		}
+		if (pgid[p] < DCB_NTC)
+			used |= (uint8_t)(1u << pgid[p]);
+	}
+	while (strict_tc > 0 && (used & (1u << strict_tc)))
+		strict_tc--;
+	for (int tc = 0; tc < DCB_NTC; tc++)
+		ets->tc_tsa[tc] = (used & (1u << tc)) ? DCB_TSA_ETS :
+		    DCB_TSA_STRICT;
+	for (int p = 0; p < DCB_NPRIO; p++)
+		ets->prio_tc[p] = pgid[p] == CEE_PGID_STRICT ? strict_tc :
+		    pgid[p];
+	ets->ets_cap = DCB_NTC;
+	return DCB_OK;
+}
+
+/* Expand one App entry's priority map into model entries. */
+static int
+app_entry(struct cur *c, struct dcb_app_table *app, struct cee_tlv *t)
+{
+	uint16_t proto = cur_u16(c);
+	uint8_t sel = cur_u8(c) & 0x03;
+	uint8_t map;
+	char msg[64];
+
+	cur_skip(c, 2);			/* low OUI octets */
+	map = cur_u8(c);
+	if (sel != CEE_APP_SEL_ETHERTYPE && sel != CEE_APP_SEL_PORT) {
+		snprintf(msg, sizeof(msg), "selector %u is reserved", sel);
+		return feat_fail(t, CEE_FEAT_APP, DCB_ERR_SELECTOR, msg);
+	}
+	for (int p = 0; p < DCB_NPRIO; p++) {
+		if (!(map & (1u << p)))
+			continue;
+		if (app->n >= DCB_APP_MAX)
+			return feat_fail(t, CEE_FEAT_APP, DCB_ERR_TOO_MANY,
+			    "more than 168 protocol/priority pairs");
+		app->e[app->n].selector = sel == CEE_APP_SEL_PORT ?
+		    DCB_APP_SEL_ANY : DCB_APP_SEL_ETHERTYPE;
+		app->e[app->n].protocol = proto;
+		app->e[app->n].priority = (uint8_t)p;
+		app->n++;
+	}
+	return DCB_OK;
+}
+
+/* The payload after the feature header; the length is checked already. */
+static int
+feat_payload(struct cur *c, int f, struct cee_tlv *t)
+{
+	struct dcb_config *cfg = &t->cfg;
+	int rc = DCB_OK;
+
+	switch (f) {
+	case CEE_FEAT_PG:
+		rc = pg_map(c, &cfg->ets, t);
+		cfg->ets.willing = t->feat[f].willing;
+		break;
+	case CEE_FEAT_PFC:
+		cfg->pfc.pfc_en = cur_u8(c);
+		cfg->pfc.pfc_cap = t->feat[f].num_tcs = cur_u8(c);
+		cfg->pfc.willing = t->feat[f].willing;
+		break;
+	default:
+		cfg->app.willing = t->feat[f].willing;
+		while (rc == DCB_OK && c->left >= CEE_APP_ENTRY)
+			rc = app_entry(c, &cfg->app, t);
+		break;
+	}
+	return rc;
+}
+
+static int
+feat_validate(int f, struct cee_tlv *t)
+{
+	struct dcb_why w;
+	int rc;
+
+	if (f == CEE_FEAT_PG)
+		rc = dcb_ets_validate(&t->cfg.ets, &w);
+	else if (f == CEE_FEAT_PFC)
+		rc = dcb_pfc_validate(&t->cfg.pfc, &w);
+	else
+		rc = dcb_app_table_validate(&t->cfg.app, &w);
+	return rc == DCB_OK ? rc : feat_fail(t, f, rc, w.buf);
+}
+
+static bool
+feat_len_ok(int f, size_t len)
+{
+	if (f == CEE_FEAT_PG)
+		return len == CEE_PG_LEN;
+	if (f == CEE_FEAT_PFC)
+		return len == CEE_PFC_LEN;
+	return len >= CEE_FHDR_LEN && (len - CEE_FHDR_LEN) % CEE_APP_ENTRY == 0;
+}
+
+/* A feature sub-TLV: header always, payload only for CEE (not CIN). */
+static void
+feat_decode(struct cur *c, int f, struct cee_tlv *t, bool cin)
+{
+	struct cee_feat *ft = &t->feat[f];
+	char msg[64];
+	uint8_t flags;
+
+	if (ft->present) {
+		feat_fail(t, f, DCB_ERR_DUP, "repeated");
+		return;
+	}
+	ft->present = true;
+	if (c->left < CEE_FHDR_LEN || (!cin && !feat_len_ok(f, c->left))) {
+		snprintf(msg, sizeof(msg), "length %zu is wrong", c->left);
+		feat_fail(t, f, DCB_ERR_LENGTH, msg);
+		return;
+	}
+	ft->oper_ver = cur_u8(c);
+	ft->max_ver = cur_u8(c);
+	flags = cur_u8(c);
+	ft->enable = (flags & CEE_F_ENABLE) != 0;
+	ft->willing = (flags & CEE_F_WILLING) != 0;
+	ft->error = (flags & CEE_F_ERROR) != 0;
+	ft->subtype = cur_u8(c);
+	if (cin || feat_payload(c, f, t) != DCB_OK || feat_validate(f, t) != 0)
+		return;
+	t->cfg.has |= cee_feat_bit[f];
+}
+
+/* Sub-TLV type -> feature index, or -1 for Control / unknown types. */
+static int
+sub_feature(unsigned int type, bool cin)
+{
+	if (type == CEE_SUB_PG)
+		return CEE_FEAT_PG;
+	if (type == CEE_SUB_PFC)
+		return CEE_FEAT_PFC;
+	if (type == (cin ? CIN_SUB_APP : CEE_SUB_APP))
+		return CEE_FEAT_APP;
+	return -1;
+}
+
+/* Walk the sub-TLVs; false on a fault that makes the whole TLV unusable. */
+static bool
+cee_walk(struct cur *c, struct cee_tlv *t, bool cin)
+{
+	while (c->left > 0) {
+		unsigned int hdr, type, len;
+		struct cur s;
+		int f;
+
+		if (c->left < 2) {
+			cee_fail(t, DCB_ERR_LENGTH, "CEE TLV ends inside a "
+			    "sub-TLV header");
+			return false;
+		}
+		hdr = cur_u16(c);
+		type = hdr >> 9;
+		len = hdr & 0x1ff;
+		if (len > c->left) {
+			cee_fail(t, DCB_ERR_LENGTH, "CEE sub-TLV type %u length "
+			    "%u runs past the end (%zu left)", type, len, c->left);
+			return false;
+		}
+		s = cur_sub(c, len);
+		if (type == CEE_SUB_CTRL) {
+			if (!ctrl_decode(&s, t))
+				return false;
+		} else if ((f = sub_feature(type, cin)) >= 0)
+			feat_decode(&s, f, t, cin);
+	}
+	if (!t->has_ctrl) {
+		cee_fail(t, DCB_ERR_VALUE, "CEE TLV without a valid Control "
+		    "sub-TLV");
+		return false;
+	}
+	return true;
+}
+
+static int
+cee_decode_common(const uint8_t *p, size_t len, struct cee_tlv *t,
+    uint8_t subtype)
+{
+	struct cur c;
+
+	memset(t, 0, sizeof(*t));
+	t->subtype = subtype;
+	if (len > CEE_INFO_MAX)
+		cee_fail(t, DCB_ERR_LENGTH, "CEE TLV longer than 511 octets");
+	cur_init(&c, p, len);
+	if (t->err != DCB_OK || !cee_walk(&c, t, subtype == CEE_SUBTYPE_CIN))
+		t->cfg.has = 0;
+	return t->err;
+}
+
+int
+cee_decode(const uint8_t *p, size_t len, struct cee_tlv *t)
+{
+	return cee_decode_common(p, len, t, CEE_SUBTYPE_CEE);
+}
+
+int
+cee_cin_decode(const uint8_t *p, size_t len, struct cee_tlv *t)
+{
+	return cee_decode_common(p, len, t, CEE_SUBTYPE_CIN);
+}
+
+/* Find our OUI's subtype 1 and 2 TLVs; a second CEE TLV is an error. */
+int
+cee_peer_decode(const struct lldp_pdu *pdu, struct cee_tlv *t)
+{
+	const struct lldp_org *cee = NULL, *cin = NULL;
+	bool dup = false;
+
+	for (int i = 0; i < pdu->norg && i < LLDP_MAX_ORG; i++) {
+		const struct lldp_org *o = &pdu->org[i];
+
+		if (memcmp(o->oui, lldp_oui_cee, 3) != 0)
+			continue;
+		if (o->subtype == CEE_SUBTYPE_CEE && cee != NULL)
+			dup = true;
+		else if (o->subtype == CEE_SUBTYPE_CEE)
+			cee = o;
+		else if (o->subtype == CEE_SUBTYPE_CIN && cin == NULL)
+			cin = o;
+	}
+	memset(t, 0, sizeof(*t));
+	if (cee == NULL && cin == NULL)
+		return 0;
+	if (cee == NULL) {
+		cee_cin_decode(cin->info.p, cin->info.len, t);
+		return CEE_SUBTYPE_CIN;
+	}
+	cee_decode(cee->info.p, cee->info.len, t);
+	if (dup) {
+		t->err = DCB_OK;	/* this reason outranks the first */
+		cee_fail(t, DCB_ERR_DUP, "CEE DCBX TLV repeated in one LLDPDU");
+		t->cfg.has = 0;
+	}
+	return CEE_SUBTYPE_CEE;
+}
+
+static void
+sub_hdr(struct wcur *w, unsigned int type, size_t len)
+{
+	wcur_u16(w, (uint16_t)(type << 9 | (len & 0x1ff)));
+}
+
+static void
+feat_hdr(struct wcur *w, unsigned int type, size_t len,
+    const struct cee_feat *f)
+{
+	sub_hdr(w, type, len);
+	wcur_u8(w, f->oper_ver);
+	wcur_u8(w, f->max_ver);
+	wcur_u8(w, (uint8_t)((f->enable ? CEE_F_ENABLE : 0) |
+	    (f->willing ? CEE_F_WILLING : 0) | (f->error ? CEE_F_ERROR : 0)));
+	wcur_u8(w, f->subtype);
+}
+
+static void
+pg_write(struct wcur *w, const struct cee_tlv *t)
+{
+	const struct dcb_ets *ets = &t->cfg.ets;
+	uint8_t pgid[DCB_NPRIO];
+
+	for (int p = 0; p < DCB_NPRIO; p++) {
+		uint8_t tc = ets->prio_tc[p] & 0x07;
+
+		pgid[p] = ets->tc_tsa[tc] == DCB_TSA_STRICT ?
+		    CEE_PGID_STRICT : tc;
+	}
+	feat_hdr(w, CEE_SUB_PG, CEE_PG_LEN, &t->feat[CEE_FEAT_PG]);
+	for (int p = 0; p < DCB_NPRIO; p += 2)
+		wcur_u8(w, (uint8_t)(pgid[p] << 4 | pgid[p + 1]));
+	wcur_bytes(w, ets->tc_bw, sizeof(ets->tc_bw));
+	wcur_u8(w, ets->ets_cap);
+}
+
+static int
+cee_app_sel(uint8_t sel)
+{
+	if (sel == DCB_APP_SEL_ETHERTYPE)
+		return CEE_APP_SEL_ETHERTYPE;
+	if (sel == DCB_APP_SEL_ANY)
+		return CEE_APP_SEL_PORT;
+	return -1;
+}
+
+/* Is e[i] the first entry of its (selector, protocol) pair? */
+static bool
+app_first(const struct dcb_app_table *a, int i)
+{
+	for (int j = 0; j < i; j++)
+		if (a->e[j].selector == a->e[i].selector &&
+		    a->e[j].protocol == a->e[i].protocol)
+			return false;
+	return true;
+}
+
+static uint8_t
+app_map(const struct dcb_app_table *a, int i)
+{
+	uint8_t map = 0;
+
+	for (int j = i; j < a->n && j < DCB_APP_MAX; j++)
+		if (a->e[j].selector == a->e[i].selector &&
+		    a->e[j].protocol == a->e[i].protocol)
+			map |= (uint8_t)(1u << (a->e[j].priority & 0x07));
+	return map;
+}
+
+static void
+app_write(struct wcur *w, const struct cee_tlv *t, size_t room)
+{
+	const struct dcb_app_table *a = &t->cfg.app;
+	size_t max = 0, n = 0;
+	int idx[DCB_APP_MAX];
+
+	if (room >= 2 + CEE_FHDR_LEN)
+		max = (room - 2 - CEE_FHDR_LEN) / CEE_APP_ENTRY;
+	for (int i = 0; i < a->n && i < DCB_APP_MAX && n < max; i++)
+		if (cee_app_sel(a->e[i].selector) >= 0 && app_first(a, i))
+			idx[n++] = i;
+	feat_hdr(w, CEE_SUB_APP, CEE_FHDR_LEN + n * CEE_APP_ENTRY,
+	    &t->feat[CEE_FEAT_APP]);
+	for (size_t k = 0; k < n; k++) {
+		const struct dcb_app *e = &a->e[idx[k]];
+
+		wcur_u16(w, e->protocol);
+		/* OUI 00-1b-21: upper six bits 0, then the selector. */
+		wcur_u8(w, (uint8_t)cee_app_sel(e->selector));
+		wcur_u8(w, lldp_oui_cee[1]);
+		wcur_u8(w, lldp_oui_cee[2]);
+		wcur_u8(w, app_map(a, idx[k]));
+	}
+}
+
+void
+cee_write(struct wcur *w, const struct cee_tlv *t)
+{
+	uint8_t b[CEE_INFO_MAX];
+	struct wcur s;
+
+	wcur_init(&s, b, sizeof(b));
+	sub_hdr(&s, CEE_SUB_CTRL, CEE_CTRL_LEN);
+	wcur_u8(&s, t->ctrl.oper_ver);
+	wcur_u8(&s, t->ctrl.max_ver);
+	wcur_u32(&s, t->ctrl.seq);
+	wcur_u32(&s, t->ctrl.ack);
+	if (t->feat[CEE_FEAT_PG].present)
+		pg_write(&s, t);
+	if (t->feat[CEE_FEAT_PFC].present) {
+		feat_hdr(&s, CEE_SUB_PFC, CEE_PFC_LEN, &t->feat[CEE_FEAT_PFC]);
+		wcur_u8(&s, t->cfg.pfc.pfc_en);
+		wcur_u8(&s, t->cfg.pfc.pfc_cap);
+	}
+	if (t->feat[CEE_FEAT_APP].present)
+		app_write(&s, t, s.left);
+	lldp_write_org(w, lldp_oui_cee, CEE_SUBTYPE_CEE, b, s.len);
+}

@@ -1,0 +1,312 @@
+/*
+ * ieee.c -- IEEE 802.1Qaz DCBX TLVs (802.1Q-2018 Annex D.2.9 - D.2.11):
+ * ETS Configuration, ETS Recommendation, PFC Configuration and
+ * Application Priority.
+ *
+ * Decoders see the information string after OUI and subtype and check its
+ * layout only; the values are judged by dcb_*_validate() in
+ * ieee_peer_decode(), so a peer's broken table is reported, never adopted.
+ */
+#include "ieee.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Information string lengths after OUI (3) and subtype (1). */
+#define IEEE_ETS_INFO_LEN	21	/* TLV length 25 */
+#define IEEE_PFC_INFO_LEN	2	/* TLV length 6 */
+#define IEEE_APP_ENTRY_LEN	3
+/* An org TLV's information string holds at most 511 - 4 octets. */
+#define IEEE_APP_INFO_MAX	(1 + DCB_APP_MAX * IEEE_APP_ENTRY_LEN)
+
+#define IEEE_W		0x80	/* willing, ETS Configuration and PFC */
+#define IEEE_CBS	0x40	/* ETS Configuration */
+#define IEEE_MBC	0x40	/* PFC */
+#define IEEE_MAXTCS	0x07	/* 3 bits; 0 means 8 (D.2.9.3) */
+#define IEEE_PFC_CAP	0x0f
+
+/* Priority assignment, TC bandwidth and TSA tables: D.2.9.5 - D.2.9.8. */
+static void
+ets_tables_read(struct cur *c, struct dcb_ets *ets)
+{
+	for (int p = 0; p < DCB_NPRIO; p += 2) {
+		uint8_t b = cur_u8(c);
+
+		/* Priority 0 sits in the high nibble of the first octet. */
+		ets->prio_tc[p] = b >> 4;
+		ets->prio_tc[p + 1] = b & 0x0f;
+	}
+	cur_bytes(c, ets->tc_bw, sizeof(ets->tc_bw));
+	cur_bytes(c, ets->tc_tsa, sizeof(ets->tc_tsa));
+}
+
+int
+ieee_ets_decode(const uint8_t *p, size_t len, struct dcb_ets *ets)
+{
+	struct cur c;
+	uint8_t b;
+
+	memset(ets, 0, sizeof(*ets));
+	if (len != IEEE_ETS_INFO_LEN)
+		return DCB_ERR_LENGTH;
+	cur_init(&c, p, len);
+	b = cur_u8(&c);
+	ets->willing = (b & IEEE_W) != 0;
+	ets->cbs = (b & IEEE_CBS) != 0;
+	ets->ets_cap = (b & IEEE_MAXTCS) == 0 ? DCB_NTC : (b & IEEE_MAXTCS);
+	ets_tables_read(&c, ets);
+	return c.bad || c.left != 0 ? DCB_ERR_LENGTH : DCB_OK;
+}
+
+/*
+ * D.2.10: the Recommendation's first octet is reserved -- no willing,
+ * CBS or MaxTCs -- so the model gets ets_cap 8 (no limit to check).
+ */
+int
+ieee_reco_decode(const uint8_t *p, size_t len, struct dcb_ets *ets)
+{
+	struct cur c;
+
+	memset(ets, 0, sizeof(*ets));
+	if (len != IEEE_ETS_INFO_LEN)
+		return DCB_ERR_LENGTH;
+	cur_init(&c, p, len);
+	(void)cur_u8(&c);
+	ets->ets_cap = DCB_NTC;
+	ets_tables_read(&c, ets);
+	return c.bad || c.left != 0 ? DCB_ERR_LENGTH : DCB_OK;
+}
+
+int
+ieee_pfc_decode(const uint8_t *p, size_t len, struct dcb_pfc *pfc)
+{
+	struct cur c;
+	uint8_t b;
+
+	memset(pfc, 0, sizeof(*pfc));
+	if (len != IEEE_PFC_INFO_LEN)
+		return DCB_ERR_LENGTH;
+	cur_init(&c, p, len);
+	b = cur_u8(&c);
+	pfc->willing = (b & IEEE_W) != 0;
+	pfc->mbc = (b & IEEE_MBC) != 0;
+	pfc->pfc_cap = b & IEEE_PFC_CAP;
+	pfc->pfc_en = cur_u8(&c);
+	return c.bad || c.left != 0 ? DCB_ERR_LENGTH : DCB_OK;
+}
+
+/*
+ * D.2.11: one reserved octet, then N 3-octet entries: priority (bits 7-5),
+ * reserved (4-3), selector (2-0), 16-bit protocol.
+ */
+int
+ieee_app_decode(const uint8_t *p, size_t len, struct dcb_app_table *t)
+{
+	struct cur c;
+
+	t->willing = false;
+	t->n = 0;
+	if (len < 1 || (len - 1) % IEEE_APP_ENTRY_LEN != 0)
+		return DCB_ERR_LENGTH;
+	if (len > IEEE_APP_INFO_MAX)
+		return DCB_ERR_TOO_MANY;
+	cur_init(&c, p, len);
+	(void)cur_u8(&c);
+	while (c.left >= IEEE_APP_ENTRY_LEN) {
+		struct dcb_app *a = &t->e[t->n++];
+		uint8_t b = cur_u8(&c);
+
+		a->priority = b >> 5;
+		a->selector = b & 0x07;
+		a->protocol = cur_u16(&c);
+	}
+	return c.bad || c.left != 0 ? DCB_ERR_LENGTH : DCB_OK;
+}
+
+static void
+ets_body(uint8_t *b, uint8_t first, const struct dcb_ets *ets)
+{
+	b[0] = first;
+	for (int p = 0; p < DCB_NPRIO; p += 2)
+		b[1 + p / 2] = (uint8_t)((ets->prio_tc[p] & 0x0f) << 4 |
+		    (ets->prio_tc[p + 1] & 0x0f));
+	memcpy(b + 5, ets->tc_bw, DCB_NTC);
+	memcpy(b + 5 + DCB_NTC, ets->tc_tsa, DCB_NTC);
+}
+
+void
+ieee_ets_write(struct wcur *w, const struct dcb_ets *ets)
+{
+	uint8_t b[IEEE_ETS_INFO_LEN];
+	uint8_t first;
+
+	/* ets_cap 8 goes on the wire as 0: the field has 3 bits. */
+	first = (uint8_t)((ets->willing ? IEEE_W : 0) |
+	    (ets->cbs ? IEEE_CBS : 0) | (ets->ets_cap & IEEE_MAXTCS));
+	ets_body(b, first, ets);
+	lldp_write_org(w, lldp_oui_8021, IEEE_SUB_ETS_CONF, b, sizeof(b));
+}
+
+void
+ieee_reco_write(struct wcur *w, const struct dcb_ets *ets)
+{
+	uint8_t b[IEEE_ETS_INFO_LEN];
+
+	ets_body(b, 0, ets);
+	lldp_write_org(w, lldp_oui_8021, IEEE_SUB_ETS_RECO, b, sizeof(b));
+}
+
+void
+ieee_pfc_write(struct wcur *w, const struct dcb_pfc *pfc)
+{
+	uint8_t b[IEEE_PFC_INFO_LEN];
+
+	b[0] = (uint8_t)((pfc->willing ? IEEE_W : 0) |
+	    (pfc->mbc ? IEEE_MBC : 0) | (pfc->pfc_cap & IEEE_PFC_CAP));
+	b[1] = pfc->pfc_en;
+	lldp_write_org(w, lldp_oui_8021, IEEE_SUB_PFC, b, sizeof(b));
+}
+
+int
+ieee_app_write(struct wcur *w, const struct dcb_app_table *t)
+{
+	uint8_t b[IEEE_APP_INFO_MAX];
+	int n = t->n < DCB_APP_MAX ? t->n : DCB_APP_MAX;
+	uint8_t *q = b;
+
+	*q++ = 0;
+	for (int i = 0; i < n; i++) {
+		const struct dcb_app *a = &t->e[i];
+
+		*q++ = (uint8_t)((a->priority & 0x07) << 5 |
+		    (a->selector & 0x07));
+		*q++ = (uint8_t)(a->protocol >> 8);
+		*q++ = (uint8_t)a->protocol;
+	}
+	lldp_write_org(w, lldp_oui_8021, IEEE_SUB_APP, b, (size_t)(q - b));
+	return n;
+}
+
+/* Per-subtype policy: feature bit, name, and the length rule. */
+static const struct {
+	uint8_t		 bit;
+	const char	*name;
+	const char	*len_rule;
+} ieee_feat[] = {
+	[IEEE_SUB_ETS_CONF - IEEE_SUB_ETS_CONF] =
+	    { DCB_HAS_ETS, "ETS Configuration", "must be 25" },
+	[IEEE_SUB_ETS_RECO - IEEE_SUB_ETS_CONF] =
+	    { DCB_HAS_RECO, "ETS Recommendation", "must be 25" },
+	[IEEE_SUB_PFC - IEEE_SUB_ETS_CONF] =
+	    { DCB_HAS_PFC, "PFC Configuration", "must be 6" },
+	[IEEE_SUB_APP - IEEE_SUB_ETS_CONF] =
+	    { DCB_HAS_APP, "Application Priority", "must be 5 + 3N, N <= 168" },
+};
+
+static int
+ieee_decode_sub(struct dcb_config *cfg, uint8_t sub,
+    const struct lldp_bytes *info)
+{
+	switch (sub) {
+	case IEEE_SUB_ETS_CONF:
+		return ieee_ets_decode(info->p, info->len, &cfg->ets);
+	case IEEE_SUB_ETS_RECO:
+		return ieee_reco_decode(info->p, info->len, &cfg->reco);
+	case IEEE_SUB_PFC:
+		return ieee_pfc_decode(info->p, info->len, &cfg->pfc);
+	default:
+		return ieee_app_decode(info->p, info->len, &cfg->app);
+	}
+}
+
+static int
+ieee_validate_sub(const struct dcb_config *cfg, uint8_t sub,
+    struct dcb_why *w)
+{
+	switch (sub) {
+	case IEEE_SUB_ETS_CONF:
+		return dcb_ets_validate(&cfg->ets, w);
+	case IEEE_SUB_ETS_RECO:
+		return dcb_ets_validate(&cfg->reco, w);
+	case IEEE_SUB_PFC:
+		return dcb_pfc_validate(&cfg->pfc, w);
+	default:
+		return dcb_app_table_validate(&cfg->app, w);
+	}
+}
+
+static int
+bit_index(uint8_t bit)
+{
+	int i = 0;
+
+	while (bit > 1) {
+		bit >>= 1;
+		i++;
+	}
+	return i;
+}
+
+static void
+ieee_reject(struct ieee_peer *pe, uint8_t sub, int err, const char *detail)
+{
+	uint8_t bit = ieee_feat[sub - IEEE_SUB_ETS_CONF].bit;
+	int i = bit_index(bit);
+
+	pe->bad |= bit;
+	pe->cfg.has &= (uint8_t)~bit;
+	pe->err[i] = err;
+	snprintf(pe->why[i].buf, sizeof(pe->why[i].buf), "%s TLV: %s",
+	    ieee_feat[sub - IEEE_SUB_ETS_CONF].name, detail);
+}
+
+/* Decode and validate one TLV; a failure marks the feature bad. */
+static void
+ieee_one(struct ieee_peer *pe, const struct lldp_org *o)
+{
+	struct dcb_why w;
+	int rc;
+
+	rc = ieee_decode_sub(&pe->cfg, o->subtype, &o->info);
+	if (rc != DCB_OK) {
+		snprintf(w.buf, sizeof(w.buf), "length %u %s",
+		    o->info.len + 4u,
+		    ieee_feat[o->subtype - IEEE_SUB_ETS_CONF].len_rule);
+		ieee_reject(pe, o->subtype, rc, w.buf);
+		return;
+	}
+	rc = ieee_validate_sub(&pe->cfg, o->subtype, &w);
+	if (rc != DCB_OK) {
+		ieee_reject(pe, o->subtype, rc, w.buf);
+		return;
+	}
+	pe->cfg.has |= ieee_feat[o->subtype - IEEE_SUB_ETS_CONF].bit;
+}
+
+/*
+ * A second copy of a DCBX TLV in one LLDPDU makes that feature unusable:
+ * each of these TLVs appears at most once per LLDPDU (802.1Q D.2), and
+ * with two we cannot know which one the peer means.
+ */
+bool
+ieee_peer_decode(const struct lldp_pdu *pdu, struct ieee_peer *pe)
+{
+	memset(pe, 0, sizeof(*pe));
+	for (int i = 0; i < pdu->norg && i < LLDP_MAX_ORG; i++) {
+		const struct lldp_org *o = &pdu->org[i];
+		uint8_t bit;
+
+		if (memcmp(o->oui, lldp_oui_8021, 3) != 0 ||
+		    o->subtype < IEEE_SUB_ETS_CONF || o->subtype > IEEE_SUB_APP)
+			continue;
+		bit = ieee_feat[o->subtype - IEEE_SUB_ETS_CONF].bit;
+		if (pe->seen & bit) {
+			ieee_reject(pe, o->subtype, DCB_ERR_DUP,
+			    "repeated in one LLDPDU");
+			continue;
+		}
+		pe->seen |= bit;
+		ieee_one(pe, o);
+	}
+	return pe->seen != 0;
+}
