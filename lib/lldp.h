@@ -118,7 +118,9 @@ struct lldp_pdu {
 	/* What this frame adds to the 802.1AB counters. */
 	uint16_t		tlvs_discarded;
 	uint16_t		tlvs_unrecognized;
-	bool			has_end;
+	bool			tlv_error;	/* a TLV was malformed: one
+						   statsFramesInErrorsTotal */
+	bool			has_end;	/* End TLV seen (optional) */
 };
 
 /* Why a frame was discarded; lldp_dec_str() names each. */
@@ -133,7 +135,7 @@ enum lldp_dec {
 	LLDP_DEC_BAD_TTL,
 	LLDP_DEC_DUP_MANDATORY,		/* a second chassis/port/TTL TLV */
 	LLDP_DEC_MANDATORY_OVERRUN,	/* a mandatory TLV past the end */
-	LLDP_DEC_ZERO_LENGTH,		/* zero-length TLV other than End */
+	LLDP_DEC_ZERO_LENGTH,		/* zero-length chassis/port/TTL */
 	LLDP_DEC_NOT_LLDP,		/* frame: not 0x88cc / not an agent DA */
 	LLDP_DEC__MAX
 };
