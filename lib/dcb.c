@@ -244,14 +244,23 @@ app_find(const struct dcb_app_table *t, const struct dcb_app *a, int from)
 	return -1;
 }
 
+static uint32_t
+app_key(const struct dcb_app *a)
+{
+	return (uint32_t)a->selector << 24 | (uint32_t)a->priority << 16 |
+	    a->protocol;
+}
+
 /*
  * One protocol may map to several priorities (802.1Q D.2.11 lets a table
  * list the same protocol twice; Linux keeps both), so only an exact
- * repeat of (selector, protocol, priority) is a duplicate.
+ * repeat of (selector, protocol, priority) is a duplicate.  Packed keys
+ * keep the quadratic scan cheap: it is the hot spot of a peer APP TLV.
  */
 int
 dcb_app_table_validate(const struct dcb_app_table *t, struct dcb_why *w)
 {
+	uint32_t key[DCB_APP_MAX];
 	int rc;
 
 	if (t->n > DCB_APP_MAX)
@@ -260,11 +269,13 @@ dcb_app_table_validate(const struct dcb_app_table *t, struct dcb_why *w)
 	for (int i = 0; i < t->n; i++) {
 		if ((rc = dcb_app_validate(&t->e[i], w)) != DCB_OK)
 			return rc;
-		if (app_find(t, &t->e[i], i + 1) >= 0)
-			return why(w, DCB_ERR_DUP,
-			    "app entry %s %u prio %u appears twice",
-			    dcb_kw_name(dcb_sel_kw, t->e[i].selector),
-			    t->e[i].protocol, t->e[i].priority);
+		key[i] = app_key(&t->e[i]);
+		for (int j = 0; j < i; j++)
+			if (key[j] == key[i])
+				return why(w, DCB_ERR_DUP,
+				    "app entry %s %u prio %u appears twice",
+				    dcb_kw_name(dcb_sel_kw, t->e[i].selector),
+				    t->e[i].protocol, t->e[i].priority);
 	}
 	return DCB_OK;
 }
