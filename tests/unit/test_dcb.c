@@ -1,0 +1,487 @@
+/* Unit tests for the DCB model: defaults, validation, equality, APP edits. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "dcb.h"
+
+/* A valid ETS table: priority p -> TC p, 8 ETS TCs summing to 100. */
+static void
+ets_sample(struct dcb_ets *ets)
+{
+	static const uint8_t bw[DCB_NTC] = { 10, 10, 10, 40, 10, 10, 10, 0 };
+
+	dcb_ets_default(ets);
+	for (int p = 0; p < DCB_NPRIO; p++)
+		ets->prio_tc[p] = (uint8_t)p;
+	memcpy(ets->tc_bw, bw, sizeof(bw));
+}
+
+static void
+config_default_is_valid_and_complete(void **state)
+{
+	struct dcb_config c;
+	struct dcb_why w;
+
+	dcb_config_default(&c);
+	assert_int_equal(c.has, DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC |
+	    DCB_HAS_APP);
+	assert_int_equal(c.ets.ets_cap, 8);
+	assert_int_equal(c.ets.tc_bw[0], 100);
+	assert_int_equal(c.pfc.pfc_en, 0);
+	assert_int_equal(c.pfc.pfc_cap, 8);
+	assert_int_equal(c.app.n, 0);
+	assert_int_equal(dcb_config_validate(&c, &w), DCB_OK);
+}
+
+static void
+ets_validate_rejects_bw_sum_over_100(void **state)
+{
+	struct dcb_ets ets;
+	struct dcb_why w;
+
+	ets_sample(&ets);
+	ets.tc_bw[7] = 10;		/* 100 + 10 */
+	assert_int_equal(dcb_ets_validate(&ets, &w), DCB_ERR_BW_SUM);
+	assert_non_null(strstr(w.buf, "tc-bw sums to 110"));
+}
+
+static void
+ets_validate_rejects_bw_sum_under_100(void **state)
+{
+	struct dcb_ets ets;
+
+	ets_sample(&ets);
+	ets.tc_bw[3] = 30;		/* 90 */
+	assert_int_equal(dcb_ets_validate(&ets, NULL), DCB_ERR_BW_SUM);
+}
+
+static void
+ets_validate_accepts_all_strict_zero_bw(void **state)
+{
+	struct dcb_ets ets;
+
+	ets_sample(&ets);
+	memset(ets.tc_bw, 0, sizeof(ets.tc_bw));
+	memset(ets.tc_tsa, DCB_TSA_STRICT, sizeof(ets.tc_tsa));
+	assert_int_equal(dcb_ets_validate(&ets, NULL), DCB_OK);
+	ets.tc_bw[0] = 100;		/* all strict, 100 somewhere: fine too */
+	assert_int_equal(dcb_ets_validate(&ets, NULL), DCB_OK);
+	ets.tc_bw[0] = 50;		/* neither 0 nor 100 */
+	assert_int_equal(dcb_ets_validate(&ets, NULL), DCB_ERR_BW_SUM);
+}
+
+static void
+ets_validate_accepts_bw_on_non_ets_tc(void **state)
+{
+	struct dcb_ets ets;
+
+	ets_sample(&ets);
+	ets.tc_tsa[3] = DCB_TSA_CBS;	/* 40 % stays on a CBS TC */
+	assert_int_equal(dcb_ets_validate(&ets, NULL), DCB_OK);
+}
+
+static void
+ets_validate_rejects_single_bw_over_100(void **state)
+{
+	struct dcb_ets ets;
+	struct dcb_why w;
+
+	ets_sample(&ets);
+	memset(ets.tc_bw, 0, sizeof(ets.tc_bw));
+	ets.tc_bw[0] = 200;
+	ets.tc_bw[1] = 156;		/* 356 mod 256 = 100: no wrap allowed */
+	assert_int_equal(dcb_ets_validate(&ets, &w), DCB_ERR_BW_SUM);
+	assert_non_null(strstr(w.buf, "TC 0"));
+}
+
+static void
+ets_validate_rejects_tc_at_or_over_ets_cap(void **state)
+{
+	struct dcb_ets ets;
+	struct dcb_why w;
+
+	ets_sample(&ets);
+	ets.ets_cap = 4;
+	assert_int_equal(dcb_ets_validate(&ets, &w), DCB_ERR_TC_RANGE);
+	assert_non_null(strstr(w.buf, "priority 4 to TC 4"));
+	for (int p = 0; p < DCB_NPRIO; p++)
+		ets.prio_tc[p] = (uint8_t)(p % 4);
+	memcpy(ets.tc_bw, (const uint8_t[DCB_NTC]){ 25, 25, 25, 25 }, 8);
+	assert_int_equal(dcb_ets_validate(&ets, NULL), DCB_OK);
+}
+
+static void
+ets_validate_rejects_tc_8_and_up(void **state)
+{
+	struct dcb_ets ets;
+
+	ets_sample(&ets);
+	ets.prio_tc[5] = 8;
+	assert_int_equal(dcb_ets_validate(&ets, NULL), DCB_ERR_TC_RANGE);
+	ets.prio_tc[5] = 15;
+	assert_int_equal(dcb_ets_validate(&ets, NULL), DCB_ERR_TC_RANGE);
+}
+
+static void
+ets_validate_rejects_bad_ets_cap(void **state)
+{
+	struct dcb_ets ets;
+
+	ets_sample(&ets);
+	ets.ets_cap = 0;
+	assert_int_equal(dcb_ets_validate(&ets, NULL), DCB_ERR_VALUE);
+	ets.ets_cap = 9;
+	assert_int_equal(dcb_ets_validate(&ets, NULL), DCB_ERR_VALUE);
+}
+
+static void
+ets_validate_tsa_reserved_range(void **state)
+{
+	static const uint8_t ok[] = { 0, 1, 2, 255 };
+	struct dcb_ets ets;
+	struct dcb_why w;
+
+	ets_sample(&ets);
+	for (size_t i = 0; i < sizeof(ok); i++) {
+		ets.tc_tsa[7] = ok[i];	/* TC 7 has 0 % */
+		assert_int_equal(dcb_ets_validate(&ets, NULL), DCB_OK);
+	}
+	for (unsigned int v = 3; v <= 254; v++) {
+		ets.tc_tsa[7] = (uint8_t)v;
+		assert_int_equal(dcb_ets_validate(&ets, &w), DCB_ERR_TSA);
+	}
+	assert_non_null(strstr(w.buf, "tc-tsa of TC 7 is 254"));
+}
+
+static void
+pfc_validate_counts_enabled_against_cap(void **state)
+{
+	struct dcb_pfc pfc;
+	struct dcb_why w;
+
+	dcb_pfc_default(&pfc);
+	pfc.pfc_cap = 2;
+	pfc.pfc_en = 0x18;		/* priorities 3 and 4 */
+	assert_int_equal(dcb_pfc_validate(&pfc, NULL), DCB_OK);
+	pfc.pfc_en = 0x19;		/* three priorities */
+	assert_int_equal(dcb_pfc_validate(&pfc, &w), DCB_ERR_PFC_CAP);
+	assert_non_null(strstr(w.buf, "3 priorities, more than pfc-cap 2"));
+	pfc.pfc_cap = 0;
+	pfc.pfc_en = 0;
+	assert_int_equal(dcb_pfc_validate(&pfc, NULL), DCB_OK);
+	pfc.pfc_cap = 8;
+	pfc.pfc_en = 0xff;
+	assert_int_equal(dcb_pfc_validate(&pfc, NULL), DCB_OK);
+}
+
+static void
+pfc_validate_rejects_cap_over_8(void **state)
+{
+	struct dcb_pfc pfc;
+
+	dcb_pfc_default(&pfc);
+	pfc.pfc_cap = 9;
+	assert_int_equal(dcb_pfc_validate(&pfc, NULL), DCB_ERR_VALUE);
+}
+
+static void
+app_validate_selectors_1_to_5_only(void **state)
+{
+	struct dcb_app a = { 0, 3, 0x8906 };
+	struct dcb_why w;
+
+	for (unsigned int s = 0; s < 8; s++) {
+		a.selector = (uint8_t)s;
+		a.protocol = s == DCB_APP_SEL_DSCP ? 46 : 0x8906;
+		assert_int_equal(dcb_app_validate(&a, &w), s >= 1 && s <= 5 ?
+		    DCB_OK : DCB_ERR_SELECTOR);
+	}
+	assert_non_null(strstr(w.buf, "selector 7"));
+}
+
+static void
+app_validate_rejects_priority_8(void **state)
+{
+	struct dcb_app a = { DCB_APP_SEL_STREAM, 8, 3260 };
+
+	assert_int_equal(dcb_app_validate(&a, NULL), DCB_ERR_PRIO);
+	a.priority = 7;
+	assert_int_equal(dcb_app_validate(&a, NULL), DCB_OK);
+}
+
+static void
+app_validate_dscp_0_to_63(void **state)
+{
+	struct dcb_app a = { DCB_APP_SEL_DSCP, 3, 63 };
+
+	assert_int_equal(dcb_app_validate(&a, NULL), DCB_OK);
+	a.protocol = 64;
+	assert_int_equal(dcb_app_validate(&a, NULL), DCB_ERR_PROTOCOL);
+}
+
+static void
+app_validate_ethertype_zero_or_from_0x600(void **state)
+{
+	struct dcb_app a = { DCB_APP_SEL_ETHERTYPE, 3, 0 };
+	struct dcb_why w;
+
+	assert_int_equal(dcb_app_validate(&a, NULL), DCB_OK);	/* default */
+	a.protocol = 0x0600;
+	assert_int_equal(dcb_app_validate(&a, NULL), DCB_OK);
+	a.protocol = 0x05ff;
+	assert_int_equal(dcb_app_validate(&a, &w), DCB_ERR_PROTOCOL);
+	assert_non_null(strstr(w.buf, "0x05ff"));
+	a.protocol = 1;
+	assert_int_equal(dcb_app_validate(&a, NULL), DCB_ERR_PROTOCOL);
+	/* A port may be anything, 0 included. */
+	a = (struct dcb_app){ DCB_APP_SEL_DGRAM, 3, 1 };
+	assert_int_equal(dcb_app_validate(&a, NULL), DCB_OK);
+}
+
+static void
+app_table_validate_rejects_exact_duplicate(void **state)
+{
+	struct dcb_app_table t = { .n = 3, .e = {
+		{ DCB_APP_SEL_ETHERTYPE, 3, 0x8906 },
+		{ DCB_APP_SEL_ETHERTYPE, 4, 0x8906 },	/* same proto, other prio */
+		{ DCB_APP_SEL_ETHERTYPE, 3, 0x8906 },
+	} };
+	struct dcb_why w;
+
+	assert_int_equal(dcb_app_table_validate(&t, &w), DCB_ERR_DUP);
+	assert_non_null(strstr(w.buf, "ethertype 35078 prio 3"));
+	t.n = 2;
+	assert_int_equal(dcb_app_table_validate(&t, NULL), DCB_OK);
+}
+
+static void
+app_table_validate_rejects_oversized_count(void **state)
+{
+	static struct dcb_app_table t;
+
+	t.n = DCB_APP_MAX + 1;
+	assert_int_equal(dcb_app_table_validate(&t, NULL), DCB_ERR_TOO_MANY);
+}
+
+static void
+config_validate_names_the_part(void **state)
+{
+	struct dcb_config c;
+	struct dcb_why w;
+
+	dcb_config_default(&c);
+	c.reco.tc_bw[1] = 5;
+	assert_int_equal(dcb_config_validate(&c, &w), DCB_ERR_BW_SUM);
+	assert_string_equal(w.buf,
+	    "ets-reco: tc-bw sums to 105, not 100, with a TC using ets");
+	c.has &= (uint8_t)~DCB_HAS_RECO;	/* absent parts are not judged */
+	assert_int_equal(dcb_config_validate(&c, &w), DCB_OK);
+	c.app.e[0] = (struct dcb_app){ 6, 0, 0 };
+	c.app.n = 1;
+	assert_int_equal(dcb_config_validate(&c, &w), DCB_ERR_SELECTOR);
+	assert_true(strncmp(w.buf, "app: ", 5) == 0);
+}
+
+static void
+ets_equal_sees_every_field(void **state)
+{
+	struct dcb_ets a, b;
+
+	ets_sample(&a);
+	b = a;
+	assert_true(dcb_ets_equal(&a, &b));
+	b.willing = true;
+	assert_false(dcb_ets_equal(&a, &b));
+	b = a;
+	b.cbs = true;
+	assert_false(dcb_ets_equal(&a, &b));
+	b = a;
+	b.ets_cap = 4;
+	assert_false(dcb_ets_equal(&a, &b));
+	b = a;
+	b.prio_tc[7] = 0;
+	assert_false(dcb_ets_equal(&a, &b));
+	b = a;
+	b.tc_bw[7] = 1;
+	assert_false(dcb_ets_equal(&a, &b));
+	b = a;
+	b.tc_tsa[7] = DCB_TSA_VENDOR;
+	assert_false(dcb_ets_equal(&a, &b));
+}
+
+static void
+pfc_equal_sees_every_field(void **state)
+{
+	struct dcb_pfc a, b;
+
+	dcb_pfc_default(&a);
+	b = a;
+	assert_true(dcb_pfc_equal(&a, &b));
+	b.pfc_en = 8;
+	assert_false(dcb_pfc_equal(&a, &b));
+	b = a;
+	b.mbc = true;
+	assert_false(dcb_pfc_equal(&a, &b));
+	b = a;
+	b.delay = 100;
+	assert_false(dcb_pfc_equal(&a, &b));
+}
+
+static void
+app_table_equal_ignores_order_and_willing(void **state)
+{
+	struct dcb_app_table a = { .n = 3, .e = {
+		{ 1, 3, 0x8906 }, { 5, 5, 46 }, { 2, 4, 3260 } } };
+	struct dcb_app_table b = { .willing = true, .n = 3, .e = {
+		{ 2, 4, 3260 }, { 1, 3, 0x8906 }, { 5, 5, 46 } } };
+
+	assert_true(dcb_app_table_equal(&a, &b));
+	b.e[2].priority = 6;
+	assert_false(dcb_app_table_equal(&a, &b));
+	b.e[2].priority = 5;
+	b.n = 2;
+	assert_false(dcb_app_table_equal(&a, &b));
+}
+
+static void
+app_table_equal_counts_repeats(void **state)
+{
+	/* Multisets {x, x, y} and {x, y, y} differ. */
+	struct dcb_app_table a = { .n = 3, .e = {
+		{ 1, 3, 0x8906 }, { 1, 3, 0x8906 }, { 5, 5, 46 } } };
+	struct dcb_app_table b = { .n = 3, .e = {
+		{ 1, 3, 0x8906 }, { 5, 5, 46 }, { 5, 5, 46 } } };
+
+	assert_false(dcb_app_table_equal(&a, &b));
+	assert_false(dcb_app_table_equal(&b, &a));
+}
+
+static void
+config_equal_compares_only_present_parts(void **state)
+{
+	struct dcb_config a, b;
+
+	dcb_config_default(&a);
+	b = a;
+	assert_true(dcb_config_equal(&a, &b));
+	b.pfc.pfc_en = 0x08;
+	assert_false(dcb_config_equal(&a, &b));
+	a.has = b.has = DCB_HAS_ETS;
+	assert_true(dcb_config_equal(&a, &b));
+	b.has |= DCB_HAS_PFC;
+	assert_false(dcb_config_equal(&a, &b));
+}
+
+static void
+app_add_refuses_duplicate_and_overflow(void **state)
+{
+	static struct dcb_app_table t;
+	struct dcb_app a = { DCB_APP_SEL_DSCP, 0, 0 };
+
+	assert_int_equal(dcb_app_add(&t, &a), DCB_OK);
+	assert_int_equal(dcb_app_add(&t, &a), DCB_ERR_DUP);
+	assert_int_equal(t.n, 1);
+	for (int i = 1; i < DCB_APP_MAX; i++) {
+		a.protocol = (uint16_t)(i % 64);
+		a.priority = (uint8_t)(i / 64);
+		assert_int_equal(dcb_app_add(&t, &a), DCB_OK);
+	}
+	a.priority = 7;
+	assert_int_equal(dcb_app_add(&t, &a), DCB_ERR_TOO_MANY);
+	assert_int_equal(t.n, DCB_APP_MAX);
+}
+
+static void
+app_del_removes_exact_entry_and_keeps_order(void **state)
+{
+	struct dcb_app_table t = { .n = 3, .e = {
+		{ 1, 3, 0x8906 }, { 1, 4, 0x8906 }, { 5, 5, 46 } } };
+	struct dcb_app x = { 1, 3, 0x8906 };
+
+	assert_int_equal(dcb_app_del(&t, &x), DCB_OK);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.e[0].priority, 4);
+	assert_int_equal(t.e[1].protocol, 46);
+	assert_int_equal(dcb_app_del(&t, &x), DCB_ERR_VALUE);
+	assert_int_equal(t.n, 2);
+}
+
+static void
+app_sort_orders_by_selector_protocol_priority(void **state)
+{
+	struct dcb_app_table t = { .n = 5, .e = {
+		{ 5, 1, 46 }, { 1, 4, 0x8906 }, { 2, 0, 80 }, { 1, 3, 0x8906 },
+		{ 1, 0, 0x0800 } } };
+
+	dcb_app_sort(&t);
+	assert_int_equal(t.e[0].protocol, 0x0800);
+	assert_int_equal(t.e[1].priority, 3);
+	assert_int_equal(t.e[2].priority, 4);
+	assert_int_equal(t.e[3].selector, 2);
+	assert_int_equal(t.e[4].selector, 5);
+}
+
+static void
+keywords_map_both_ways_exactly(void **state)
+{
+	int v = -1;
+
+	assert_int_equal(dcb_kw_lookup(dcb_tsa_kw, "ets", &v), 0);
+	assert_int_equal(v, DCB_TSA_ETS);
+	assert_int_equal(dcb_kw_lookup(dcb_tsa_kw, "et", &v), -1);
+	assert_int_equal(dcb_kw_lookup(dcb_sel_kw, "dscp", &v), 0);
+	assert_int_equal(v, DCB_APP_SEL_DSCP);
+	assert_string_equal(dcb_kw_name(dcb_sel_kw, DCB_APP_SEL_ANY), "port");
+	assert_string_equal(dcb_kw_name(dcb_tsa_kw, 7), "?");
+}
+
+static void
+strerror_names_every_code(void **state)
+{
+	for (int e = 0; e < DCB_ERR__MAX; e++)
+		assert_true(strlen(dcb_strerror(e)) > 1);
+	assert_string_equal(dcb_strerror(DCB_ERR__MAX), "unknown error");
+	assert_string_equal(dcb_strerror(-1), "unknown error");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(config_default_is_valid_and_complete),
+		cmocka_unit_test(ets_validate_rejects_bw_sum_over_100),
+		cmocka_unit_test(ets_validate_rejects_bw_sum_under_100),
+		cmocka_unit_test(ets_validate_accepts_all_strict_zero_bw),
+		cmocka_unit_test(ets_validate_accepts_bw_on_non_ets_tc),
+		cmocka_unit_test(ets_validate_rejects_single_bw_over_100),
+		cmocka_unit_test(ets_validate_rejects_tc_at_or_over_ets_cap),
+		cmocka_unit_test(ets_validate_rejects_tc_8_and_up),
+		cmocka_unit_test(ets_validate_rejects_bad_ets_cap),
+		cmocka_unit_test(ets_validate_tsa_reserved_range),
+		cmocka_unit_test(pfc_validate_counts_enabled_against_cap),
+		cmocka_unit_test(pfc_validate_rejects_cap_over_8),
+		cmocka_unit_test(app_validate_selectors_1_to_5_only),
+		cmocka_unit_test(app_validate_rejects_priority_8),
+		cmocka_unit_test(app_validate_dscp_0_to_63),
+		cmocka_unit_test(app_validate_ethertype_zero_or_from_0x600),
+		cmocka_unit_test(app_table_validate_rejects_exact_duplicate),
+		cmocka_unit_test(app_table_validate_rejects_oversized_count),
+		cmocka_unit_test(config_validate_names_the_part),
+		cmocka_unit_test(ets_equal_sees_every_field),
+		cmocka_unit_test(pfc_equal_sees_every_field),
+		cmocka_unit_test(app_table_equal_ignores_order_and_willing),
+		cmocka_unit_test(app_table_equal_counts_repeats),
+		cmocka_unit_test(config_equal_compares_only_present_parts),
+		cmocka_unit_test(app_add_refuses_duplicate_and_overflow),
+		cmocka_unit_test(app_del_removes_exact_entry_and_keeps_order),
+		cmocka_unit_test(app_sort_orders_by_selector_protocol_priority),
+		cmocka_unit_test(keywords_map_both_ways_exactly),
+		cmocka_unit_test(strerror_names_every_code),
+	};
+
+	return cmocka_run_group_tests_name("dcb", tests, NULL, NULL);
+}
