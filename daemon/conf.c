@@ -891,8 +891,9 @@ port_finish(struct ctx *x, const config_setting_t *e, const struct conf *c,
 		return;		/* no verdicts on half-parsed blocks */
 	check_dcb(x, ets != NULL ? ets : e, "ets",
 	    dcb_ets_validate(&p->admin.ets, &why), &why);
-	check_dcb(x, reco != NULL ? reco : e, "reco",
-	    dcb_ets_validate(&p->admin.reco, &why), &why);
+	if (reco != NULL)	/* else a copy of ets: one verdict is enough */
+		check_dcb(x, reco, "reco", dcb_ets_validate(&p->admin.reco,
+		    &why), &why);
 	check_dcb(x, pfc != NULL ? pfc : e, "pfc",
 	    dcb_pfc_validate(&p->admin.pfc, &why), &why);
 	check_dcb(x, member(e, "app") != NULL ? member(e, "app") : e, "app",

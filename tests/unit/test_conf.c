@@ -1,0 +1,579 @@
+/* Unit tests for the configuration file (daemon/conf.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "conf.h"
+
+#ifndef TOP_SRCDIR
+#define TOP_SRCDIR "."
+#endif
+
+static char tmpdir[] = "/tmp/test_conf.XXXXXX";
+static char tmpfile_[PATH_MAX];
+
+/* Write text to the test's file and return its path. */
+static const char *
+put(const char *text)
+{
+	FILE *fp;
+
+	snprintf(tmpfile_, sizeof(tmpfile_), "%s/t.conf", tmpdir);
+	fp = fopen(tmpfile_, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	assert_int_equal(fclose(fp), 0);
+	return tmpfile_;
+}
+
+static int
+load(const char *text, struct conf *c, char *err, size_t len)
+{
+	return conf_load(put(text), c, err, len);
+}
+
+static const char example[] =
+    "dcbxd: { tx-interval = 30; tx-hold = 4; max-neighbors = 32; };\n"
+    "ports = (\n"
+    "  { match = \"eth*\"; role = \"willing\"; mode = \"auto\"; },\n"
+    "  { match = \"swp1\"; role = \"controller\"; mode = \"ieee\";\n"
+    "    ets = { prio-tc = [0, 0, 0, 1, 1, 2, 3, 0];"
+    " tc-bw = [50, 30, 20, 0, 0, 0, 0, 0];\n"
+    "      tc-tsa = [\"ets\", \"ets\", \"ets\", \"strict\", \"strict\","
+    " \"strict\", \"strict\", \"strict\"]; };\n"
+    "    pfc = { prio-pfc = [3, 4]; cable-length = \"2km\"; };\n"
+    "    app = ( { selector = \"dgram-port\"; protocol = 4791; priority = 3; },\n"
+    "            { selector = \"ethertype\"; protocol = 0x8906; priority = 3; },\n"
+    "            { selector = \"dscp\"; protocol = 26; priority = 3; } ); }\n"
+    ");\n";
+
+static void
+conf_load_reads_the_issue_example(void **state)
+{
+	static const uint8_t prio_tc[8] = { 0, 0, 0, 1, 1, 2, 3, 0 };
+	static const uint8_t tc_bw[8] = { 50, 30, 20, 0, 0, 0, 0, 0 };
+	const struct conf_port *sw;
+	struct conf c;
+	char err[512];
+
+	assert_int_equal(load(example, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.tx_interval, 30);
+	assert_int_equal(c.max_neighbors, 32);
+	assert_int_equal(c.nports, 2);
+	sw = &c.ports[1];
+	assert_string_equal(sw->match, "swp1");
+	assert_int_equal(sw->line, 4);
+	assert_int_equal(sw->role, CONF_ROLE_CONTROLLER);
+	assert_int_equal(sw->mode, CONF_MODE_IEEE);
+	assert_memory_equal(sw->admin.ets.prio_tc, prio_tc, 8);
+	assert_memory_equal(sw->admin.ets.tc_bw, tc_bw, 8);
+	assert_int_equal(sw->admin.ets.tc_tsa[2], DCB_TSA_ETS);
+	assert_int_equal(sw->admin.ets.tc_tsa[3], DCB_TSA_STRICT);
+	/* A controller is not willing; without reco it recommends its ETS. */
+	assert_false(sw->admin.ets.willing);
+	assert_true(dcb_ets_equal(&sw->admin.reco, &sw->admin.ets));
+	assert_int_equal(sw->admin.pfc.pfc_en, 0x18);
+	assert_int_equal(sw->cable_m, 2000);
+	assert_int_equal(sw->admin.app.n, 3);
+	assert_int_equal(sw->admin.app.e[1].selector, DCB_APP_SEL_ETHERTYPE);
+	assert_int_equal(sw->admin.app.e[1].protocol, 0x8906);
+	assert_int_equal(sw->admin.app.e[2].protocol, 26);
+	assert_true(c.ports[0].admin.ets.willing);
+	assert_true(c.ports[0].admin.pfc.willing);
+	conf_free(&c);
+}
+
+static void
+conf_load_gives_documented_defaults(void **state)
+{
+	struct conf c;
+	struct conf_port p;
+	char err[512];
+
+	assert_int_equal(load("ports = ( { match = \"eth0\"; } );\n", &c, err,
+	    sizeof(err)), 0);
+	assert_int_equal(c.tx_interval, 30);
+	assert_int_equal(c.tx_hold, 4);
+	assert_int_equal(c.tx_fast, 1);
+	assert_int_equal(c.tx_fast_init, 4);
+	assert_int_equal(c.tx_credit_max, 5);
+	assert_int_equal(c.reinit_delay, 2);
+	assert_string_equal(c.ctl_group, "dcbx");
+	assert_true(conf_port_for(&c, "eth0", &p));
+	assert_int_equal(p.role, CONF_ROLE_WILLING);
+	assert_int_equal(p.mode, CONF_MODE_AUTO);
+	assert_int_equal(p.backend, CONF_BACKEND_AUTO);
+	assert_int_equal(p.admin_status, CONF_ADMIN_RXTX);
+	assert_int_equal(p.advertise, DCB_HAS_ETS | DCB_HAS_RECO |
+	    DCB_HAS_PFC | DCB_HAS_APP);
+	assert_int_equal(p.admin.ets.ets_cap, 8);
+	assert_int_equal(p.admin.ets.prio_tc[7], 0);
+	assert_int_equal(p.admin.ets.tc_bw[0], 100);
+	assert_int_equal(p.admin.ets.tc_tsa[0], DCB_TSA_ETS);
+	assert_int_equal(p.admin.pfc.pfc_en, 0);
+	assert_int_equal(p.admin.pfc.pfc_cap, 8);
+	assert_int_equal(p.admin.app.n, 0);
+	assert_false(p.has_engine);
+	assert_string_equal(p.engine.tap, "dcb-eth0");
+	conf_free(&c);
+}
+
+static void
+conf_load_parses_engine_units_strictly(void **state)
+{
+	struct conf c;
+	char err[512];
+
+	assert_int_equal(load("ports = ( { match = \"eth0\"; backend = "
+	    "\"engine\"; engine = { speed = \"1G\"; host-drain-rate = \"100M\";"
+	    " queue-memory = \"16M\"; stall-timeout = 50; }; } );\n", &c, err,
+	    sizeof(err)), 0);
+	assert_true(c.ports[0].has_engine);
+	assert_int_equal(c.ports[0].backend, CONF_BACKEND_ENGINE);
+	assert_int_equal(c.ports[0].engine.speed_bps, 1000000000ULL);
+	assert_int_equal(c.ports[0].engine.host_drain_bps, 100000000ULL);
+	assert_int_equal(c.ports[0].engine.queue_memory, 16ULL << 20);
+	assert_int_equal(c.ports[0].engine.stall_ms, 50);
+	conf_free(&c);
+}
+
+/* One mistake per snippet -> "file:" + this message. */
+static const struct {
+	const char *text, *msg;
+} bad[] = {
+	/* syntax, as libconfig reports it */
+	{ "dcbxd: {\n tx-hold = = 4; };\n", "2: syntax error" },
+	{ "dcbxd: { tx-hold = 4; tx-hold = 5; };\n",
+	  "1: duplicate setting name" },
+	/* unknown keys: a typo is never ignored */
+	{ "dcbxd: { tx-hold = 4; };\nfoo = 1;\n",
+	  "2: unknown setting \"foo\" in the file" },
+	{ "dcbxd: {\n tx-intervall = 30;\n};\n",
+	  "2: unknown setting \"tx-intervall\" in dcbxd" },
+	{ "snmp: { enable = true; };\n",
+	  "1: unknown setting \"enable\" in snmp" },
+	{ "ports = (\n{ match = \"eth0\";\n rol = \"willing\"; } );\n",
+	  "3: unknown setting \"rol\" in ports entry" },
+	{ "ports = ( { match = \"eth0\"; reco = { willing = true; }; } );\n",
+	  "1: unknown setting \"willing\" in reco" },
+	{ "ports = ( { match = \"e\"; app = ( { selector = \"dscp\"; "
+	  "protocol = 1; prio = 3; } ); } );\n",
+	  "1: unknown setting \"prio\" in app entry" },
+	{ "ports = ( { match = \"e\"; engine = { tap0 = \"x\"; }; } );\n",
+	  "1: unknown setting \"tap0\" in engine" },
+	/* wrong types */
+	{ "dcbxd: { tx-hold = \"4\"; };\n", "1: tx-hold must be an integer" },
+	{ "dcbxd: { read-only = 1; };\n",
+	  "1: read-only must be true or false" },
+	{ "dcbxd: { system-name = 5; };\n", "1: system-name must be a string" },
+	{ "dcbxd = 5;\n", "1: dcbxd must be a block { ... }" },
+	{ "ports = { match = \"x\"; };\n",
+	  "1: ports must be a list of entries ( { ... }, ... )" },
+	{ "ports = ( { match = \"x\"; ets = { prio-tc = [0, 0, 0]; }; } );\n",
+	  "1: prio-tc must be a list of 8 values, one per priority" },
+	{ "ports = ( { match = \"x\"; agents = \"nearest-bridge\"; } );\n",
+	  "1: agents must be a list of words [ ... ]" },
+	/* ranges of 802.1AB-2016 10.5.3 / LLDP-V2-MIB */
+	{ "dcbxd: { tx-interval = 4; };\n",
+	  "1: tx-interval 4 is out of range 5..32768" },
+	{ "dcbxd: { tx-interval = 32769; };\n",
+	  "1: tx-interval 32769 is out of range 5..32768" },
+	{ "dcbxd: { tx-hold = 11; };\n", "1: tx-hold 11 is out of range 2..10" },
+	{ "dcbxd: { tx-fast = 0; };\n", "1: tx-fast 0 is out of range 1..3600" },
+	{ "dcbxd: { tx-fast-init = 9; };\n",
+	  "1: tx-fast-init 9 is out of range 1..8" },
+	{ "dcbxd: { tx-credit-max = 101; };\n",
+	  "1: tx-credit-max 101 is out of range 1..100" },
+	{ "dcbxd: { reinit-delay = 0; };\n",
+	  "1: reinit-delay 0 is out of range 1..10" },
+	{ "snmp: { notification-interval = 4; };\n",
+	  "1: notification-interval 4 is out of range 5..3600" },
+	{ "dcbxd: { system-name = \"\"; };\n",
+	  "1: system-name must be 1..255 characters long" },
+	/* words: exact matches only */
+	{ "ports = ( { match = \"x\"; role = \"wiling\"; } );\n",
+	  "1: role \"wiling\" is not one of: willing, controller" },
+	{ "ports = ( { match = \"x\"; mode = \"IEEE\"; } );\n",
+	  "1: mode \"IEEE\" is not one of: auto, ieee, cee" },
+	{ "ports = ( { match = \"x\"; backend = \"dcb\"; } );\n",
+	  "1: backend \"dcb\" is not one of: auto, dcbnl, engine, readonly" },
+	{ "ports = ( { match = \"x\"; admin-status = \"rxtx\"; } );\n",
+	  "1: admin-status \"rxtx\" is not one of: rx-tx, tx, rx, disabled" },
+	{ "ports = ( { match = \"x\"; advertise = [\"ets\", \"pfcs\"]; } );\n",
+	  "1: advertise \"pfcs\" is not one of: ets, reco, pfc, app" },
+	{ "ports = ( { match = \"x\"; advertise = [\"ets\", \"ets\"]; } );\n",
+	  "1: advertise lists \"ets\" twice" },
+	{ "ports = ( { match = \"x\"; ets = { tc-tsa = [\"ets\", \"ets\", "
+	  "\"ets\", \"ets\", \"ets\", \"ets\", \"ets\", \"wrr\"]; }; } );\n",
+	  "1: tc-tsa \"wrr\" is not one of: strict, cbs, ets, vendor" },
+	{ "ports = ( { match = \"x\"; app = ( { selector = \"udp\"; "
+	  "protocol = 1; priority = 3; } ); } );\n",
+	  "1: selector \"udp\" is not one of: ethertype, stream-port, "
+	  "dgram-port, port, dscp" },
+	/* the entry itself */
+	{ "ports = ( { role = \"willing\"; } );\n",
+	  "1: ports entry needs a match (an interface name or pattern)" },
+	{ "ports = (\n{ match = \"swp1\"; },\n{ match = \"swp1\"; } );\n",
+	  "3: match \"swp1\" is already used at line 2" },
+	{ "ports = ( { match = \"averyveryverylongname\"; } );\n",
+	  "1: match \"averyveryverylongname\" is longer than an interface "
+	  "name (15 characters)" },
+	/* values and units */
+	{ "ports = ( { match = \"x\"; ets = { prio-tc = [0, 0, 0, 0, 0, 0, 0, 8];"
+	  " }; } );\n", "1: prio-tc 8 is out of range 0..7" },
+	{ "ports = ( { match = \"x\"; pfc = { prio-pfc = [3, 3]; }; } );\n",
+	  "1: prio-pfc lists priority 3 twice" },
+	{ "ports = ( { match = \"x\"; pfc = { prio-pfc = [8]; }; } );\n",
+	  "1: prio-pfc 8 is out of range 0..7" },
+	{ "ports = ( { match = \"x\"; pfc = { cable-length = \"100\"; }; } );\n",
+	  "1: cable-length must be a length in m or km (\"100m\", \"2km\")" },
+	{ "ports = ( { match = \"x\"; pfc = { cable-length = \"101km\"; }; } );\n",
+	  "1: cable-length 101000m is out of range 1m..100km" },
+	{ "ports = ( { match = \"x\"; engine = { speed = \"1g\"; }; } );\n",
+	  "1: speed must be a number with an optional K, M or G suffix "
+	  "(\"10G\")" },
+	{ "ports = ( { match = \"x\"; engine = { speed = \"1.5G\"; }; } );\n",
+	  "1: speed must be a number with an optional K, M or G suffix "
+	  "(\"10G\")" },
+	{ "ports = ( { match = \"x\"; engine = { queue-memory = \"16MB\"; }; "
+	  "} );\n", "1: queue-memory must be a number with an optional K, M "
+	  "or G suffix (\"10G\")" },
+	{ "ports = ( { match = \"x\"; engine = { queue-memory = \"1K\"; }; } );\n",
+	  "1: queue-memory 1024 is out of range 4096..1073741824" },
+	{ "ports = ( { match = \"x\"; app = ( { selector = \"dscp\"; "
+	  "priority = 3; } ); } );\n",
+	  "1: app entry needs selector, protocol and priority" },
+	/* policies that the model's validators refuse, with their sentence */
+	{ "ports = ( { match = \"x\";\n ets = { tc-bw = [50, 30, 30, 0, 0, 0, 0, "
+	  "0]; tc-tsa = [\"ets\", \"ets\", \"ets\", \"strict\", \"strict\", "
+	  "\"strict\", \"strict\", \"strict\"]; }; } );\n",
+	  "2: ets: tc-bw sums to 110, not 100, with a TC using ets" },
+	{ "ports = ( { match = \"x\";\n ets = { ets-cap = 2; prio-tc = [0, 1, 2, "
+	  "0, 0, 0, 0, 0]; }; } );\n",
+	  "2: ets: prio-tc maps priority 2 to TC 2, beyond ets-cap 2" },
+	{ "ports = ( { match = \"x\";\n pfc = { pfc-cap = 1; prio-pfc = [3, 4]; };"
+	  " } );\n", "2: pfc: pfc-en enables 2 priorities, more than pfc-cap 1" },
+	{ "ports = ( { match = \"x\"; app = (\n { selector = \"dscp\"; "
+	  "protocol = 64; priority = 3; } ); } );\n",
+	  "2: app dscp 64 is not 0..63" },
+	{ "ports = ( { match = \"x\"; app = (\n { selector = \"ethertype\"; "
+	  "protocol = 0x100; priority = 3; } ); } );\n",
+	  "2: app ethertype 0x0100 is below 0x0600 (a length, not a type)" },
+	{ "ports = ( { match = \"x\"; app = ( { selector = \"dscp\"; "
+	  "protocol = 26; priority = 3; },\n { selector = \"dscp\"; "
+	  "protocol = 26; priority = 3; } ); } );\n",
+	  "2: app entry is listed twice" },
+};
+
+static void
+conf_load_reports_each_mistake_at_its_line(void **state)
+{
+	char err[512], want[PATH_MAX + 256];
+	struct conf c;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		if (load(bad[i].text, &c, err, sizeof(err)) == 0)
+			fail_msg("row %zu loaded: %s", i, bad[i].text);
+		snprintf(want, sizeof(want), "%s:%s", tmpfile_, bad[i].msg);
+		if (strcmp(err, want) != 0)
+			fail_msg("row %zu\n got: %s\nwant: %s", i, err, want);
+		assert_null(c.ports);
+	}
+}
+
+static void
+conf_load_reports_every_mistake_not_just_the_first(void **state)
+{
+	char err[512], want[PATH_MAX * 2 + 256];
+	struct conf c;
+
+	assert_int_equal(load("dcbxd: {\n tx-hold = 1;\n tx-fast = 0;\n};\n",
+	    &c, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s:2: tx-hold 1 is out of range 2..10\n"
+	    "%s:3: tx-fast 0 is out of range 1..3600", tmpfile_, tmpfile_);
+	assert_string_equal(err, want);
+}
+
+static void
+conf_load_reports_a_missing_file(void **state)
+{
+	struct conf c;
+	char err[512];
+
+	assert_int_equal(conf_load("/nonexistent/dcbxd.conf", &c, err,
+	    sizeof(err)), -1);
+	assert_string_equal(err,
+	    "/nonexistent/dcbxd.conf: No such file or directory");
+}
+
+static void
+conf_port_for_takes_the_most_specific_entry(void **state)
+{
+	struct conf c;
+	struct conf_port p;
+	char err[512];
+
+	assert_int_equal(load("ports = (\n"
+	    " { match = \"*\"; mode = \"cee\"; },\n"
+	    " { match = \"eth12\"; mode = \"ieee\"; role = \"controller\"; },\n"
+	    " { match = \"eth1*\"; backend = \"dcbnl\"; },\n"
+	    " { match = \"eth*\"; backend = \"readonly\"; },\n"
+	    " { match = \"eth9\"; exclude = true; }\n"
+	    ");\n", &c, err, sizeof(err)), 0);
+	/* exact name beats every pattern, wherever it is in the file */
+	assert_true(conf_port_for(&c, "eth12", &p));
+	assert_string_equal(p.match, "eth12");
+	assert_int_equal(p.mode, CONF_MODE_IEEE);
+	/* longer literal prefix beats shorter, regardless of order */
+	assert_true(conf_port_for(&c, "eth13", &p));
+	assert_string_equal(p.match, "eth1*");
+	assert_true(conf_port_for(&c, "eth2", &p));
+	assert_string_equal(p.match, "eth*");
+	assert_true(conf_port_for(&c, "lo", &p));
+	assert_string_equal(p.match, "*");
+	/* an excluded port is not run */
+	assert_false(conf_port_for(&c, "eth9", &p));
+	conf_free(&c);
+
+	assert_int_equal(load("ports = ( { match = \"swp*\"; } );\n", &c, err,
+	    sizeof(err)), 0);
+	assert_false(conf_port_for(&c, "eth0", &p));
+	assert_string_equal(p.match, "eth0");
+	conf_free(&c);
+}
+
+static void
+assert_conf_equal(const struct conf *a, const struct conf *b)
+{
+	size_t i;
+
+	assert_int_equal(a->tx_interval, b->tx_interval);
+	assert_int_equal(a->tx_hold, b->tx_hold);
+	assert_int_equal(a->tx_fast, b->tx_fast);
+	assert_int_equal(a->tx_fast_init, b->tx_fast_init);
+	assert_int_equal(a->tx_credit_max, b->tx_credit_max);
+	assert_int_equal(a->reinit_delay, b->reinit_delay);
+	assert_int_equal(a->max_neighbors, b->max_neighbors);
+	assert_string_equal(a->sys_name, b->sys_name);
+	assert_string_equal(a->sys_desc, b->sys_desc);
+	assert_string_equal(a->ctl_socket, b->ctl_socket);
+	assert_string_equal(a->ctl_group, b->ctl_group);
+	assert_int_equal(a->read_only, b->read_only);
+	assert_int_equal(a->restore_on_exit, b->restore_on_exit);
+	assert_int_equal(a->snmp_enabled, b->snmp_enabled);
+	assert_string_equal(a->snmp_agentx, b->snmp_agentx);
+	assert_int_equal(a->snmp_notification_interval,
+	    b->snmp_notification_interval);
+	assert_int_equal(a->snmp_holddown, b->snmp_holddown);
+	assert_int_equal(a->nports, b->nports);
+	for (i = 0; i < a->nports; i++) {
+		const struct conf_port *p = &a->ports[i], *q = &b->ports[i];
+
+		assert_string_equal(p->match, q->match);
+		assert_int_equal(p->exclude, q->exclude);
+		assert_int_equal(p->admin_status, q->admin_status);
+		assert_int_equal(p->agents, q->agents);
+		assert_int_equal(p->role, q->role);
+		assert_int_equal(p->mode, q->mode);
+		assert_int_equal(p->backend, q->backend);
+		assert_int_equal(p->advertise, q->advertise);
+		assert_true(dcb_config_equal(&p->admin, &q->admin));
+		assert_int_equal(p->admin.app.willing, q->admin.app.willing);
+		assert_int_equal(p->cable_m, q->cable_m);
+		assert_int_equal(p->mtu, q->mtu);
+		assert_int_equal(p->has_engine, q->has_engine);
+		assert_string_equal(p->engine.tap, q->engine.tap);
+		assert_int_equal(p->engine.speed_bps, q->engine.speed_bps);
+		assert_int_equal(p->engine.host_drain_bps,
+		    q->engine.host_drain_bps);
+		assert_int_equal(p->engine.queue_memory, q->engine.queue_memory);
+		assert_int_equal(p->engine.stall_ms, q->engine.stall_ms);
+	}
+}
+
+/* conf_print(load(f)) loads to the same model (what dcbxd -t -v shows). */
+static void
+conf_print_then_load_is_identity(void **state)
+{
+	static const char *const srcs[] = {
+	    TOP_SRCDIR "/conf/dcbxd.conf",
+	    TOP_SRCDIR "/tests/unit/conf/odd-values.conf",
+	};
+	char err[512], path[PATH_MAX + 16];
+	struct conf a, b;
+	size_t i;
+	FILE *fp;
+
+	for (i = 0; i < sizeof(srcs) / sizeof(srcs[0]); i++) {
+		if (conf_load(srcs[i], &a, err, sizeof(err)) != 0)
+			fail_msg("%s", err);
+		snprintf(path, sizeof(path), "%s/printed.conf", tmpdir);
+		fp = fopen(path, "w");
+		assert_non_null(fp);
+		conf_print(&a, fp);
+		assert_int_equal(fclose(fp), 0);
+		if (conf_load(path, &b, err, sizeof(err)) != 0)
+			fail_msg("%s", err);
+		assert_conf_equal(&a, &b);
+		conf_free(&a);
+		conf_free(&b);
+	}
+}
+
+static void
+shipped_example_loads_cleanly(void **state)
+{
+	struct conf c;
+	struct conf_port p;
+	char err[1024];
+
+	if (conf_load(TOP_SRCDIR "/conf/dcbxd.conf", &c, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(c.nports, 4);
+	assert_true(conf_port_for(&c, "swp1", &p));
+	assert_int_equal(p.role, CONF_ROLE_CONTROLLER);
+	assert_int_equal(p.admin.app.n, 4);
+	assert_true(conf_port_for(&c, "enp1s0", &p));
+	assert_true(p.has_engine);
+	assert_int_equal(p.engine.queue_memory, 16 << 20);
+	assert_false(conf_port_for(&c, "mgmt0", &p));
+	conf_free(&c);
+}
+
+static struct dcb_config
+some_policy(void)
+{
+	static const struct dcb_app roce = { DCB_APP_SEL_DGRAM, 5, 4791 };
+	struct dcb_config d;
+
+	dcb_config_default(&d);
+	d.ets.prio_tc[5] = 1;
+	d.ets.tc_bw[0] = 60;
+	d.ets.tc_bw[1] = 40;
+	d.pfc.pfc_en = 1u << 5;
+	d.pfc.willing = true;
+	assert_int_equal(dcb_app_add(&d.app, &roce), DCB_OK);
+	d.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
+	return d;
+}
+
+static void
+conf_persist_admin_rewrites_the_exact_entry(void **state)
+{
+	struct dcb_config d = some_policy();
+	struct conf c, after;
+	struct conf_port p, before;
+	char err[512];
+
+	assert_int_equal(load(example, &c, err, sizeof(err)), 0);
+	assert_true(conf_port_for(&c, "swp1", &before));
+	assert_int_equal(conf_persist_admin(&c, "swp1", &d, err, sizeof(err)),
+	    0);
+	if (conf_load(c.path, &after, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(after.nports, 2);
+	assert_true(conf_port_for(&after, "swp1", &p));
+	assert_true(dcb_ets_equal(&p.admin.ets, &d.ets));
+	assert_true(dcb_pfc_equal(&p.admin.pfc, &d.pfc));
+	assert_true(dcb_app_table_equal(&p.admin.app, &d.app));
+	/* Everything else stays; reco had no block, so it follows ets. */
+	assert_false(dcb_ets_equal(&p.admin.reco, &before.admin.reco));
+	assert_true(dcb_ets_equal(&p.admin.reco, &d.ets));
+	assert_int_equal(p.role, CONF_ROLE_CONTROLLER);
+	assert_int_equal(p.cable_m, 2000);
+	assert_int_equal(after.tx_interval, 30);
+	conf_free(&after);
+	conf_free(&c);
+}
+
+static void
+conf_persist_admin_pins_a_pattern_port_to_an_exact_entry(void **state)
+{
+	struct dcb_config d = some_policy();
+	struct conf c, after;
+	struct conf_port p;
+	char err[512];
+
+	assert_int_equal(load(example, &c, err, sizeof(err)), 0);
+	assert_int_equal(conf_persist_admin(&c, "eth3", &d, err, sizeof(err)),
+	    0);
+	if (conf_load(c.path, &after, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(after.nports, 3);
+	assert_true(conf_port_for(&after, "eth3", &p));
+	assert_string_equal(p.match, "eth3");
+	assert_true(dcb_pfc_equal(&p.admin.pfc, &d.pfc));
+	/* The other eth* ports keep the pattern's policy. */
+	assert_true(conf_port_for(&after, "eth4", &p));
+	assert_string_equal(p.match, "eth*");
+	assert_int_equal(p.admin.pfc.pfc_en, 0);
+	conf_free(&after);
+	conf_free(&c);
+}
+
+static void
+conf_persist_admin_refuses_an_invalid_policy_and_keeps_the_file(void **state)
+{
+	struct dcb_config d = some_policy();
+	struct stat st0, st1;
+	struct conf c;
+	char err[512];
+
+	assert_int_equal(load(example, &c, err, sizeof(err)), 0);
+	assert_int_equal(stat(c.path, &st0), 0);
+	d.ets.tc_bw[1] = 50;
+	assert_int_equal(conf_persist_admin(&c, "swp1", &d, err, sizeof(err)),
+	    -1);
+	assert_string_equal(err,
+	    "swp1: ets: tc-bw sums to 110, not 100, with a TC using ets");
+	assert_int_equal(stat(c.path, &st1), 0);
+	assert_int_equal(st0.st_ino, st1.st_ino);
+	assert_int_equal(st0.st_size, st1.st_size);
+	conf_free(&c);
+}
+
+static int
+setup(void **state)
+{
+	return mkdtemp(tmpdir) == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(conf_load_reads_the_issue_example),
+		cmocka_unit_test(conf_load_gives_documented_defaults),
+		cmocka_unit_test(conf_load_parses_engine_units_strictly),
+		cmocka_unit_test(conf_load_reports_each_mistake_at_its_line),
+		cmocka_unit_test(conf_load_reports_every_mistake_not_just_the_first),
+		cmocka_unit_test(conf_load_reports_a_missing_file),
+		cmocka_unit_test(conf_port_for_takes_the_most_specific_entry),
+		cmocka_unit_test(conf_print_then_load_is_identity),
+		cmocka_unit_test(shipped_example_loads_cleanly),
+		cmocka_unit_test(conf_persist_admin_rewrites_the_exact_entry),
+		cmocka_unit_test(conf_persist_admin_pins_a_pattern_port_to_an_exact_entry),
+		cmocka_unit_test(conf_persist_admin_refuses_an_invalid_policy_and_keeps_the_file),
+	};
+
+	return cmocka_run_group_tests_name("conf", tests, setup, teardown);
+}
