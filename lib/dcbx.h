@@ -3,8 +3,20 @@
  * controller, auto-detection.  Pure protocol code: no I/O, no clocks; the
  * daemon feeds it received PDUs and events and acts on what it returns.
  *
- * (Interface proposal from the foundation; the negotiation issue owns it
- * and may refine it -- keep the daemon-facing calls below.)
+ * Model: the daemon owns one struct dcbx_state per port and passes the
+ * port's struct dcbx_local (admin policy, role, mode, MAC) to every call.
+ * Each call stores its input (the peer's TLVs, the neighbour count) and
+ * re-derives the operational config and the per-feature status from the
+ * stored inputs, so the result is a function of (admin config, role, mode,
+ * peer TLVs, both MACs) -- plus, for CEE, the seq/ack handshake.
+ *
+ * Each call returns DCBX_CHG_* flags:
+ *   OPER    apply st->oper to the backend (dcbnl or the engine);
+ *   STATUS  a feature status/reason changed: log at info level, emit the
+ *           ctl event / SNMP notification (st->feat[] holds the new ones);
+ *   MODE    st->active changed (auto-detection): tell the driver, log;
+ *   TX      what we advertise changed: transmit now (802.1AB
+ *           somethingChangedLocal, fast TX) with dcbx_write_tlvs().
  */
 #ifndef DCBX_H
 #define DCBX_H
@@ -28,12 +40,23 @@ enum dcbx_status {
 	DCBX_ST_MISMATCH,	/* both non-willing (or both willing) and differ */
 	DCBX_ST_ERROR,		/* peer config invalid / CEE error */
 	DCBX_ST_MULTIPLE_PEERS,	/* more than one neighbour on the port */
+	DCBX_ST__MAX
 };
 extern const char *const dcbx_mode_name[];	/* "none" "ieee" "cee" */
+extern const char *const dcbx_cfg_mode_name[];	/* "auto" "ieee" "cee" */
 extern const char *const dcbx_status_name[];	/* "no-peer" "local" "peer" ... */
 extern const char *const dcbx_feature_name[];	/* "ets" "pfc" "app" */
 
-/* What the local side wants. */
+/*
+ * What the local side wants.  'willing' is the role for every feature
+ * (controller: false); the willing fields inside admin are ignored.
+ * 'advertise' (DCB_HAS_*) says which features take part in DCBX: a feature
+ * not advertised is neither sent nor negotiated (oper = admin).  A
+ * controller (not willing) advertising ETS also sends the IEEE ETS
+ * Recommendation TLV; DCB_HAS_RECO sends it in either role.  The
+ * recommendation sent is admin.reco when admin.has has DCB_HAS_RECO, else
+ * admin.ets.
+ */
 struct dcbx_local {
 	struct dcb_config	admin;		/* ets, reco, pfc, app */
 	bool			willing;	/* role willing (controller: 0) */
@@ -44,23 +67,38 @@ struct dcbx_local {
 
 struct dcbx_feat_state {
 	enum dcbx_status	status;
-	char			reason[128];
+	char			reason[128];	/* a sentence, no final dot */
 };
 
-/* Per-port negotiation state. */
+/* Per-port negotiation state.  Read the first block; the rest is private. */
 struct dcbx_state {
 	enum dcbx_mode		active;		/* what we speak now */
 	struct dcb_config	oper;		/* operational config */
 	struct dcbx_feat_state	feat[DCBX_F__MAX];
-	bool			peer_present;
+	bool			peer_present;	/* one neighbour sending DCBX */
+	unsigned int		npeers;		/* neighbours on the port */
 	uint8_t			peer_mac[6];
+	uint64_t		invalid_peer;	/* peer TLVs rejected (counter) */
+	uint64_t		mode_switches;	/* auto-detection switches */
+
+	/* Last TLVs of the single peer, vetted (see dcbx_rx_tlvs()). */
 	bool			have_ieee, have_cee;
-	struct ieee_peer	ieee;		/* last peer IEEE TLVs */
-	struct cee_tlv		cee;		/* last peer CEE TLV */
-	/* CEE control state (PROTOCOLS.md C). */
+	struct ieee_peer	ieee;
+	struct cee_tlv		cee;
+	uint8_t			cee_bad;	/* DCB_HAS_* rejected in cee */
+	struct dcb_why		cee_why[4];	/* by DCB_HAS_* bit position */
+
+	/*
+	 * CEE control state (PROTOCOLS.md C): seq is our SeqNo, ack the
+	 * peer's SeqNo we acknowledge, my_ack the peer's AckNo (our seq it
+	 * has seen).  feat_seq[f] is the seq at which feature f's content
+	 * last changed: f is synchronised once my_ack has reached it.
+	 */
 	uint32_t		seq, ack, my_ack;
+	uint32_t		feat_seq[DCBX_F__MAX];
 	uint8_t			oper_ver;
-	uint64_t		invalid_peer;	/* peer configs rejected */
+	bool			cee_err[DCBX_F__MAX];	/* our Error bits */
+	struct cee_tlv		cee_tx;		/* what we advertise in CEE */
 };
 
 /* What changed, as returned by the calls below. */
@@ -69,6 +107,21 @@ struct dcbx_state {
 #define DCBX_CHG_MODE	0x04	/* active mode changed */
 #define DCBX_CHG_TX	0x08	/* our TLVs changed: transmit now */
 
+/*
+ * Daemon-facing calls.  When to call which:
+ *   port created / config loaded      dcbx_init()
+ *   a valid LLDPDU from a neighbour   dcbx_rx() with the port's neighbour
+ *                                     count after this PDU was stored
+ *   neighbour count dropped to 1 (one
+ *   of several aged out)              dcbx_rx() with the remaining
+ *                                     neighbour's last PDU if it is kept,
+ *                                     else dcbx_npeers(st, l, 1)
+ *   other neighbour count changes     dcbx_npeers()
+ *   last neighbour aged out / sent a
+ *   shutdown PDU / link went down     dcbx_peer_gone()
+ *   admin policy, role or mode edited dcbx_local_changed()
+ *   building each LLDPDU              dcbx_write_tlvs()
+ */
 void	dcbx_init(struct dcbx_state *, const struct dcbx_local *);
 /* A valid LLDPDU from the (only) neighbour; npeers = neighbours on port. */
 int	dcbx_rx(struct dcbx_state *, const struct dcbx_local *,
@@ -85,5 +138,40 @@ int	dcbx_local_changed(struct dcbx_state *, const struct dcbx_local *);
 /* Append our DCBX TLVs for the active mode to an LLDPDU being built. */
 void	dcbx_write_tlvs(const struct dcbx_state *, const struct dcbx_local *,
 	    struct wcur *);
+/* CEE: true when the peer has acknowledged our latest seq. */
+bool	dcbx_cee_synced(const struct dcbx_state *);
+
+/*
+ * The same as dcbx_rx() after decoding: ieee (NULL or seen == 0: no IEEE
+ * TLVs) and cee (NULL: no CEE/CIN TLV) as ieee_peer_decode() and
+ * cee_peer_decode() fill them.  Tests drive the negotiation through here.
+ */
+int	dcbx_rx_tlvs(struct dcbx_state *, const struct dcbx_local *,
+	    const struct ieee_peer *, const struct cee_tlv *,
+	    const uint8_t peer_mac[6], unsigned int npeers);
+
+/*
+ * The pure IEEE negotiation (802.1Qaz, PROTOCOLS.md B): oper config and
+ * feature states from the local side and a vetted peer (bad/why filled).
+ */
+void	dcbx_ieee_negotiate(const struct dcbx_local *, const struct ieee_peer *,
+	    const uint8_t peer_mac[6], struct dcb_config *oper,
+	    struct dcbx_feat_state feat[DCBX_F__MAX]);
+
+/* Internal to libdcbx (dcbx.c, dcbx_ieee.c, dcbx_cee.c). */
+void	dcbx_feat_set(struct dcbx_feat_state *, enum dcbx_status,
+	    const char *, ...) __attribute__((format(printf, 3, 4)));
+void	dcbx_oper_admin(const struct dcbx_local *, struct dcb_config *);
+/* Peer entries win over local ones with the same selector and protocol. */
+void	dcbx_app_merge(const struct dcb_app_table *local,
+	    const struct dcb_app_table *peer, struct dcb_app_table *out);
+/* "none" or "3,4": the priorities of a PFC enable bitmap. */
+const char *dcbx_prio_list(uint8_t, char buf[24]);
+void	dcbx_ieee_write(const struct dcbx_state *, const struct dcbx_local *,
+	    struct wcur *);
+void	dcbx_cee_reset(struct dcbx_state *);
+int	dcbx_cee_rx_ctrl(struct dcbx_state *, const struct cee_tlv *);
+int	dcbx_cee_eval(struct dcbx_state *, const struct dcbx_local *);
+void	dcbx_cee_write(const struct dcbx_state *, struct wcur *);
 
 #endif /* DCBX_H */

@@ -1,0 +1,412 @@
+/*
+ * dcbx.c -- DCBX per-port state: events in, operational config, feature
+ * status and DCBX_CHG_* flags out.  IEEE 802.1Qaz negotiation lives in
+ * dcbx_ieee.c, the CEE 1.01 control and feature machines in dcbx_cee.c.
+ *
+ * Every event stores its input and re-derives the outputs from all stored
+ * inputs (dcbx_eval()); the flags come from comparing before and after, so
+ * an event that changes nothing returns 0 and the daemon stays quiet.
+ */
+#include "dcbx.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const dcbx_mode_name[] = {
+	[DCBX_MODE_NONE] = "none",
+	[DCBX_MODE_IEEE] = "ieee",
+	[DCBX_MODE_CEE] = "cee",
+};
+
+const char *const dcbx_cfg_mode_name[] = {
+	[DCBX_CFG_AUTO] = "auto",
+	[DCBX_CFG_IEEE] = "ieee",
+	[DCBX_CFG_CEE] = "cee",
+};
+
+const char *const dcbx_status_name[] = {
+	[DCBX_ST_NO_PEER] = "no-peer",
+	[DCBX_ST_LOCAL] = "local",
+	[DCBX_ST_PEER] = "peer",
+	[DCBX_ST_MISMATCH] = "mismatch",
+	[DCBX_ST_ERROR] = "error",
+	[DCBX_ST_MULTIPLE_PEERS] = "multiple-peers",
+};
+
+const char *const dcbx_feature_name[] = {
+	[DCBX_F_ETS] = "ets",
+	[DCBX_F_PFC] = "pfc",
+	[DCBX_F_APP] = "app",
+};
+
+void
+dcbx_feat_set(struct dcbx_feat_state *fs, enum dcbx_status st,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	fs->status = st;
+	va_start(ap, fmt);
+	vsnprintf(fs->reason, sizeof(fs->reason), fmt, ap);
+	va_end(ap);
+}
+
+/* The admin config as operational config: what we run without a peer. */
+void
+dcbx_oper_admin(const struct dcbx_local *l, struct dcb_config *oper)
+{
+	*oper = l->admin;
+	oper->has = (uint8_t)(l->admin.has | DCB_HAS_ETS | DCB_HAS_PFC |
+	    DCB_HAS_APP);
+	oper->ets.willing = l->willing;
+	oper->pfc.willing = l->willing;
+	oper->app.willing = l->willing;
+}
+
+const char *
+dcbx_prio_list(uint8_t map, char buf[24])
+{
+	size_t n = 0;
+	int p;
+
+	buf[0] = '\0';
+	for (p = 0; p < DCB_NPRIO; p++)
+		if (map & (1u << p))
+			n += (size_t)snprintf(buf + n, 24 - n, "%s%d",
+			    n > 0 ? "," : "", p);
+	return n > 0 ? buf : "none";
+}
+
+/*
+ * lldpad's merge rule (lldptool-app(8)) turned around for a willing port:
+ * the peer's table is authoritative, and a local entry survives only when
+ * the peer has none for the same selector and protocol.
+ */
+void
+dcbx_app_merge(const struct dcb_app_table *local,
+    const struct dcb_app_table *peer, struct dcb_app_table *out)
+{
+	uint16_t i, j;
+
+	*out = *peer;
+	for (i = 0; i < local->n && out->n < DCB_APP_MAX; i++) {
+		const struct dcb_app *a = &local->e[i];
+
+		for (j = 0; j < peer->n; j++)
+			if (peer->e[j].selector == a->selector &&
+			    peer->e[j].protocol == a->protocol)
+				break;
+		if (j == peer->n)
+			out->e[out->n++] = *a;
+	}
+	dcb_app_sort(out);
+}
+
+static void
+feat_all(struct dcbx_state *st, enum dcbx_status s, const char *why)
+{
+	int f;
+
+	for (f = 0; f < DCBX_F__MAX; f++)
+		dcbx_feat_set(&st->feat[f], s, "%s", why);
+}
+
+/* The starting active mode for a configured mode. */
+static enum dcbx_mode
+start_mode(const struct dcbx_local *l)
+{
+	return l->mode == DCBX_CFG_CEE ? DCBX_MODE_CEE : DCBX_MODE_IEEE;
+}
+
+void
+dcbx_init(struct dcbx_state *st, const struct dcbx_local *l)
+{
+	memset(st, 0, sizeof(*st));
+	st->active = start_mode(l);
+	dcbx_oper_admin(l, &st->oper);
+	feat_all(st, DCBX_ST_NO_PEER, "no neighbour: using the admin config");
+	dcbx_cee_reset(st);
+	if (st->active == DCBX_MODE_CEE)
+		(void)dcbx_cee_eval(st, l);
+}
+
+/* Why no feature is negotiated in IEEE mode with one neighbour. */
+static const char *
+ieee_absent_why(const struct dcbx_state *st)
+{
+	if (st->npeers == 0)
+		return "no neighbour: using the admin config";
+	if (st->have_cee)
+		return "the peer speaks only CEE DCBX; this port is set to IEEE";
+	return "the neighbour sends no DCBX TLVs";
+}
+
+/* Re-derive oper and feat[] from the stored inputs; returns TX flags. */
+static int
+dcbx_eval(struct dcbx_state *st, const struct dcbx_local *l)
+{
+	if (st->active == DCBX_MODE_CEE)
+		return dcbx_cee_eval(st, l);
+	if (st->npeers > 1) {
+		dcbx_oper_admin(l, &st->oper);
+		feat_all(st, DCBX_ST_MULTIPLE_PEERS, "more than one neighbour "
+		    "on the port: DCBX ignores them until one remains");
+	} else if (!st->have_ieee) {
+		dcbx_oper_admin(l, &st->oper);
+		feat_all(st, DCBX_ST_NO_PEER, ieee_absent_why(st));
+	} else
+		dcbx_ieee_negotiate(l, &st->ieee, st->peer_mac, &st->oper,
+		    st->feat);
+	return 0;
+}
+
+struct snap {
+	enum dcbx_mode		active;
+	struct dcb_config	oper;
+	struct dcbx_feat_state	feat[DCBX_F__MAX];
+};
+
+static void
+snap_take(const struct dcbx_state *st, struct snap *s)
+{
+	s->active = st->active;
+	s->oper = st->oper;
+	memcpy(s->feat, st->feat, sizeof(s->feat));
+}
+
+static bool
+oper_equal(const struct dcb_config *a, const struct dcb_config *b)
+{
+	return dcb_ets_equal(&a->ets, &b->ets) &&
+	    dcb_pfc_equal(&a->pfc, &b->pfc) &&
+	    dcb_app_table_equal(&a->app, &b->app);
+}
+
+/* Flags from comparing the state with a snapshot taken before the event. */
+static int
+snap_diff(const struct dcbx_state *st, const struct snap *s)
+{
+	int f, flags = 0;
+
+	if (s->active != st->active)
+		flags |= DCBX_CHG_MODE | DCBX_CHG_TX;
+	if (!oper_equal(&s->oper, &st->oper)) {
+		flags |= DCBX_CHG_OPER;
+		/* IEEE TLVs carry the operational tables. */
+		if (st->active == DCBX_MODE_IEEE)
+			flags |= DCBX_CHG_TX;
+	}
+	for (f = 0; f < DCBX_F__MAX; f++)
+		if (s->feat[f].status != st->feat[f].status ||
+		    strcmp(s->feat[f].reason, st->feat[f].reason) != 0)
+			flags |= DCBX_CHG_STATUS;
+	return flags;
+}
+
+static int
+bitpos(uint8_t has)
+{
+	return has == DCB_HAS_ETS ? 0 : has == DCB_HAS_RECO ? 1 :
+	    has == DCB_HAS_PFC ? 2 : 3;
+}
+
+/*
+ * Run the model validators over every TLV the decoder accepted, so that
+ * nothing unvalidated is ever applied: a bad peer TLV moves from has to
+ * bad with its reason.  Returns the number of TLVs rejected.
+ */
+static unsigned int
+vet(uint8_t *has, uint8_t *bad, struct dcb_why why[4],
+    const struct dcb_config *c)
+{
+	static const uint8_t bits[] = { DCB_HAS_ETS, DCB_HAS_RECO,
+	    DCB_HAS_PFC, DCB_HAS_APP };
+	unsigned int i, n = 0;
+	int err;
+
+	for (i = 0; i < sizeof(bits); i++) {
+		struct dcb_why *w = &why[bitpos(bits[i])];
+
+		if (!(*has & bits[i]))
+			continue;
+		err = bits[i] == DCB_HAS_ETS ? dcb_ets_validate(&c->ets, w) :
+		    bits[i] == DCB_HAS_RECO ? dcb_ets_validate(&c->reco, w) :
+		    bits[i] == DCB_HAS_PFC ? dcb_pfc_validate(&c->pfc, w) :
+		    dcb_app_table_validate(&c->app, w);
+		if (err != DCB_OK) {
+			*has = (uint8_t)(*has & ~bits[i]);
+			*bad |= bits[i];
+		}
+	}
+	for (i = 0; i < sizeof(bits); i++)
+		n += (*bad & bits[i]) != 0;
+	return n;
+}
+
+/* Store one PDU's vetted TLVs; returns the number of TLVs rejected. */
+static unsigned int
+store_peer(struct dcbx_state *st, const struct ieee_peer *ieee,
+    const struct cee_tlv *cee)
+{
+	static const uint8_t cee_bits[CEE_FEAT__MAX] = {
+		[CEE_FEAT_PG] = DCB_HAS_ETS, [CEE_FEAT_PFC] = DCB_HAS_PFC,
+		[CEE_FEAT_APP] = DCB_HAS_APP,
+	};
+	unsigned int n = 0;
+	int i;
+
+	st->have_ieee = ieee != NULL && ieee->seen != 0;
+	st->have_cee = cee != NULL;
+	memset(&st->ieee, 0, sizeof(st->ieee));
+	memset(&st->cee, 0, sizeof(st->cee));
+	st->cee_bad = 0;
+	if (st->have_ieee) {
+		st->ieee = *ieee;
+		n += vet(&st->ieee.cfg.has, &st->ieee.bad, st->ieee.why,
+		    &st->ieee.cfg);
+	}
+	if (st->have_cee && cee->subtype == CEE_SUBTYPE_CEE) {
+		st->cee = *cee;
+		/* A feature sub-TLV present but not decoded is malformed. */
+		for (i = 0; i < CEE_FEAT__MAX; i++)
+			if (cee->feat[i].present &&
+			    !(cee->cfg.has & cee_bits[i])) {
+				st->cee_bad |= cee_bits[i];
+				st->cee_why[bitpos(cee_bits[i])] = cee->why;
+			}
+		n += vet(&st->cee.cfg.has, &st->cee_bad, st->cee_why,
+		    &st->cee.cfg);
+	} else if (st->have_cee)
+		st->cee.subtype = cee->subtype;
+	return n;
+}
+
+int
+dcbx_rx_tlvs(struct dcbx_state *st, const struct dcbx_local *l,
+    const struct ieee_peer *ieee, const struct cee_tlv *cee,
+    const uint8_t peer_mac[6], unsigned int npeers)
+{
+	struct snap s;
+	int flags = 0;
+
+	snap_take(st, &s);
+	st->npeers = npeers;
+	if (npeers > 1) {
+		/* 802.1Qaz point-to-point rule: act as if no DCBX TLVs came. */
+		(void)store_peer(st, NULL, NULL);
+		st->peer_present = false;
+	} else {
+		memcpy(st->peer_mac, peer_mac, sizeof(st->peer_mac));
+		st->invalid_peer += store_peer(st, ieee, cee);
+		st->peer_present = st->have_ieee || st->have_cee;
+		/* Auto mode (lldpad, Solaris): legacy TLVs and no IEEE ones. */
+		if (l->mode == DCBX_CFG_AUTO && st->active == DCBX_MODE_IEEE &&
+		    st->have_cee && !st->have_ieee) {
+			st->active = DCBX_MODE_CEE;
+			st->mode_switches++;
+			dcbx_cee_reset(st);
+		}
+		if (st->active == DCBX_MODE_CEE && st->have_cee)
+			flags |= dcbx_cee_rx_ctrl(st, &st->cee);
+	}
+	flags |= dcbx_eval(st, l);
+	return flags | snap_diff(st, &s);
+}
+
+int
+dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
+    const struct lldp_pdu *pdu, const uint8_t peer_mac[6],
+    unsigned int npeers)
+{
+	struct ieee_peer ieee;
+	struct cee_tlv cee;
+	bool have_ieee;
+	int kind;
+
+	memset(&ieee, 0, sizeof(ieee));
+	memset(&cee, 0, sizeof(cee));
+	have_ieee = ieee_peer_decode(pdu, &ieee);
+	kind = cee_peer_decode(pdu, &cee);
+	if (kind != 0)
+		cee.subtype = (uint8_t)kind;
+	return dcbx_rx_tlvs(st, l, have_ieee ? &ieee : NULL,
+	    kind != 0 ? &cee : NULL, peer_mac, npeers);
+}
+
+int
+dcbx_npeers(struct dcbx_state *st, const struct dcbx_local *l,
+    unsigned int npeers)
+{
+	struct snap s;
+	int flags;
+
+	if (npeers == 0)
+		return dcbx_peer_gone(st, l, false);
+	snap_take(st, &s);
+	if (npeers > 1)
+		(void)store_peer(st, NULL, NULL);
+	st->npeers = npeers;
+	st->peer_present = npeers == 1 && (st->have_ieee || st->have_cee);
+	flags = dcbx_eval(st, l);
+	if (npeers == 1 && !st->peer_present) {
+		/* The remaining neighbour's TLVs come with its next PDU. */
+		feat_all(st, DCBX_ST_NO_PEER, "one neighbour remains: waiting "
+		    "for its next LLDPDU");
+	}
+	return flags | snap_diff(st, &s);
+}
+
+int
+dcbx_peer_gone(struct dcbx_state *st, const struct dcbx_local *l,
+    bool link_down)
+{
+	struct snap s;
+	int flags;
+
+	snap_take(st, &s);
+	(void)store_peer(st, NULL, NULL);
+	st->npeers = 0;
+	st->peer_present = false;
+	memset(st->peer_mac, 0, sizeof(st->peer_mac));
+	/* Auto mode returns to IEEE on link down or peer ageout (DNOS). */
+	if (l->mode == DCBX_CFG_AUTO && st->active == DCBX_MODE_CEE) {
+		st->active = DCBX_MODE_IEEE;
+		st->mode_switches++;
+	}
+	dcbx_cee_reset(st);
+	flags = dcbx_eval(st, l);
+	feat_all(st, DCBX_ST_NO_PEER, link_down ?
+	    "link down: reverted to the admin config" :
+	    "peer gone (TTL expired or shutdown): reverted to the admin config");
+	return flags | snap_diff(st, &s);
+}
+
+int
+dcbx_local_changed(struct dcbx_state *st, const struct dcbx_local *l)
+{
+	struct snap s;
+	int flags;
+
+	snap_take(st, &s);
+	/* A configured mode is obeyed at once; auto keeps what it found. */
+	if (l->mode != DCBX_CFG_AUTO && st->active != start_mode(l)) {
+		st->active = start_mode(l);
+		dcbx_cee_reset(st);
+	}
+	flags = dcbx_eval(st, l);
+	/* Willing bits, caps and the recommendation are sent too. */
+	if (st->active == DCBX_MODE_IEEE)
+		flags |= DCBX_CHG_TX;
+	return flags | snap_diff(st, &s);
+}
+
+void
+dcbx_write_tlvs(const struct dcbx_state *st, const struct dcbx_local *l,
+    struct wcur *w)
+{
+	if (st->active == DCBX_MODE_CEE)
+		dcbx_cee_write(st, w);
+	else
+		dcbx_ieee_write(st, l, w);
+}

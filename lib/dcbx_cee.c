@@ -1,0 +1,343 @@
+/*
+ * dcbx_cee.c -- CEE DCBX 1.01 (PROTOCOLS.md C): the control sub-TLV
+ * handshake (SeqNo/AckNo) and the per-feature state machine (enable,
+ * willing and error bits), as lldpad's dcb_protocol.c describes them.
+ *
+ * Our advertised content (feature flags and tables) lives in st->cee_tx.
+ * Whenever it changes we move to a new SeqNo -- only once the previous one
+ * has been acknowledged; until then the change rides on the pending SeqNo
+ * (run_control_protocol, step 4) -- and a feature counts as synchronised,
+ * and is evaluated against the peer, only once the peer's AckNo has
+ * reached the SeqNo at which that feature last changed.
+ */
+#include "dcbx.h"
+
+#include <string.h>
+
+/* CEE 1.01 is protocol version 0; we support no other (MaxVersion 0). */
+#define CEE_OUR_VER	0
+
+static const uint8_t fbit[DCBX_F__MAX] = {
+	[DCBX_F_ETS] = DCB_HAS_ETS, [DCBX_F_PFC] = DCB_HAS_PFC,
+	[DCBX_F_APP] = DCB_HAS_APP,
+};
+/* Our feature index and enum cee_feature have the same order. */
+static const char *const cee_name[DCBX_F__MAX] = {
+	[DCBX_F_ETS] = "PG", [DCBX_F_PFC] = "PFC", [DCBX_F_APP] = "App",
+};
+
+void
+dcbx_cee_reset(struct dcbx_state *st)
+{
+	int f;
+
+	st->seq = 1;		/* SeqNo 0 would read as "nothing acked" */
+	st->ack = 0;
+	st->my_ack = 0;
+	st->oper_ver = CEE_OUR_VER;
+	for (f = 0; f < DCBX_F__MAX; f++) {
+		st->feat_seq[f] = st->seq;
+		st->cee_err[f] = false;
+	}
+	memset(&st->cee_tx, 0, sizeof(st->cee_tx));
+}
+
+bool
+dcbx_cee_synced(const struct dcbx_state *st)
+{
+	return st->active == DCBX_MODE_CEE && st->my_ack == st->seq;
+}
+
+static bool
+feat_synced(const struct dcbx_state *st, int f)
+{
+	/* Serial-number comparison: SeqNo may wrap after 2^32 changes. */
+	return st->my_ack != 0 && (int32_t)(st->my_ack - st->feat_seq[f]) >= 0;
+}
+
+/*
+ * One peer control sub-TLV (run_control_protocol steps 2-3): acknowledge a
+ * new peer SeqNo at once, and resend while the peer has not acknowledged
+ * ours (a lost PDU, or a peer that restarted and acks 0).
+ */
+int
+dcbx_cee_rx_ctrl(struct dcbx_state *st, const struct cee_tlv *c)
+{
+	int flags = 0;
+
+	if (c->subtype != CEE_SUBTYPE_CEE || !c->has_ctrl)
+		return 0;
+	/* OperVersion = min(our MaxVersion, the peer's); ours is 0. */
+	st->oper_ver = CEE_OUR_VER;
+	if (c->ctrl.seq != st->ack) {
+		st->ack = c->ctrl.seq;
+		flags |= DCBX_CHG_TX;
+	}
+	st->my_ack = c->ctrl.ack;
+	if (st->my_ack != st->seq)
+		flags |= DCBX_CHG_TX;
+	return flags;
+}
+
+/* CEE App carries only ethertype and TCP/UDP port entries. */
+static void
+app_subset(const struct dcb_app_table *in, struct dcb_app_table *out)
+{
+	uint16_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->willing = in->willing;
+	for (i = 0; i < in->n; i++)
+		if (in->e[i].selector == DCB_APP_SEL_ETHERTYPE ||
+		    in->e[i].selector == DCB_APP_SEL_ANY)
+			out->e[out->n++] = in->e[i];
+}
+
+/* Feature f of the operational config back to the admin one. */
+static void
+use_admin(struct dcbx_state *st, const struct dcbx_local *l, int f)
+{
+	struct dcb_config a;
+
+	dcbx_oper_admin(l, &a);
+	if (f == DCBX_F_ETS)
+		st->oper.ets = a.ets;
+	else if (f == DCBX_F_PFC)
+		st->oper.pfc = a.pfc;
+	else
+		st->oper.app = a.app;
+}
+
+/* Local willing, peer not: run the peer's config if it fits this port. */
+static void
+cee_adopt(struct dcbx_state *st, const struct dcbx_local *l, int f)
+{
+	const struct dcb_config *p = &st->cee.cfg;
+	struct dcb_config c;
+	struct dcb_why why;
+	int err = DCB_OK;
+
+	dcbx_oper_admin(l, &c);
+	memset(&why, 0, sizeof(why));
+	if (f == DCBX_F_ETS) {
+		memcpy(c.ets.prio_tc, p->ets.prio_tc, sizeof(c.ets.prio_tc));
+		memcpy(c.ets.tc_bw, p->ets.tc_bw, sizeof(c.ets.tc_bw));
+		memcpy(c.ets.tc_tsa, p->ets.tc_tsa, sizeof(c.ets.tc_tsa));
+		err = dcb_ets_validate(&c.ets, &why);
+	} else if (f == DCBX_F_PFC) {
+		c.pfc.pfc_en = p->pfc.pfc_en;
+		err = dcb_pfc_validate(&c.pfc, &why);
+	} else {
+		dcbx_app_merge(&l->admin.app, &p->app, &c.app);
+		c.app.willing = l->willing;
+	}
+	if (err != DCB_OK) {
+		use_admin(st, l, f);
+		st->cee_err[f] = true;
+		dcbx_feat_set(&st->feat[f], DCBX_ST_ERROR, "peer %s does not "
+		    "fit this port: %s", cee_name[f], why.buf);
+		return;
+	}
+	st->oper.ets = f == DCBX_F_ETS ? c.ets : st->oper.ets;
+	st->oper.pfc = f == DCBX_F_PFC ? c.pfc : st->oper.pfc;
+	st->oper.app = f == DCBX_F_APP ? c.app : st->oper.app;
+	st->cee_err[f] = false;
+	dcbx_feat_set(&st->feat[f], DCBX_ST_PEER, "willing: adopted the "
+	    "non-willing peer's %s", cee_name[f]);
+}
+
+/* OL LocalPeerCompatible: PG always; PFC and App must be identical. */
+static bool
+cee_compatible(const struct dcbx_state *st, const struct dcbx_local *l,
+    int f)
+{
+	struct dcb_app_table mine;
+
+	if (f == DCBX_F_PFC)
+		return l->admin.pfc.pfc_en == st->cee.cfg.pfc.pfc_en;
+	if (f == DCBX_F_APP) {
+		app_subset(&l->admin.app, &mine);
+		return dcb_app_table_equal(&mine, &st->cee.cfg.app);
+	}
+	return true;
+}
+
+/* Both sides present, synchronised and on version 0: who wins. */
+static void
+cee_decide(struct dcbx_state *st, const struct dcbx_local *l, int f)
+{
+	const struct cee_feat *pf = &st->cee.feat[f];
+	struct dcbx_feat_state *fs = &st->feat[f];
+	bool lw = l->willing, pw = pf->willing;
+
+	if (lw && !pw && pf->enable && !pf->error) {
+		cee_adopt(st, l, f);
+		return;
+	}
+	use_admin(st, l, f);
+	st->cee_err[f] = false;
+	if (!pf->enable)
+		dcbx_feat_set(fs, DCBX_ST_LOCAL, "the peer has %s disabled",
+		    cee_name[f]);
+	else if (lw == pw && !cee_compatible(st, l, f)) {
+		st->cee_err[f] = true;
+		dcbx_feat_set(fs, DCBX_ST_MISMATCH, "%s willing and %s "
+		    "differs from the peer's", lw ? "both" : "neither",
+		    cee_name[f]);
+	} else if (pf->error)
+		dcbx_feat_set(fs, DCBX_ST_ERROR, "the peer reports an error "
+		    "for %s", cee_name[f]);
+	else if (lw == pw)
+		dcbx_feat_set(fs, DCBX_ST_LOCAL, "%s willing; %s is "
+		    "compatible", lw ? "both" : "neither", cee_name[f]);
+	else
+		dcbx_feat_set(fs, DCBX_ST_LOCAL, "not willing; the peer is "
+		    "willing");
+}
+
+/* Why feature f cannot be negotiated now, or NULL when it can. */
+static const char *
+cee_blocked(const struct dcbx_state *st, const struct dcbx_local *l, int f,
+    enum dcbx_status *s, bool *err)
+{
+	*err = true;
+	*s = DCBX_ST_ERROR;
+	if (!(l->advertise & fbit[f])) {
+		*s = DCBX_ST_LOCAL;
+		*err = false;
+		return "not advertised on this port";
+	}
+	if (st->npeers > 1) {
+		*s = DCBX_ST_MULTIPLE_PEERS;
+		return "more than one neighbour on the port: DCBX ignores "
+		    "them until one remains";
+	}
+	if (!st->have_cee) {
+		*s = DCBX_ST_NO_PEER;
+		*err = false;
+		return st->npeers == 0 ? "no neighbour: using the admin "
+		    "config" : st->have_ieee ? "the peer speaks only IEEE "
+		    "DCBX; this port is set to CEE" : "the neighbour sends "
+		    "no DCBX TLVs";
+	}
+	if (st->cee.subtype != CEE_SUBTYPE_CEE)
+		return "the peer speaks CIN (DCBX 1.0), which is not "
+		    "supported";
+	if (!st->cee.has_ctrl)
+		return "the peer's CEE TLV has no control sub-TLV";
+	if (!st->cee.feat[f].present)
+		return "the peer does not advertise this feature";
+	return NULL;
+}
+
+/* Evaluate feature f (OL dcb_protocol.c, CEE branch). */
+static void
+cee_feat(struct dcbx_state *st, const struct dcbx_local *l, int f)
+{
+	const struct dcb_why *w = &st->cee_why[f == DCBX_F_ETS ? 0 :
+	    f == DCBX_F_PFC ? 2 : 3];
+	struct dcbx_feat_state *fs = &st->feat[f];
+	enum dcbx_status s;
+	const char *why;
+	bool err;
+
+	if ((why = cee_blocked(st, l, f, &s, &err)) != NULL) {
+		use_admin(st, l, f);
+		st->cee_err[f] = err;
+		dcbx_feat_set(fs, s, "%s", why);
+	} else if (st->cee_bad & fbit[f]) {
+		use_admin(st, l, f);
+		st->cee_err[f] = true;
+		dcbx_feat_set(fs, DCBX_ST_ERROR, "peer %s rejected: %s",
+		    cee_name[f], w->buf[0] != '\0' ? w->buf :
+		    dcb_strerror(st->cee.err));
+	} else if (!feat_synced(st, f) || st->cee.ctrl.oper_ver !=
+	    CEE_OUR_VER || st->cee.feat[f].oper_ver != CEE_OUR_VER) {
+		/* Wait; what we run meanwhile is admin unless adopted. */
+		if (fs->status != DCBX_ST_PEER)
+			use_admin(st, l, f);
+		if (fs->status == DCBX_ST_NO_PEER)
+			dcbx_feat_set(fs, DCBX_ST_NO_PEER, "CEE peer found: "
+			    "waiting for it to acknowledge our SeqNo %u",
+			    (unsigned int)st->feat_seq[f]);
+	} else
+		cee_decide(st, l, f);
+}
+
+/* Our CEE TLV content from the current state (control filled at write). */
+static void
+cee_build(const struct dcbx_state *st, const struct dcbx_local *l,
+    struct cee_tlv *t)
+{
+	int f;
+
+	memset(t, 0, sizeof(*t));
+	t->subtype = CEE_SUBTYPE_CEE;
+	t->has_ctrl = true;
+	for (f = 0; f < DCBX_F__MAX; f++) {
+		t->feat[f].present = (l->advertise & fbit[f]) != 0;
+		t->feat[f].enable = true;
+		t->feat[f].willing = l->willing;
+		t->feat[f].error = st->cee_err[f];
+	}
+	t->cfg.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
+	t->cfg.ets = st->oper.ets;
+	t->cfg.pfc = st->oper.pfc;
+	app_subset(&st->oper.app, &t->cfg.app);
+}
+
+/* DCBX_F_* bits of the features whose advertised content differs. */
+static unsigned int
+cee_diff(const struct cee_tlv *a, const struct cee_tlv *b)
+{
+	unsigned int m = 0;
+	int f;
+
+	for (f = 0; f < DCBX_F__MAX; f++)
+		if (a->feat[f].present != b->feat[f].present ||
+		    a->feat[f].enable != b->feat[f].enable ||
+		    a->feat[f].willing != b->feat[f].willing ||
+		    a->feat[f].error != b->feat[f].error)
+			m |= 1u << f;
+	if (!dcb_ets_equal(&a->cfg.ets, &b->cfg.ets))
+		m |= 1u << DCBX_F_ETS;
+	if (!dcb_pfc_equal(&a->cfg.pfc, &b->cfg.pfc))
+		m |= 1u << DCBX_F_PFC;
+	if (!dcb_app_table_equal(&a->cfg.app, &b->cfg.app))
+		m |= 1u << DCBX_F_APP;
+	return m;
+}
+
+int
+dcbx_cee_eval(struct dcbx_state *st, const struct dcbx_local *l)
+{
+	struct cee_tlv t;
+	unsigned int m;
+	int f;
+
+	for (f = 0; f < DCBX_F__MAX; f++)
+		cee_feat(st, l, f);
+	cee_build(st, l, &t);
+	if ((m = cee_diff(&t, &st->cee_tx)) == 0)
+		return 0;
+	/* run_control_protocol step 4: a new SeqNo only once acked. */
+	if (st->my_ack == st->seq && ++st->seq == 0)
+		st->seq = 1;
+	for (f = 0; f < DCBX_F__MAX; f++)
+		if (m & (1u << f))
+			st->feat_seq[f] = st->seq;
+	st->cee_tx = t;
+	return DCBX_CHG_TX;
+}
+
+void
+dcbx_cee_write(const struct dcbx_state *st, struct wcur *w)
+{
+	struct cee_tlv t = st->cee_tx;
+
+	t.ctrl.oper_ver = st->oper_ver;
+	t.ctrl.max_ver = CEE_OUR_VER;
+	t.ctrl.seq = st->seq;
+	t.ctrl.ack = st->ack;
+	cee_write(w, &t);
+}

@@ -1,0 +1,205 @@
+/*
+ * dcbx_ieee.c -- IEEE 802.1Qaz DCBX negotiation (PROTOCOLS.md B): ETS is
+ * asymmetric, PFC symmetric with a MAC tie-break, APP adopted by a willing
+ * port.  A pure function of the local side, the vetted peer TLVs and the
+ * two MACs; and the writer of our IEEE TLVs.
+ */
+#include "dcbx.h"
+
+#include <string.h>
+
+static bool
+peer_has(const struct ieee_peer *p, uint8_t bit)
+{
+	return (p->cfg.has & bit) != 0;
+}
+
+static const char *
+why_of(const struct ieee_peer *p, int pos)
+{
+	return p->why[pos].buf[0] != '\0' ? p->why[pos].buf :
+	    dcb_strerror(p->err[pos]);
+}
+
+/*
+ * ETS (802.1Qaz 37.1, OL ets_sm): a willing port runs the peer's ETS
+ * Recommendation; anything else runs the admin ETS.  The two directions
+ * may differ, so there is no mismatch and no tie-break.
+ */
+static void
+ieee_ets(const struct dcbx_local *l, const struct ieee_peer *p,
+    struct dcb_ets *oper, struct dcbx_feat_state *fs)
+{
+	struct dcb_ets cand;
+	struct dcb_why why;
+
+	/* A peer whose ETS TLVs are broken is not followed in part. */
+	if (p->bad & (DCB_HAS_RECO | DCB_HAS_ETS)) {
+		dcbx_feat_set(fs, DCBX_ST_ERROR, "peer ETS %s rejected: %s",
+		    (p->bad & DCB_HAS_RECO) ? "recommendation" :
+		    "configuration", why_of(p, (p->bad & DCB_HAS_RECO) ? 1 : 0));
+		return;
+	}
+	if (l->willing && peer_has(p, DCB_HAS_RECO)) {
+		/* Our willing bit, CBS and TC count; the peer's tables. */
+		cand = *oper;
+		memcpy(cand.prio_tc, p->cfg.reco.prio_tc, sizeof(cand.prio_tc));
+		memcpy(cand.tc_bw, p->cfg.reco.tc_bw, sizeof(cand.tc_bw));
+		memcpy(cand.tc_tsa, p->cfg.reco.tc_tsa, sizeof(cand.tc_tsa));
+		memset(&why, 0, sizeof(why));
+		if (dcb_ets_validate(&cand, &why) != DCB_OK) {
+			dcbx_feat_set(fs, DCBX_ST_ERROR, "peer ETS "
+			    "recommendation does not fit this port: %s",
+			    why.buf);
+			return;
+		}
+		*oper = cand;
+		dcbx_feat_set(fs, DCBX_ST_PEER, "willing: running the peer's "
+		    "ETS recommendation");
+		return;
+	}
+	if (l->willing)
+		dcbx_feat_set(fs, DCBX_ST_LOCAL, "willing, but the peer sends "
+		    "no ETS recommendation");
+	else if (!peer_has(p, DCB_HAS_ETS))
+		dcbx_feat_set(fs, DCBX_ST_LOCAL, "not willing; the peer sends "
+		    "no ETS configuration");
+	else if (p->cfg.ets.willing)
+		dcbx_feat_set(fs, DCBX_ST_LOCAL, "not willing; the peer is "
+		    "willing");
+	else
+		dcbx_feat_set(fs, DCBX_ST_LOCAL, "neither side is willing; "
+		    "each runs its own ETS");
+}
+
+/* Adopt the peer's PFC enable map if it fits our PFC capability. */
+static void
+pfc_adopt(const struct ieee_peer *p, struct dcb_pfc *oper,
+    struct dcbx_feat_state *fs, const char *how)
+{
+	struct dcb_pfc cand = *oper;
+	struct dcb_why why;
+	char b[24];
+
+	cand.pfc_en = p->cfg.pfc.pfc_en;
+	memset(&why, 0, sizeof(why));
+	if (dcb_pfc_validate(&cand, &why) != DCB_OK) {
+		dcbx_feat_set(fs, DCBX_ST_ERROR, "peer PFC does not fit this "
+		    "port: %s", why.buf);
+		return;
+	}
+	*oper = cand;
+	dcbx_feat_set(fs, DCBX_ST_PEER, "%s; PFC on priorities %s", how,
+	    dcbx_prio_list(cand.pfc_en, b));
+}
+
+/*
+ * PFC (802.1Qaz 38, OL pfc_sm): symmetric.  A willing port adopts a
+ * non-willing peer; when both are willing the numerically lower MAC
+ * adopts the higher one's (byte-wise, the port MAC against the PDU's
+ * source MAC); when neither is willing a difference is a mismatch.
+ */
+static void
+ieee_pfc(const struct dcbx_local *l, const struct ieee_peer *p,
+    const uint8_t peer_mac[6], struct dcb_pfc *oper,
+    struct dcbx_feat_state *fs)
+{
+	bool pw = p->cfg.pfc.willing;
+	char a[24], b[24];
+
+	if (p->bad & DCB_HAS_PFC)
+		dcbx_feat_set(fs, DCBX_ST_ERROR, "peer PFC rejected: %s",
+		    why_of(p, 2));
+	else if (!peer_has(p, DCB_HAS_PFC))
+		dcbx_feat_set(fs, DCBX_ST_LOCAL, "the peer sends no PFC TLV");
+	else if (l->willing && !pw)
+		pfc_adopt(p, oper, fs, "willing: adopted the non-willing "
+		    "peer's PFC");
+	else if (l->willing && memcmp(l->mac, peer_mac, 6) < 0)
+		pfc_adopt(p, oper, fs, "both willing and our MAC is lower: "
+		    "adopted the peer's PFC");
+	else if (l->willing)
+		dcbx_feat_set(fs, DCBX_ST_LOCAL, "both willing and our MAC is "
+		    "higher: the peer adopts ours");
+	else if (pw)
+		dcbx_feat_set(fs, DCBX_ST_LOCAL, "not willing; the peer is "
+		    "willing");
+	else if (p->cfg.pfc.pfc_en == oper->pfc_en)
+		dcbx_feat_set(fs, DCBX_ST_LOCAL, "neither side is willing; "
+		    "PFC agrees");
+	else
+		dcbx_feat_set(fs, DCBX_ST_MISMATCH, "neither side is willing "
+		    "and PFC differs: ours on %s, the peer's on %s",
+		    dcbx_prio_list(oper->pfc_en, a),
+		    dcbx_prio_list(p->cfg.pfc.pfc_en, b));
+}
+
+/*
+ * APP: the TLV has no willing bit (802.1Qaz D.2.12), so the local role
+ * decides: a willing port runs the peer's table merged over its own.
+ */
+static void
+ieee_app(const struct dcbx_local *l, const struct ieee_peer *p,
+    struct dcb_app_table *oper, struct dcbx_feat_state *fs)
+{
+	if (p->bad & DCB_HAS_APP)
+		dcbx_feat_set(fs, DCBX_ST_ERROR, "peer APP table rejected: %s",
+		    why_of(p, 3));
+	else if (!peer_has(p, DCB_HAS_APP))
+		dcbx_feat_set(fs, DCBX_ST_LOCAL, "the peer sends no APP TLV");
+	else if (!l->willing)
+		dcbx_feat_set(fs, DCBX_ST_LOCAL, "not willing: keeping our "
+		    "APP table");
+	else {
+		dcbx_app_merge(&l->admin.app, &p->cfg.app, oper);
+		oper->willing = l->willing;
+		dcbx_feat_set(fs, DCBX_ST_PEER, "willing: adopted the peer's "
+		    "%u APP entries", (unsigned int)p->cfg.app.n);
+	}
+}
+
+void
+dcbx_ieee_negotiate(const struct dcbx_local *l, const struct ieee_peer *p,
+    const uint8_t peer_mac[6], struct dcb_config *oper,
+    struct dcbx_feat_state feat[DCBX_F__MAX])
+{
+	static const char off[] = "not advertised on this port";
+
+	dcbx_oper_admin(l, oper);
+	if (l->advertise & DCB_HAS_ETS)
+		ieee_ets(l, p, &oper->ets, &feat[DCBX_F_ETS]);
+	else
+		dcbx_feat_set(&feat[DCBX_F_ETS], DCBX_ST_LOCAL, off);
+	if (l->advertise & DCB_HAS_PFC)
+		ieee_pfc(l, p, peer_mac, &oper->pfc, &feat[DCBX_F_PFC]);
+	else
+		dcbx_feat_set(&feat[DCBX_F_PFC], DCBX_ST_LOCAL, off);
+	if (l->advertise & DCB_HAS_APP)
+		ieee_app(l, p, &oper->app, &feat[DCBX_F_APP]);
+	else
+		dcbx_feat_set(&feat[DCBX_F_APP], DCBX_ST_LOCAL, off);
+}
+
+/*
+ * Our TLVs carry the operational tables with the local willing, CBS and
+ * capability fields; the ETS Recommendation always carries the admin
+ * recommendation (OL bld_ieee8021qaz_etscfg_tlv).
+ */
+void
+dcbx_ieee_write(const struct dcbx_state *st, const struct dcbx_local *l,
+    struct wcur *w)
+{
+	const struct dcb_config *o = &st->oper;
+	bool reco = (l->advertise & DCB_HAS_RECO) ||
+	    (!l->willing && (l->advertise & DCB_HAS_ETS));
+
+	if (l->advertise & DCB_HAS_ETS)
+		ieee_ets_write(w, &o->ets);
+	if (reco)
+		ieee_reco_write(w, (l->admin.has & DCB_HAS_RECO) ?
+		    &l->admin.reco : &l->admin.ets);
+	if (l->advertise & DCB_HAS_PFC)
+		ieee_pfc_write(w, &o->pfc);
+	if (l->advertise & DCB_HAS_APP)
+		(void)ieee_app_write(w, &o->app);
+}

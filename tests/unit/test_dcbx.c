@@ -1,0 +1,584 @@
+/*
+ * Unit tests for IEEE 802.1Qaz DCBX negotiation (lib/dcbx_ieee.c) and the
+ * per-port events of lib/dcbx.c: tables of willing bits for ETS, PFC and
+ * APP, the PFC MAC tie-break both ways, invalid peer configs, multiple
+ * peers, peer gone and local changes.
+ */
+#include "dcbx_fx.h"
+
+static const uint8_t ALL = DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC |
+    DCB_HAS_APP;
+
+/* ---- ETS: asymmetric, the recommendation is what a willing port runs. */
+
+struct ets_row {
+	const char		*what;
+	bool			 lw;		/* local willing */
+	bool			 reco;		/* peer sends a recommendation */
+	bool			 pw;		/* peer ETS willing bit */
+	enum dcbx_status	 st;
+	bool			 adopt;		/* oper = the peer's reco */
+};
+
+static const struct ets_row ets_rows[] = {
+	{ "willing, reco, peer willing",	 1, 1, 1, DCBX_ST_PEER,  1 },
+	{ "willing, reco, peer not willing",	 1, 1, 0, DCBX_ST_PEER,  1 },
+	{ "willing, no reco, peer willing",	 1, 0, 1, DCBX_ST_LOCAL, 0 },
+	{ "willing, no reco, peer not willing",	 1, 0, 0, DCBX_ST_LOCAL, 0 },
+	{ "controller, reco, peer willing",	 0, 1, 1, DCBX_ST_LOCAL, 0 },
+	{ "controller, reco, peer not willing",	 0, 1, 0, DCBX_ST_LOCAL, 0 },
+	{ "controller, no reco, peer willing",	 0, 0, 1, DCBX_ST_LOCAL, 0 },
+	{ "controller, no reco, peer not willing", 0, 0, 0, DCBX_ST_LOCAL, 0 },
+};
+
+static void
+ieee_ets_follows_willing_table(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(ets_rows) / sizeof(ets_rows[0]); i++) {
+		const struct ets_row *r = &ets_rows[i];
+		struct dcbx_feat_state feat[DCBX_F__MAX];
+		struct dcbx_local l;
+		struct ieee_peer p;
+		struct dcb_config oper;
+
+		fx_local(&l, r->lw, MAC_LO);
+		fx_ieee(&p, (uint8_t)(DCB_HAS_ETS | DCB_HAS_PFC |
+		    (r->reco ? DCB_HAS_RECO : 0)), r->pw, false);
+		dcbx_ieee_negotiate(&l, &p, MAC_HI, &oper, feat);
+		if (feat[DCBX_F_ETS].status != r->st)
+			fail_msg("%s: status %s", r->what,
+			    dcbx_status_name[feat[DCBX_F_ETS].status]);
+		if (fx_ets_tables_equal(&oper.ets, r->adopt ? &p.cfg.reco :
+		    &l.admin.ets) != true)
+			fail_msg("%s: wrong operational ETS", r->what);
+		/* The local willing bit and capability always stay ours. */
+		assert_int_equal(oper.ets.willing, r->lw);
+		assert_int_equal(oper.ets.ets_cap, l.admin.ets.ets_cap);
+	}
+}
+
+static void
+ieee_ets_ignores_peer_ets_config_without_reco(void **state)
+{
+	struct dcbx_feat_state feat[DCBX_F__MAX];
+	struct dcbx_local l;
+	struct ieee_peer p;
+	struct dcb_config oper;
+
+	(void)state;
+	/* The peer's own ETS config differs but it recommends nothing. */
+	fx_local(&l, true, MAC_LO);
+	fx_ieee(&p, DCB_HAS_ETS, false, false);
+	dcbx_ieee_negotiate(&l, &p, MAC_HI, &oper, feat);
+	assert_true(fx_ets_tables_equal(&oper.ets, &l.admin.ets));
+	fx_assert_reason(&feat[DCBX_F_ETS], "no ETS recommendation");
+}
+
+/* ---- PFC: symmetric, with the MAC tie-break when both are willing. */
+
+struct pfc_row {
+	const char		*what;
+	bool			 lw, pw;
+	bool			 we_lower;	/* our MAC < the peer's */
+	bool			 same;		/* peer PFC equals ours */
+	enum dcbx_status	 st;
+	bool			 adopt;
+};
+
+static const struct pfc_row pfc_rows[] = {
+	{ "willing vs controller, our MAC lower",  1, 0, 1, 0, DCBX_ST_PEER, 1 },
+	{ "willing vs controller, our MAC higher", 1, 0, 0, 0, DCBX_ST_PEER, 1 },
+	{ "willing vs controller, same PFC",	   1, 0, 0, 1, DCBX_ST_PEER, 1 },
+	{ "both willing, our MAC lower",	   1, 1, 1, 0, DCBX_ST_PEER, 1 },
+	{ "both willing, our MAC higher",	   1, 1, 0, 0, DCBX_ST_LOCAL, 0 },
+	{ "both willing, lower, same PFC",	   1, 1, 1, 1, DCBX_ST_PEER, 1 },
+	{ "both willing, higher, same PFC",	   1, 1, 0, 1, DCBX_ST_LOCAL, 0 },
+	{ "controller vs willing, lower",	   0, 1, 1, 0, DCBX_ST_LOCAL, 0 },
+	{ "controller vs willing, higher",	   0, 1, 0, 0, DCBX_ST_LOCAL, 0 },
+	{ "both controllers, PFC differs",	   0, 0, 1, 0, DCBX_ST_MISMATCH, 0 },
+	{ "both controllers, PFC differs, higher", 0, 0, 0, 0, DCBX_ST_MISMATCH, 0 },
+	{ "both controllers, same PFC",		   0, 0, 1, 1, DCBX_ST_LOCAL, 0 },
+	{ "both controllers, same PFC, higher",	   0, 0, 0, 1, DCBX_ST_LOCAL, 0 },
+};
+
+static void
+ieee_pfc_follows_willing_and_mac_table(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(pfc_rows) / sizeof(pfc_rows[0]); i++) {
+		const struct pfc_row *r = &pfc_rows[i];
+		struct dcbx_feat_state feat[DCBX_F__MAX];
+		struct dcbx_local l;
+		struct ieee_peer p;
+		struct dcb_config oper;
+
+		fx_local(&l, r->lw, r->we_lower ? MAC_LO : MAC_HI);
+		fx_ieee(&p, DCB_HAS_PFC, false, r->pw);
+		if (r->same)
+			p.cfg.pfc.pfc_en = l.admin.pfc.pfc_en;
+		dcbx_ieee_negotiate(&l, &p, r->we_lower ? MAC_HI : MAC_LO,
+		    &oper, feat);
+		if (feat[DCBX_F_PFC].status != r->st)
+			fail_msg("%s: status %s (%s)", r->what,
+			    dcbx_status_name[feat[DCBX_F_PFC].status],
+			    feat[DCBX_F_PFC].reason);
+		assert_int_equal(oper.pfc.pfc_en, r->adopt ?
+		    p.cfg.pfc.pfc_en : l.admin.pfc.pfc_en);
+		assert_int_equal(oper.pfc.willing, r->lw);
+		assert_int_equal(oper.pfc.pfc_cap, l.admin.pfc.pfc_cap);
+	}
+}
+
+static void
+ieee_pfc_tie_break_converges_from_both_sides(void **state)
+{
+	struct fx_agent lo, hi;
+
+	(void)state;
+	/* Two willing ends: only the lower MAC moves, to the higher's PFC. */
+	fx_agent(&lo, true, MAC_LO, DCBX_CFG_IEEE);
+	fx_agent(&hi, true, MAC_HI, DCBX_CFG_IEEE);
+	hi.l.admin.pfc.pfc_en = 0x30;
+	dcbx_init(&hi.st, &hi.l);
+	fx_converge(&lo, &hi);
+	assert_int_equal(lo.st.oper.pfc.pfc_en, 0x30);
+	assert_int_equal(hi.st.oper.pfc.pfc_en, 0x30);
+	assert_int_equal(lo.st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	assert_int_equal(hi.st.feat[DCBX_F_PFC].status, DCBX_ST_LOCAL);
+	fx_assert_reason(&lo.st.feat[DCBX_F_PFC], "our MAC is lower");
+	fx_assert_reason(&hi.st.feat[DCBX_F_PFC], "our MAC is higher");
+}
+
+static void
+ieee_pfc_mismatch_names_both_values(void **state)
+{
+	struct dcbx_feat_state feat[DCBX_F__MAX];
+	struct dcbx_local l;
+	struct ieee_peer p;
+	struct dcb_config oper;
+
+	(void)state;
+	fx_local(&l, false, MAC_LO);
+	fx_ieee(&p, DCB_HAS_PFC, false, false);
+	dcbx_ieee_negotiate(&l, &p, MAC_HI, &oper, feat);
+	assert_int_equal(feat[DCBX_F_PFC].status, DCBX_ST_MISMATCH);
+	fx_assert_reason(&feat[DCBX_F_PFC], "ours on 3, the peer's on 3,4");
+}
+
+/* ---- APP: a willing port adopts, merged over its own table. */
+
+struct app_row {
+	const char		*what;
+	bool			 lw;
+	bool			 sent;		/* peer sends an APP TLV */
+	enum dcbx_status	 st;
+	uint16_t		 n;		/* entries in the oper table */
+};
+
+static const struct app_row app_rows[] = {
+	/* merged: peer's 3 + our DSCP 26 (our FCoE is overridden) */
+	{ "willing, peer sends APP",	   1, 1, DCBX_ST_PEER,  4 },
+	{ "willing, peer sends none",	   1, 0, DCBX_ST_LOCAL, 2 },
+	{ "controller, peer sends APP",	   0, 1, DCBX_ST_LOCAL, 2 },
+	{ "controller, peer sends none",   0, 0, DCBX_ST_LOCAL, 2 },
+};
+
+static void
+ieee_app_follows_willing_table(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(app_rows) / sizeof(app_rows[0]); i++) {
+		const struct app_row *r = &app_rows[i];
+		struct dcbx_feat_state feat[DCBX_F__MAX];
+		struct dcbx_local l;
+		struct ieee_peer p;
+		struct dcb_config oper;
+
+		fx_local(&l, r->lw, MAC_LO);
+		fx_ieee(&p, (uint8_t)(DCB_HAS_PFC |
+		    (r->sent ? DCB_HAS_APP : 0)), false, false);
+		dcbx_ieee_negotiate(&l, &p, MAC_HI, &oper, feat);
+		if (feat[DCBX_F_APP].status != r->st ||
+		    oper.app.n != r->n)
+			fail_msg("%s: status %s, %u entries", r->what,
+			    dcbx_status_name[feat[DCBX_F_APP].status],
+			    oper.app.n);
+	}
+}
+
+static void
+ieee_app_peer_entries_win_over_local_same_selector_protocol(void **state)
+{
+	struct dcbx_feat_state feat[DCBX_F__MAX];
+	struct dcbx_local l;
+	struct ieee_peer p;
+	struct dcb_config oper;
+	struct dcb_app_table want;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	fx_ieee(&p, DCB_HAS_APP, false, false);
+	dcbx_ieee_negotiate(&l, &p, MAC_HI, &oper, feat);
+	/* FCoE moves 3 -> 4 (peer wins); both DSCP families survive. */
+	memset(&want, 0, sizeof(want));
+	fx_app(&want, DCB_APP_SEL_ETHERTYPE, 0x8906, 4);
+	fx_app(&want, DCB_APP_SEL_ANY, 4791, 5);
+	fx_app(&want, DCB_APP_SEL_DSCP, 46, 5);
+	fx_app(&want, DCB_APP_SEL_DSCP, 26, 3);
+	assert_true(dcb_app_table_equal(&oper.app, &want));
+}
+
+static void
+ieee_feature_not_advertised_is_not_negotiated(void **state)
+{
+	struct dcbx_feat_state feat[DCBX_F__MAX];
+	struct dcbx_local l;
+	struct ieee_peer p;
+	struct dcb_config oper;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	l.advertise = DCB_HAS_ETS;
+	fx_ieee(&p, ALL, false, false);
+	dcbx_ieee_negotiate(&l, &p, MAC_HI, &oper, feat);
+	assert_int_equal(feat[DCBX_F_ETS].status, DCBX_ST_PEER);
+	assert_int_equal(feat[DCBX_F_PFC].status, DCBX_ST_LOCAL);
+	assert_int_equal(feat[DCBX_F_APP].status, DCBX_ST_LOCAL);
+	assert_int_equal(oper.pfc.pfc_en, l.admin.pfc.pfc_en);
+	fx_assert_reason(&feat[DCBX_F_PFC], "not advertised");
+}
+
+/* ---- Invalid peer configs: never applied, counted, reason given. */
+
+enum breakage {
+	RECO_BW_110, ETS_TC_9, RECO_TC_BEYOND_OUR_CAP, PFC_OVER_ITS_CAP,
+	PFC_OVER_OUR_CAP, APP_RESERVED_SELECTOR, APP_DSCP_64, PFC_BAD_LENGTH,
+};
+
+struct bad_row {
+	const char		*what;
+	enum breakage		 how;
+	enum dcbx_feature	 f;
+	const char		*reason;	/* part of the reason */
+	unsigned int		 counted;	/* invalid_peer increment */
+};
+
+static const struct bad_row bad_rows[] = {
+	{ "reco bandwidths sum to 110", RECO_BW_110, DCBX_F_ETS,
+	  "sums to 110", 1 },
+	{ "ETS config maps a priority to TC 9", ETS_TC_9, DCBX_F_ETS,
+	  "to TC 9", 1 },
+	{ "reco uses TC 6 but we have 4", RECO_TC_BEYOND_OUR_CAP, DCBX_F_ETS,
+	  "does not fit this port", 0 },
+	{ "PFC enables 2 with pfc-cap 1", PFC_OVER_ITS_CAP, DCBX_F_PFC,
+	  "more than pfc-cap 1", 1 },
+	{ "PFC enables 2, our pfc-cap is 1", PFC_OVER_OUR_CAP, DCBX_F_PFC,
+	  "does not fit this port", 0 },
+	{ "APP selector 7", APP_RESERVED_SELECTOR, DCBX_F_APP, "APP", 1 },
+	{ "APP DSCP 64", APP_DSCP_64, DCBX_F_APP, "APP table rejected", 1 },
+	{ "PFC TLV length 5 (decoder)", PFC_BAD_LENGTH, DCBX_F_PFC,
+	  "length 5, must be 6", 1 },
+};
+
+static void
+bad_apply(const struct bad_row *r, struct dcbx_local *l, struct ieee_peer *p)
+{
+	switch (r->how) {
+	case RECO_BW_110:	p->cfg.reco.tc_bw[2] = 70; break;
+	case ETS_TC_9:		p->cfg.ets.prio_tc[5] = 9; break;
+	case RECO_TC_BEYOND_OUR_CAP:
+		l->admin.ets.ets_cap = 4;
+		p->cfg.reco.prio_tc[5] = 6;
+		break;
+	case PFC_OVER_ITS_CAP:	p->cfg.pfc.pfc_cap = 1; break;
+	case PFC_OVER_OUR_CAP:	l->admin.pfc.pfc_cap = 1; break;
+	case APP_RESERVED_SELECTOR: p->cfg.app.e[1].selector = 7; break;
+	case APP_DSCP_64:	p->cfg.app.e[2].protocol = 64; break;
+	case PFC_BAD_LENGTH:
+		p->cfg.has &= (uint8_t)~DCB_HAS_PFC;
+		p->bad |= DCB_HAS_PFC;
+		p->err[2] = DCB_ERR_LENGTH;
+		strcpy(p->why[2].buf, "PFC TLV length 5, must be 6");
+		break;
+	}
+}
+
+static void
+ieee_invalid_peer_config_is_rejected_counted_and_explained(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad_rows) / sizeof(bad_rows[0]); i++) {
+		const struct bad_row *r = &bad_rows[i];
+		struct dcbx_local l;
+		struct dcbx_state st;
+		struct ieee_peer p;
+		struct dcb_config admin;
+
+		fx_local(&l, true, MAC_LO);
+		fx_ieee(&p, ALL, false, false);
+		bad_apply(r, &l, &p);
+		dcbx_init(&st, &l);
+		dcbx_oper_admin(&l, &admin);
+		dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
+		if (st.feat[r->f].status != DCBX_ST_ERROR ||
+		    strstr(st.feat[r->f].reason, r->reason) == NULL)
+			fail_msg("%s: %s \"%s\"", r->what,
+			    dcbx_status_name[st.feat[r->f].status],
+			    st.feat[r->f].reason);
+		assert_int_equal(st.invalid_peer, r->counted);
+		/* The broken feature runs the admin config... */
+		if (r->f == DCBX_F_ETS)
+			assert_true(dcb_ets_equal(&st.oper.ets, &admin.ets));
+		if (r->f == DCBX_F_PFC)
+			assert_true(dcb_pfc_equal(&st.oper.pfc, &admin.pfc));
+		if (r->f == DCBX_F_APP)
+			assert_true(dcb_app_table_equal(&st.oper.app,
+			    &admin.app));
+		/* ...and a sound one is still adopted. */
+		assert_int_equal(st.feat[r->f == DCBX_F_PFC ? DCBX_F_APP :
+		    DCBX_F_PFC].status, DCBX_ST_PEER);
+	}
+}
+
+/* ---- Per-port events and their DCBX_CHG_* flags. */
+
+static void
+rx_adopting_reports_every_change_once(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct ieee_peer p;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	dcbx_init(&st, &l);
+	assert_int_equal(st.active, DCBX_MODE_IEEE);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_NO_PEER);
+	fx_ieee(&p, ALL, false, false);
+	assert_int_equal(dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1),
+	    DCBX_CHG_OPER | DCBX_CHG_STATUS | DCBX_CHG_TX);
+	assert_true(st.peer_present);
+	assert_memory_equal(st.peer_mac, MAC_HI, 6);
+	/* The same PDU again (periodic TX) changes nothing. */
+	assert_int_equal(dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1), 0);
+}
+
+static void
+rx_neighbour_without_dcbx_is_no_peer(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	dcbx_init(&st, &l);
+	assert_int_equal(dcbx_rx_tlvs(&st, &l, NULL, NULL, MAC_HI, 1),
+	    DCBX_CHG_STATUS);
+	assert_false(st.peer_present);
+	assert_int_equal(st.feat[DCBX_F_ETS].status, DCBX_ST_NO_PEER);
+	fx_assert_reason(&st.feat[DCBX_F_ETS], "sends no DCBX TLVs");
+}
+
+static void
+multiple_peers_suspend_dcbx_until_one_remains(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct ieee_peer p;
+	struct dcb_config admin;
+	int f;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	dcbx_init(&st, &l);
+	dcbx_oper_admin(&l, &admin);
+	fx_ieee(&p, ALL, false, false);
+	dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	/* A second neighbour: as if the peer had sent nothing. */
+	p.cfg.pfc.pfc_cap = 1;		/* invalid, but must not count */
+	assert_int_equal(dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 2),
+	    DCBX_CHG_OPER | DCBX_CHG_STATUS | DCBX_CHG_TX);
+	for (f = 0; f < DCBX_F__MAX; f++)
+		assert_int_equal(st.feat[f].status, DCBX_ST_MULTIPLE_PEERS);
+	assert_true(dcb_pfc_equal(&st.oper.pfc, &admin.pfc));
+	assert_true(dcb_app_table_equal(&st.oper.app, &admin.app));
+	assert_int_equal(st.invalid_peer, 0);
+	assert_int_equal(dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 3), 0);
+	/* One ages out: wait for the survivor's next PDU... */
+	assert_int_equal(dcbx_npeers(&st, &l, 1), DCBX_CHG_STATUS);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_NO_PEER);
+	fx_assert_reason(&st.feat[DCBX_F_PFC], "one neighbour remains");
+	/* ...which resumes negotiation. */
+	p.cfg.pfc.pfc_cap = 8;
+	assert_int_equal(dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1),
+	    DCBX_CHG_OPER | DCBX_CHG_STATUS | DCBX_CHG_TX);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+}
+
+static void
+npeers_rising_to_two_without_a_pdu_suspends(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct ieee_peer p;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	dcbx_init(&st, &l);
+	fx_ieee(&p, ALL, false, false);
+	dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
+	assert_true((dcbx_npeers(&st, &l, 2) & DCBX_CHG_OPER) != 0);
+	assert_int_equal(st.feat[DCBX_F_ETS].status, DCBX_ST_MULTIPLE_PEERS);
+	assert_int_equal(st.npeers, 2);
+}
+
+struct gone_row {
+	const char	*what;
+	bool		 link_down;
+	const char	*reason;
+};
+
+static const struct gone_row gone_rows[] = {
+	{ "TTL expiry or shutdown PDU", false, "peer gone" },
+	{ "link down", true, "link down" },
+};
+
+static void
+peer_gone_reverts_to_admin_and_says_why(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(gone_rows) / sizeof(gone_rows[0]); i++) {
+		struct dcbx_local l;
+		struct dcbx_state st;
+		struct ieee_peer p;
+		struct dcb_config admin;
+
+		fx_local(&l, true, MAC_LO);
+		dcbx_init(&st, &l);
+		dcbx_oper_admin(&l, &admin);
+		fx_ieee(&p, ALL, false, false);
+		dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
+		assert_int_equal(dcbx_peer_gone(&st, &l, gone_rows[i].link_down),
+		    DCBX_CHG_OPER | DCBX_CHG_STATUS | DCBX_CHG_TX);
+		assert_false(st.peer_present);
+		assert_true(dcb_ets_equal(&st.oper.ets, &admin.ets));
+		assert_true(dcb_pfc_equal(&st.oper.pfc, &admin.pfc));
+		assert_true(dcb_app_table_equal(&st.oper.app, &admin.app));
+		assert_int_equal(st.feat[DCBX_F_APP].status, DCBX_ST_NO_PEER);
+		fx_assert_reason(&st.feat[DCBX_F_APP], gone_rows[i].reason);
+	}
+}
+
+static void
+local_change_reapplies_against_the_stored_peer(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct ieee_peer p;
+
+	(void)state;
+	/* A controller facing a willing peer: its admin PFC is oper. */
+	fx_local(&l, false, MAC_LO);
+	dcbx_init(&st, &l);
+	fx_ieee(&p, ALL, true, true);
+	dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
+	l.admin.pfc.pfc_en = 0x08 | 0x40;
+	assert_int_equal(dcbx_local_changed(&st, &l),
+	    DCBX_CHG_OPER | DCBX_CHG_TX);
+	assert_int_equal(st.oper.pfc.pfc_en, 0x48);
+	/* Turning willing adopts the peer's PFC at once (lower MAC). */
+	l.willing = true;
+	assert_true(dcbx_local_changed(&st, &l) & DCBX_CHG_STATUS);
+	assert_int_equal(st.oper.pfc.pfc_en, p.cfg.pfc.pfc_en);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+}
+
+/* ---- What we send, through the real encoder and decoder. */
+
+static void
+ieee_controller_sends_reco_and_willing_host_adopts_it(void **state)
+{
+	struct fx_agent sw, host;
+	struct dcb_app_table want;
+
+	(void)state;
+	fx_agent(&sw, false, MAC_LO, DCBX_CFG_AUTO);
+	fx_agent(&host, true, MAC_HI, DCBX_CFG_AUTO);
+	fx_peer_cfg(&sw.l.admin);
+	sw.l.admin.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
+	dcbx_init(&sw.st, &sw.l);
+	fx_converge(&sw, &host);
+	assert_true(host.st.have_ieee);
+	assert_int_equal(host.st.ieee.seen, ALL);
+	assert_false(sw.st.ieee.seen & DCB_HAS_RECO);
+	assert_true(fx_ets_tables_equal(&host.st.oper.ets, &sw.l.admin.ets));
+	assert_int_equal(host.st.oper.pfc.pfc_en, sw.l.admin.pfc.pfc_en);
+	memset(&want, 0, sizeof(want));
+	fx_app(&want, DCB_APP_SEL_ETHERTYPE, 0x8906, 4);
+	fx_app(&want, DCB_APP_SEL_ANY, 4791, 5);
+	fx_app(&want, DCB_APP_SEL_DSCP, 46, 5);
+	fx_app(&want, DCB_APP_SEL_DSCP, 26, 3);
+	assert_true(dcb_app_table_equal(&host.st.oper.app, &want));
+	for (int f = 0; f < DCBX_F__MAX; f++) {
+		assert_int_equal(host.st.feat[f].status, DCBX_ST_PEER);
+		assert_int_equal(sw.st.feat[f].status, DCBX_ST_LOCAL);
+	}
+	/* The host now advertises the adopted PFC with its willing bit. */
+	assert_int_equal(sw.st.ieee.cfg.pfc.pfc_en, sw.l.admin.pfc.pfc_en);
+	assert_true(sw.st.ieee.cfg.pfc.willing);
+	assert_int_equal(fx_send(&sw, &host), 0);
+	assert_int_equal(fx_send(&host, &sw), 0);
+}
+
+static void
+ieee_reco_sent_is_the_admin_recommendation(void **state)
+{
+	struct fx_agent sw, host;
+	struct dcb_config c;
+
+	(void)state;
+	/* A controller may recommend something other than what it runs. */
+	fx_agent(&sw, false, MAC_LO, DCBX_CFG_IEEE);
+	fx_agent(&host, true, MAC_HI, DCBX_CFG_IEEE);
+	fx_peer_cfg(&c);
+	sw.l.admin.reco = c.reco;
+	sw.l.admin.has |= DCB_HAS_RECO;
+	dcbx_init(&sw.st, &sw.l);
+	fx_converge(&sw, &host);
+	assert_true(fx_ets_tables_equal(&host.st.ieee.cfg.reco,
+	    &sw.l.admin.reco));
+	assert_true(fx_ets_tables_equal(&host.st.ieee.cfg.ets,
+	    &sw.l.admin.ets));
+	assert_true(fx_ets_tables_equal(&host.st.oper.ets, &sw.l.admin.reco));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ieee_ets_follows_willing_table),
+		cmocka_unit_test(ieee_ets_ignores_peer_ets_config_without_reco),
+		cmocka_unit_test(ieee_pfc_follows_willing_and_mac_table),
+		cmocka_unit_test(ieee_pfc_tie_break_converges_from_both_sides),
+		cmocka_unit_test(ieee_pfc_mismatch_names_both_values),
+		cmocka_unit_test(ieee_app_follows_willing_table),
+		cmocka_unit_test(
+		    ieee_app_peer_entries_win_over_local_same_selector_protocol),
+		cmocka_unit_test(ieee_feature_not_advertised_is_not_negotiated),
+		cmocka_unit_test(
+		    ieee_invalid_peer_config_is_rejected_counted_and_explained),
+		cmocka_unit_test(rx_adopting_reports_every_change_once),
+		cmocka_unit_test(rx_neighbour_without_dcbx_is_no_peer),
+		cmocka_unit_test(multiple_peers_suspend_dcbx_until_one_remains),
+		cmocka_unit_test(npeers_rising_to_two_without_a_pdu_suspends),
+		cmocka_unit_test(peer_gone_reverts_to_admin_and_says_why),
+		cmocka_unit_test(local_change_reapplies_against_the_stored_peer),
+		cmocka_unit_test(
+		    ieee_controller_sends_reco_and_willing_host_adopts_it),
+		cmocka_unit_test(ieee_reco_sent_is_the_admin_recommendation),
+	};
+
+	return cmocka_run_group_tests_name("dcbx", tests, NULL, NULL);
+}
