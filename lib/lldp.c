@@ -138,6 +138,7 @@ check_mandatory(const struct lldp_tlv *t, int i, struct lldp_pdu *pdu)
 
 	if (t->type == LLDP_TLV_END)
 		return LLDP_DEC_SHORT;
+	/* FIRST_NOT_CHASSIS, SECOND_NOT_PORT, THIRD_NOT_TTL follow in order. */
 	if (t->type != want[i])
 		return LLDP_DEC_FIRST_NOT_CHASSIS + i;
 	if (t->len == 0)
@@ -185,7 +186,7 @@ decode_mandatory(struct cur *c, const uint8_t *buf, struct lldp_pdu *pdu)
 		if ((rc = check_mandatory(&t, i, pdu)) != LLDP_DEC_OK)
 			return rc;
 		if (i == 1) {
-			/* The MSAP identifier: both ID TLVs, headers included. */
+			/* MSAP identifier: both ID TLVs, headers included. */
 			pdu->msap.p = buf;
 			pdu->msap.len = (uint16_t)(t.val + t.len - buf);
 		}
@@ -285,7 +286,7 @@ static bool
 org_known(const uint8_t *oui, uint8_t sub)
 {
 	if (oui_is(oui, lldp_oui_8021))
-		return sub >= 9 && sub <= 12;	/* 802.1Qaz ETS, PFC, APP */
+		return sub >= 9 && sub <= 12;	/* 802.1Qaz ETS/PFC/APP */
 	if (oui_is(oui, lldp_oui_8023))
 		return sub == 4;		/* Max Frame Size */
 	if (oui_is(oui, lldp_oui_cee))

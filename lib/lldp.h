@@ -158,7 +158,11 @@ struct lldp_frame {
 	const uint8_t	*pdu;
 	size_t		 pdu_len;
 };
-/* Check DA and EtherType (skipping one 802.1Q tag); LLDP_DEC_NOT_LLDP if not. */
+/*
+ * Check DA and EtherType (skipping one 802.1Q tag 0x8100); LLDP_DEC_NOT_LLDP
+ * if the frame is short, not 0x88cc or not sent to an agent address (then
+ * f->agent is -1; f->dst/src are filled when present).  f->pdu borrows buf.
+ */
 int	lldp_frame_parse(const uint8_t *, size_t, struct lldp_frame *);
 
 /* 802.1AB statistics, named as in the standard (M2 names in comments). */
@@ -175,7 +179,12 @@ enum lldp_stat {
 };
 extern const char *const lldp_stat_name[LLDP_STAT__MAX];
 
-/* Add the outcome of one lldp_decode() to a port's counters. */
+/*
+ * Add the outcome of one lldp_decode() to a port's counters: OK counts
+ * statsFramesInTotal (+ statsFramesInErrorsTotal once if pdu->tlv_error) and
+ * the TLV counters; any other code but NOT_LLDP counts statsFramesDiscarded
+ * and statsFramesInErrors; NOT_LLDP counts nothing.  pdu may be NULL then.
+ */
 void	lldp_stats_account(uint64_t st[LLDP_STAT__MAX], int rc,
 	    const struct lldp_pdu *);
 
@@ -205,17 +214,30 @@ struct lldp_local {
 /* TTL = min(65535, msgTxInterval * msgTxHold + 1), 802.1AB 9.2.5.22. */
 uint16_t	lldp_ttl(unsigned int tx_interval, unsigned int tx_hold);
 
-/* Writers: each appends to w; w->bad when it did not fit. */
+/*
+ * Writers: each appends to w; w->bad when it did not fit or a value is
+ * longer than the 9-bit length field allows (511, or 507 after an org
+ * TLV's OUI and subtype): never truncated.
+ */
 void	lldp_write_tlv(struct wcur *, unsigned int, const void *, size_t);
 void	lldp_write_org(struct wcur *, const uint8_t oui[3], uint8_t,
 	    const void *, size_t);
-/* Chassis ID, port ID, TTL, then every optional basic TLV given. */
+/*
+ * Chassis ID, port ID, TTL, then every optional basic TLV given and the
+ * 802.3 Max Frame Size TLV; no End (the caller adds its org TLVs first).
+ * w->bad on an ID of 0 or > 255 octets, subtype 0, a string > 255 octets
+ * or a management address of 0 or > 31 octets.
+ */
 void	lldp_write_local(struct wcur *, const struct lldp_local *);
 /* Chassis ID, port ID, TTL 0 and End: 802.1AB 9.2.7.7 shutdown LLDPDU. */
 void	lldp_write_shutdown(struct wcur *, const struct lldp_local *);
 void	lldp_write_end(struct wcur *);
 
-/* Ethernet framing: header now, pad to 60 octets at the end. */
+/*
+ * Ethernet framing: header now, pad to 60 octets at the end.  The writer
+ * must start at the frame's first octet.  lldp_frame_end() sets w->bad for
+ * an LLDPDU over LLDP_MAX_PDU octets: count statsLLDPDULengthErrors.
+ */
 void	lldp_frame_begin(struct wcur *, const uint8_t dst[6],
 	    const uint8_t src[6]);
 void	lldp_frame_end(struct wcur *);
