@@ -39,6 +39,9 @@ extern const struct dcb_kw conf_role_kw[];
 extern const struct dcb_kw conf_mode_kw[];
 extern const struct dcb_kw conf_backend_kw[];
 extern const struct dcb_kw conf_admin_kw[];
+/* Word lists read as bit masks: the values are the bits themselves. */
+extern const struct dcb_kw conf_agent_kw[];	/* 1 << enum lldp_agent */
+extern const struct dcb_kw conf_advertise_kw[];	/* DCB_HAS_* */
 
 /* The software pause engine of one port (see the engine issue). */
 struct conf_engine {
@@ -96,14 +99,17 @@ struct conf {
 void	conf_defaults(struct conf *);
 /*
  * Load and validate path into *c (which it initialises).  Returns 0, or -1
- * with "file:line: message" in err.
+ * with "file:line: message" in err: one line per mistake found (the whole
+ * file is checked), cut to errlen.  On failure *c holds no ports.
  */
 int	conf_load(const char *path, struct conf *, char *err, size_t errlen);
 void	conf_free(struct conf *);
 /*
  * The settings for ifname: the most specific matching entry (an exact
  * name beats a pattern, a longer literal prefix beats a shorter one).
- * Returns false when no entry matches or the best match excludes it.
+ * Returns false when no entry matches or the best match excludes it;
+ * with no match *out holds the defaults (match = ifname).  An empty
+ * engine.tap is filled in as "dcb-<ifname>" (cut to IFNAMSIZ - 1).
  */
 bool	conf_port_for(const struct conf *, const char *ifname,
 	    struct conf_port *);
@@ -112,7 +118,9 @@ void	conf_print(const struct conf *, FILE *);
 /*
  * Replace the admin policy of the entry that ifname resolves to (creating
  * an exact entry when it came from a pattern) and write the file
- * atomically (temp file + rename).  Used by `dcbctl set --persist`.
+ * atomically (temp file + fsync + check + rename).  Only the parts named
+ * in dcb_config.has are replaced.  Comments in the file are not kept.
+ * Used by `dcbctl set --persist`.
  */
 int	conf_persist_admin(const struct conf *, const char *ifname,
 	    const struct dcb_config *, char *err, size_t errlen);
