@@ -1,0 +1,575 @@
+/*
+ * agent.c -- the 802.1AB-2016 agent of one port and group address.
+ *
+ * Transmit: the credit-based transmit timer machine (9.2.9/9.2.10).  Each
+ * LLDPDU costs one credit, credits come back at one per second up to
+ * txCreditMax (computed from elapsed time instead of a txTick timer),
+ * txFast PDUs go out msgFastTx apart after link-up, a new neighbour or a
+ * local change, and msgTxInterval apart otherwise.
+ *
+ * Receive: a remote table keyed by MSAP in a hash table (10,000 neighbours
+ * on one port cost O(1) per PDU), one TTL timer per neighbour, deletion at
+ * once on TTL 0, tooManyNeighbors when the table is full, and a memcmp
+ * fast path: an unchanged PDU from a known neighbour only restarts its
+ * TTL timer.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "dcbxd.h"
+#include "event.h"
+#include "log.h"
+#include "port.h"
+
+#define AGENT_TAB_MIN	16
+
+const char *const nbr_gone_event[] = {
+	[NBR_GONE_SHUTDOWN] = "neighbor-removed",
+	[NBR_GONE_AGED] = "neighbor-aged-out",
+	[NBR_GONE_FLUSH] = "neighbor-removed",
+};
+
+struct agent_rem_stats agent_rem;
+
+/* Decoded PDUs are large (org TLV slots); one scratch copy suffices. */
+static struct lldp_pdu agent_pdu;
+
+static void	agent_ttr_fire(void *);
+static void	agent_credit_fire(void *);
+static void	nbr_ttl_fire(void *);
+
+struct agent *
+agent_new(struct port *p, int type)
+{
+	struct agent *a;
+
+	if ((a = calloc(1, sizeof(*a))) == NULL)
+		return (NULL);
+	a->port = p;
+	a->type = type;
+	a->ttr = ev_timer_new(agent_ttr_fire, a);
+	a->credit_timer = ev_timer_new(agent_credit_fire, a);
+	a->tabsz = AGENT_TAB_MIN;
+	a->tab = calloc(a->tabsz, sizeof(*a->tab));
+	if (a->ttr == NULL || a->credit_timer == NULL || a->tab == NULL) {
+		agent_free(a, false);
+		return (NULL);
+	}
+	return (a);
+}
+
+/* ------------------------------------------------------------ transmit */
+
+static void
+agent_send(struct agent *a, bool shutdown)
+{
+	uint8_t buf[LLDP_MAX_PDU + 14];
+	struct wcur w;
+	int rc;
+
+	wcur_init(&w, buf, sizeof(buf));
+	port_build_frame(a->port, a->type, &w, shutdown);
+	if (w.bad) {
+		/* Our own TLVs did not fit in 1500 octets (9.2.7.2). */
+		a->port->st[LLDP_STAT_LENGTH_ERRORS]++;
+		log_warnx(LOG_SUB_LLDP, "%s: LLDPDU too long, not sent",
+		    a->port->ifname);
+		return;
+	}
+	if ((rc = port_send(a->port, buf, w.len)) < 0) {
+		log_debug(LOG_SUB_LLDP, "%s: send: %s", a->port->ifname,
+		    strerror(-rc));
+		return;
+	}
+	a->port->st[LLDP_STAT_FRAMES_OUT]++;
+	log_debug(LOG_SUB_LLDP, "%s: sent %s%zu octets to %s",
+	    a->port->ifname, shutdown ? "shutdown LLDPDU, " : "", w.len,
+	    lldp_agent_name[a->type]);
+}
+
+/* txTick, computed: one credit per whole second since the last top-up. */
+static void
+agent_credit_refill(struct agent *a, uint64_t now)
+{
+	unsigned int max = dx.conf.tx_credit_max;
+	uint64_t add = (now - a->credit_ms) / 1000;
+
+	if (a->credit >= max) {
+		a->credit = max;
+		a->credit_ms = now;
+		return;
+	}
+	if (add >= max - a->credit) {
+		a->credit = max;
+		a->credit_ms = now;
+	} else {
+		a->credit += (unsigned int)add;
+		a->credit_ms += add * 1000;
+	}
+}
+
+/* The transmit state machine's TX_INFO_FRAME step: send if allowed. */
+static void
+agent_tx_kick(struct agent *a)
+{
+	uint64_t now;
+
+	if (!a->tx_on || !a->tx_now)
+		return;
+	now = ev_now_ms();
+	agent_credit_refill(a, now);
+	if (a->credit == 0) {
+		if (!ev_timer_pending(a->credit_timer))
+			ev_timer_arm(a->credit_timer,
+			    1000 - (now - a->credit_ms) % 1000);
+		return;
+	}
+	a->credit--;
+	a->tx_now = false;
+	agent_send(a, false);
+}
+
+static void
+agent_credit_fire(void *arg)
+{
+	agent_tx_kick(arg);
+}
+
+static uint64_t
+agent_ttr_ms(const struct agent *a)
+{
+	return ((uint64_t)(a->tx_fast > 0 ? dx.conf.tx_fast :
+	    dx.conf.tx_interval) * 1000);
+}
+
+/* txTTR expired: txNow, one fast transmission fewer, reload. */
+static void
+agent_ttr_fire(void *arg)
+{
+	struct agent *a = arg;
+
+	if (a->reinit_wait) {
+		a->reinit_wait = false;
+		agent_set_state(a, true, a->rx_on);
+		return;
+	}
+	if (!a->tx_on)
+		return;
+	if (a->tx_fast > 0)
+		a->tx_fast--;
+	a->tx_now = true;
+	ev_timer_arm(a->ttr, agent_ttr_ms(a));
+	agent_tx_kick(a);
+}
+
+/* TX_FAST_START then SIGNAL_TX: link-up, new neighbour, local change. */
+static void
+agent_fast_start(struct agent *a)
+{
+	if (!a->tx_on)
+		return;
+	if (a->tx_fast == 0)
+		a->tx_fast = dx.conf.tx_fast_init;
+	a->tx_now = true;
+	ev_timer_arm(a->ttr, (uint64_t)dx.conf.tx_fast * 1000);
+	agent_tx_kick(a);
+}
+
+void
+agent_local_change(struct agent *a)
+{
+	agent_fast_start(a);
+}
+
+void
+agent_retime(struct agent *a)
+{
+	if (a->tx_on && !a->reinit_wait)
+		ev_timer_arm(a->ttr, agent_ttr_ms(a));
+}
+
+static void
+agent_tx_start(struct agent *a)
+{
+	uint64_t now = ev_now_ms();
+
+	/* reinitDelay: wait after a shutdown before starting again. */
+	if (now < a->reinit_until_ms) {
+		a->reinit_wait = true;
+		ev_timer_arm(a->ttr, a->reinit_until_ms - now);
+		return;
+	}
+	a->tx_on = true;
+	a->credit = dx.conf.tx_credit_max;
+	a->credit_ms = now;
+	a->tx_fast = 0;
+	agent_fast_start(a);
+}
+
+static void
+agent_tx_stop(struct agent *a, bool shutdown_pdu)
+{
+	if (a->tx_on && shutdown_pdu) {
+		agent_send(a, true);
+		a->reinit_until_ms = ev_now_ms() +
+		    (uint64_t)dx.conf.reinit_delay * 1000;
+	}
+	a->tx_on = false;
+	a->tx_now = false;
+	a->reinit_wait = false;
+	ev_timer_stop(a->ttr);
+	ev_timer_stop(a->credit_timer);
+}
+
+void
+agent_set_state(struct agent *a, bool tx, bool rx)
+{
+	if (!rx && a->rx_on)
+		agent_flush(a);
+	a->rx_on = rx;
+	if (tx && !a->tx_on && !a->reinit_wait)
+		agent_tx_start(a);
+	else if (!tx && (a->tx_on || a->reinit_wait))
+		agent_tx_stop(a, port_link_up(a->port));
+}
+
+/* ----------------------------------------------------- the remote table */
+
+static uint32_t
+msap_hash(const uint8_t *p, size_t len)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return (h);
+}
+
+static struct nbr *
+agent_lookup(const struct agent *a, const uint8_t *msap, size_t len,
+    uint32_t h)
+{
+	struct nbr *n;
+
+	for (n = a->tab[h & (a->tabsz - 1)]; n != NULL; n = n->hnext)
+		if (n->hash == h && n->msap_len == len &&
+		    memcmp(n->raw, msap, len) == 0)
+			return (n);
+	return (NULL);
+}
+
+static void
+agent_grow(struct agent *a)
+{
+	size_t nsz = a->tabsz * 2, i;
+	struct nbr **nt, *n, *next;
+
+	if ((nt = calloc(nsz, sizeof(*nt))) == NULL)
+		return;			/* longer chains, still correct */
+	for (i = 0; i < a->tabsz; i++)
+		for (n = a->tab[i]; n != NULL; n = next) {
+			next = n->hnext;
+			n->hnext = nt[n->hash & (nsz - 1)];
+			nt[n->hash & (nsz - 1)] = n;
+		}
+	free(a->tab);
+	a->tab = nt;
+	a->tabsz = nsz;
+}
+
+static void
+agent_unlink(struct agent *a, struct nbr *n)
+{
+	struct nbr **pp;
+
+	for (pp = &a->tab[n->hash & (a->tabsz - 1)]; *pp != NULL;
+	    pp = &(*pp)->hnext)
+		if (*pp == n) {
+			*pp = n->hnext;
+			a->n--;
+			return;
+		}
+}
+
+static void
+nbr_free(struct nbr *n)
+{
+	ev_timer_free(n->ttl_timer);
+	free(n->raw);
+	free(n);
+}
+
+static void
+agent_delete(struct agent *a, struct nbr *n, enum nbr_gone why)
+{
+	agent_unlink(a, n);
+	if (why == NBR_GONE_AGED) {
+		agent_rem.ageouts++;
+		a->port->rem.ageouts++;
+		a->port->st[LLDP_STAT_AGEOUTS]++;
+	} else {
+		agent_rem.deletes++;
+		a->port->rem.deletes++;
+	}
+	agent_rem.last_change_ms = ev_now_ms();
+	port_nbr_gone(a->port, a, n, why);
+	nbr_free(n);
+}
+
+static void
+nbr_ttl_fire(void *arg)
+{
+	struct nbr *n = arg;
+
+	log_info(LOG_SUB_LLDP, "%s: neighbour aged out after %u s",
+	    n->agent->port->ifname, n->ttl);
+	agent_delete(n->agent, n, NBR_GONE_AGED);
+}
+
+static void
+nbr_arm(struct nbr *n, uint16_t ttl, uint64_t now)
+{
+	n->ttl = ttl;
+	n->expires_ms = now + (uint64_t)ttl * 1000;
+	ev_timer_arm(n->ttl_timer, (uint64_t)ttl * 1000);
+}
+
+/* Store a copy of the PDU and what it adds to the counters. */
+static int
+nbr_store(struct nbr *n, const struct lldp_frame *f,
+    const struct lldp_pdu *pdu)
+{
+	uint8_t *raw;
+
+	if (n->len != f->pdu_len) {
+		if ((raw = malloc(f->pdu_len)) == NULL)
+			return (-ENOMEM);
+		free(n->raw);
+		n->raw = raw;
+	}
+	memcpy(n->raw, f->pdu, f->pdu_len);
+	n->len = f->pdu_len;
+	n->msap_len = pdu->msap.len;
+	memcpy(n->src, f->src, 6);
+	n->tlvs_discarded = pdu->tlvs_discarded;
+	n->tlvs_unrecognized = pdu->tlvs_unrecognized;
+	n->tlv_error = pdu->tlv_error;
+	n->changed_ms = ev_now_ms();
+	return (0);
+}
+
+/*
+ * The MSAP is the chassis ID and port ID TLVs at the head of the PDU.
+ * Finding it needs two TLV headers, not a full decode; anything odd
+ * returns 0 and the full decoder then says what is wrong.
+ */
+static size_t
+msap_peek(const uint8_t *pdu, size_t len)
+{
+	struct cur c;
+	uint16_t h1, h2;
+
+	cur_init(&c, pdu, len);
+	h1 = cur_u16(&c);
+	cur_skip(&c, h1 & 0x1ff);
+	h2 = cur_u16(&c);
+	cur_skip(&c, h2 & 0x1ff);
+	if (c.bad || h1 >> 9 != LLDP_TLV_CHASSIS_ID ||
+	    h2 >> 9 != LLDP_TLV_PORT_ID)
+		return (0);
+	return (len - c.left);
+}
+
+/* An unchanged PDU: count it as the first copy was counted, refresh TTL. */
+static void
+agent_rx_same(struct agent *a, struct nbr *n)
+{
+	uint64_t *st = a->port->st;
+
+	st[LLDP_STAT_FRAMES_IN]++;
+	st[LLDP_STAT_TLVS_DISCARDED] += n->tlvs_discarded;
+	st[LLDP_STAT_TLVS_UNRECOGNIZED] += n->tlvs_unrecognized;
+	if (n->tlv_error)
+		st[LLDP_STAT_FRAMES_IN_ERRORS]++;
+	nbr_arm(n, n->ttl, ev_now_ms());
+}
+
+static void
+agent_rx_changed(struct agent *a, struct nbr *n, const struct lldp_frame *f,
+    const struct lldp_pdu *pdu)
+{
+	if (nbr_store(n, f, pdu) < 0)
+		return;
+	nbr_arm(n, pdu->ttl, ev_now_ms());
+	/* Decode our own copy, which outlives the receive buffer. */
+	if (nbr_decode(n, &agent_pdu) == LLDP_DEC_OK)
+		port_nbr_changed(a->port, a, n, &agent_pdu);
+}
+
+static void
+agent_rx_new(struct agent *a, const struct lldp_frame *f,
+    const struct lldp_pdu *pdu, uint32_t h)
+{
+	uint64_t now = ev_now_ms();
+	struct nbr *n;
+
+	if (a->n >= dx.conf.max_neighbors) {
+		/* tooManyNeighbors (9.2.7.7.4): drop the newcomer. */
+		agent_rem.drops++;
+		a->port->rem.drops++;
+		if (a->too_many_until_ms < now + (uint64_t)pdu->ttl * 1000)
+			a->too_many_until_ms = now + (uint64_t)pdu->ttl * 1000;
+		log_debug(LOG_SUB_LLDP, "%s: too many neighbours (%zu)",
+		    a->port->ifname, a->n);
+		return;
+	}
+	if ((n = calloc(1, sizeof(*n))) == NULL)
+		return;
+	n->agent = a;
+	n->hash = h;
+	n->first_ms = now;
+	if ((n->ttl_timer = ev_timer_new(nbr_ttl_fire, n)) == NULL ||
+	    nbr_store(n, f, pdu) < 0) {
+		nbr_free(n);
+		return;
+	}
+	nbr_arm(n, pdu->ttl, now);
+	n->hnext = a->tab[h & (a->tabsz - 1)];
+	a->tab[h & (a->tabsz - 1)] = n;
+	if (++a->n > a->tabsz - a->tabsz / 4)
+		agent_grow(a);
+	agent_rem.inserts++;
+	a->port->rem.inserts++;
+	agent_rem.last_change_ms = now;
+	/* newNeighbor: fast transmission so the new peer learns us soon. */
+	agent_fast_start(a);
+	if (nbr_decode(n, &agent_pdu) == LLDP_DEC_OK)
+		port_nbr_added(a->port, a, n, &agent_pdu);
+}
+
+void
+agent_rx(struct agent *a, const struct lldp_frame *f)
+{
+	struct lldp_pdu *pdu = &agent_pdu;
+	struct nbr *n = NULL;
+	size_t mlen;
+	uint32_t h = 0;
+	int rc;
+
+	if (!a->rx_on)
+		return;
+	if ((mlen = msap_peek(f->pdu, f->pdu_len)) != 0) {
+		h = msap_hash(f->pdu, mlen);
+		n = agent_lookup(a, f->pdu, mlen, h);
+		if (n != NULL && n->len == f->pdu_len &&
+		    memcmp(n->raw, f->pdu, f->pdu_len) == 0) {
+			agent_rx_same(a, n);
+			return;
+		}
+	}
+	rc = lldp_decode(f->pdu, f->pdu_len, pdu);
+	lldp_stats_account(a->port->st, rc, pdu);
+	if (rc != LLDP_DEC_OK) {
+		log_debug(LOG_SUB_LLDP, "%s: frame discarded: %s",
+		    a->port->ifname, lldp_dec_str(rc));
+		return;
+	}
+	if (mlen != pdu->msap.len) {
+		/* Cannot happen for a valid PDU; stay correct if it does. */
+		h = msap_hash(pdu->msap.p, pdu->msap.len);
+		n = agent_lookup(a, pdu->msap.p, pdu->msap.len, h);
+	}
+	if (pdu->ttl == 0) {
+		/* Shutdown LLDPDU: delete at once (9.2.7.7.1). */
+		if (n != NULL) {
+			log_info(LOG_SUB_LLDP, "%s: neighbour shut down",
+			    a->port->ifname);
+			agent_delete(a, n, NBR_GONE_SHUTDOWN);
+		}
+		return;
+	}
+	if (n != NULL)
+		agent_rx_changed(a, n, f, pdu);
+	else
+		agent_rx_new(a, f, pdu, h);
+}
+
+/* ------------------------------------------------------------- queries */
+
+void
+agent_foreach_nbr(struct agent *a, agent_nbr_cb *cb, void *arg)
+{
+	struct nbr *n, *next;
+	size_t i;
+
+	for (i = 0; i < a->tabsz; i++)
+		for (n = a->tab[i]; n != NULL; n = next) {
+			next = n->hnext;
+			cb(n, arg);
+		}
+}
+
+static void
+agent_flush_one(struct nbr *n, void *arg)
+{
+	agent_delete(arg, n, NBR_GONE_FLUSH);
+}
+
+void
+agent_flush(struct agent *a)
+{
+	agent_foreach_nbr(a, agent_flush_one, a);
+}
+
+bool
+agent_too_many(const struct agent *a)
+{
+	return (ev_now_ms() < a->too_many_until_ms);
+}
+
+int
+nbr_decode(const struct nbr *n, struct lldp_pdu *pdu)
+{
+	return (lldp_decode(n->raw, n->len, pdu));
+}
+
+unsigned int
+nbr_ttl_left(const struct nbr *n)
+{
+	uint64_t now = ev_now_ms();
+
+	if (now >= n->expires_ms)
+		return (0);
+	return ((unsigned int)((n->expires_ms - now + 999) / 1000));
+}
+
+static void
+agent_free_nbr(struct nbr *n, void *arg)
+{
+	(void)arg;
+	nbr_free(n);
+}
+
+/*
+ * Free without reporting each neighbour: the port is going away and
+ * reports its own removal.
+ */
+void
+agent_free(struct agent *a, bool shutdown_pdu)
+{
+	if (a == NULL)
+		return;
+	if (a->tx_on || a->reinit_wait)
+		agent_tx_stop(a, shutdown_pdu);
+	if (a->tab != NULL)
+		agent_foreach_nbr(a, agent_free_nbr, NULL);
+	ev_timer_free(a->ttr);
+	ev_timer_free(a->credit_timer);
+	free(a->tab);
+	free(a);
+}

@@ -1,0 +1,22 @@
+/*
+ * ctl.h -- the control socket server: newline-delimited JSON requests
+ * (ctl/proto.h), one response each, and an event stream for subscribers.
+ */
+#ifndef CTL_H
+#define CTL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+/* Listen on path (mode 0660, group 'group' when it exists). */
+int	ctl_init(const char *path, const char *group);
+void	ctl_fini(void);
+/*
+ * Send {"event":name,"ifname":ifname,...extra} to every subscriber;
+ * steals extra (may be NULL).  A subscriber that cannot keep up is
+ * dropped, never waited for.
+ */
+void	ctl_event(const char *name, const char *ifname, json_t *extra);
+bool	ctl_have_subscribers(void);
+
+#endif /* CTL_H */

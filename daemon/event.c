@@ -1,0 +1,245 @@
+/*
+ * event.c -- libevent glue.  The only file that includes event2 headers.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <event2/event.h>
+
+#include "event.h"
+#include "log.h"
+
+struct ev_timer {
+	struct event	*ev;
+	ev_timer_cb	*cb;
+	void		*arg;
+};
+
+struct ev_io {
+	struct event	*rd;
+	struct event	*wr;
+	ev_io_cb	*cb;
+	void		*arg;
+	int		 fd;
+};
+
+struct ev_signal {
+	struct event	*ev;
+	ev_signal_cb	*cb;
+	void		*arg;
+};
+
+static struct event_base *ev_base;
+
+/* libevent's own messages go through our log, under the "event" token. */
+static void
+ev_log_cb(int severity, const char *msg)
+{
+	if (severity >= EVENT_LOG_WARN)
+		log_warnx(LOG_SUB_EVENT, "libevent: %s", msg);
+	else
+		log_debug(LOG_SUB_EVENT, "libevent: %s", msg);
+}
+
+int
+ev_init(void)
+{
+	struct event_config *cfg;
+
+	event_set_log_callback(ev_log_cb);
+	if ((cfg = event_config_new()) == NULL)
+		return (-1);
+	/* epoll: no select(), so no FD_SETSIZE limit on ports. */
+	event_config_avoid_method(cfg, "select");
+	event_config_avoid_method(cfg, "poll");
+	ev_base = event_base_new_with_config(cfg);
+	event_config_free(cfg);
+	if (ev_base == NULL)
+		return (-1);
+	log_debug(LOG_SUB_EVENT, "libevent %s, method %s",
+	    event_get_version(), event_base_get_method(ev_base));
+	return (0);
+}
+
+void
+ev_fini(void)
+{
+	if (ev_base != NULL)
+		event_base_free(ev_base);
+	ev_base = NULL;
+}
+
+int
+ev_run(void)
+{
+	return (event_base_dispatch(ev_base) < 0 ? -1 : 0);
+}
+
+void
+ev_break(void)
+{
+	event_base_loopbreak(ev_base);
+}
+
+static void
+ev_timer_fire(evutil_socket_t fd, short what, void *arg)
+{
+	struct ev_timer *t = arg;
+
+	(void)fd;
+	(void)what;
+	t->cb(t->arg);
+}
+
+struct ev_timer *
+ev_timer_new(ev_timer_cb *cb, void *arg)
+{
+	struct ev_timer *t;
+
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		return (NULL);
+	t->cb = cb;
+	t->arg = arg;
+	if ((t->ev = evtimer_new(ev_base, ev_timer_fire, t)) == NULL) {
+		free(t);
+		return (NULL);
+	}
+	return (t);
+}
+
+void
+ev_timer_arm(struct ev_timer *t, uint64_t msec)
+{
+	struct timeval tv;
+
+	tv.tv_sec = (time_t)(msec / 1000);
+	tv.tv_usec = (suseconds_t)(msec % 1000) * 1000;
+	evtimer_add(t->ev, &tv);
+}
+
+void
+ev_timer_stop(struct ev_timer *t)
+{
+	evtimer_del(t->ev);
+}
+
+bool
+ev_timer_pending(const struct ev_timer *t)
+{
+	return (evtimer_pending(t->ev, NULL) != 0);
+}
+
+void
+ev_timer_free(struct ev_timer *t)
+{
+	if (t == NULL)
+		return;
+	event_free(t->ev);
+	free(t);
+}
+
+static void
+ev_io_fire(evutil_socket_t fd, short what, void *arg)
+{
+	struct ev_io *io = arg;
+
+	io->cb(fd, (what & EV_READ) != 0, (what & EV_WRITE) != 0, io->arg);
+}
+
+struct ev_io *
+ev_io_new(int fd, ev_io_cb *cb, void *arg)
+{
+	struct ev_io *io;
+
+	if ((io = calloc(1, sizeof(*io))) == NULL)
+		return (NULL);
+	io->fd = fd;
+	io->cb = cb;
+	io->arg = arg;
+	io->rd = event_new(ev_base, fd, EV_READ | EV_PERSIST, ev_io_fire, io);
+	io->wr = event_new(ev_base, fd, EV_WRITE | EV_PERSIST, ev_io_fire, io);
+	if (io->rd == NULL || io->wr == NULL || event_add(io->rd, NULL) < 0) {
+		ev_io_free(io);
+		return (NULL);
+	}
+	return (io);
+}
+
+void
+ev_io_want_read(struct ev_io *io, bool on)
+{
+	if (on)
+		event_add(io->rd, NULL);
+	else
+		event_del(io->rd);
+}
+
+void
+ev_io_want_write(struct ev_io *io, bool on)
+{
+	if (on)
+		event_add(io->wr, NULL);
+	else
+		event_del(io->wr);
+}
+
+void
+ev_io_free(struct ev_io *io)
+{
+	if (io == NULL)
+		return;
+	if (io->rd != NULL)
+		event_free(io->rd);
+	if (io->wr != NULL)
+		event_free(io->wr);
+	free(io);
+}
+
+static void
+ev_signal_fire(evutil_socket_t signo, short what, void *arg)
+{
+	struct ev_signal *s = arg;
+
+	(void)what;
+	s->cb((int)signo, s->arg);
+}
+
+/* libevent turns the signal into a loop event: handlers run outside it. */
+struct ev_signal *
+ev_signal_new(int signo, ev_signal_cb *cb, void *arg)
+{
+	struct ev_signal *s;
+
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return (NULL);
+	s->cb = cb;
+	s->arg = arg;
+	s->ev = evsignal_new(ev_base, signo, ev_signal_fire, s);
+	if (s->ev == NULL || evsignal_add(s->ev, NULL) < 0) {
+		ev_signal_free(s);
+		return (NULL);
+	}
+	return (s);
+}
+
+void
+ev_signal_free(struct ev_signal *s)
+{
+	if (s == NULL)
+		return;
+	if (s->ev != NULL)
+		event_free(s->ev);
+	free(s);
+}
+
+uint64_t
+ev_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
+}

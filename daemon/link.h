@@ -1,0 +1,34 @@
+/*
+ * link.h -- network interfaces, from libnl-route's link cache.
+ *
+ * The cache manager keeps the cache current from RTNLGRP_LINK
+ * notifications; each change reaches the port table through one callback.
+ */
+#ifndef LINK_H
+#define LINK_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct link_info {
+	int		ifindex;
+	char		ifname[IF_NAMESIZE];
+	uint8_t		mac[6];
+	bool		has_mac;	/* a 6-octet link-layer address */
+	bool		up;		/* administratively up and running */
+	bool		loopback;
+	unsigned int	mtu;
+};
+
+/* present: the link exists as described; !present: it is gone. */
+typedef void	link_cb(const struct link_info *, bool present, void *);
+/* Called after a full resync (startup, overrun): remove what was not seen. */
+typedef void	link_sweep_cb(void *);
+
+int	link_init(link_cb *, link_sweep_cb *, void *);
+/* Report every link again (reload), then sweep. */
+int	link_resync(void);
+void	link_fini(void);
+
+#endif /* LINK_H */

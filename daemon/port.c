@@ -1,0 +1,630 @@
+/*
+ * port.c -- the port table and what happens to a port: created when a
+ * configured interface appears, agents started and stopped as the link
+ * goes up and down, renamed in place, removed when it vanishes.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "ctl.h"
+#include "dcbxd.h"
+#include "event.h"
+#include "link.h"
+#include "log.h"
+#include "port.h"
+#include "show.h"
+#include "sock.h"
+
+#define PORT_HASH	256
+#define PORT_RX_BURST	64	/* frames per wakeup, then back to the loop */
+
+static struct port	*port_list;
+static struct port	*port_hash[PORT_HASH];
+static unsigned int	 port_n;
+static unsigned int	 port_gen;
+
+static void	port_readable(int, bool, bool, void *);
+
+struct port *
+port_first(void)
+{
+	return (port_list);
+}
+
+unsigned int
+port_count(void)
+{
+	return (port_n);
+}
+
+bool
+port_link_up(const struct port *p)
+{
+	return (p->up);
+}
+
+unsigned int
+port_nbr_count(const struct port *p)
+{
+	unsigned int n = 0;
+	int i;
+
+	for (i = 0; i < LLDP_AGENT__MAX; i++)
+		if (p->agent[i] != NULL)
+			n += (unsigned int)p->agent[i]->n;
+	return (n);
+}
+
+static struct port *
+port_by_index(int ifindex)
+{
+	struct port *p;
+
+	for (p = port_hash[(unsigned int)ifindex % PORT_HASH]; p != NULL;
+	    p = p->hnext)
+		if (p->ifindex == ifindex)
+			return (p);
+	return (NULL);
+}
+
+struct port *
+port_find(const char *ifname)
+{
+	struct port *p;
+
+	for (p = port_list; p != NULL; p = p->next)
+		if (strcmp(p->ifname, ifname) == 0)
+			return (p);
+	return (NULL);
+}
+
+static void
+port_unlink(struct port *p)
+{
+	struct port **pp;
+
+	for (pp = &port_list; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == p) {
+			*pp = p->next;
+			break;
+		}
+	for (pp = &port_hash[(unsigned int)p->ifindex % PORT_HASH];
+	    *pp != NULL; pp = &(*pp)->hnext)
+		if (*pp == p) {
+			*pp = p->hnext;
+			break;
+		}
+	port_n--;
+}
+
+/* ---------------------------------------------------------- transmit */
+
+static void
+port_local(const struct port *p, struct lldp_local *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->chassis_subtype = LLDP_CHASSIS_MAC;
+	l->chassis_len = 6;
+	memcpy(l->chassis_id, dx.chassis_mac, 6);
+	l->port_subtype = LLDP_PORT_IFNAME;
+	l->port_len = (uint8_t)strlen(p->ifname);
+	memcpy(l->port_id, p->ifname, l->port_len);
+	l->ttl = lldp_ttl(dx.conf.tx_interval, dx.conf.tx_hold);
+	l->port_desc = p->ifname;
+	l->sys_name = dx.conf.sys_name[0] != '\0' ? dx.conf.sys_name : NULL;
+	l->sys_desc = dx.conf.sys_desc[0] != '\0' ? dx.conf.sys_desc : NULL;
+	l->has_caps = true;
+	l->cap_sys = LLDP_CAP_BRIDGE | LLDP_CAP_STATION;
+	l->cap_en = p->cp.role == CONF_ROLE_CONTROLLER ? LLDP_CAP_BRIDGE :
+	    LLDP_CAP_STATION;
+	if (p->mtu > 0 && p->mtu <= 65535 - 18)
+		l->max_frame = (uint16_t)(p->mtu + 18);	/* + header, FCS */
+}
+
+void
+port_build_frame(struct port *p, int agent, struct wcur *w, bool shutdown)
+{
+	struct lldp_local l;
+
+	port_local(p, &l);
+	lldp_frame_begin(w, lldp_agent_addr[agent], p->mac);
+	if (shutdown)
+		lldp_write_shutdown(w, &l);
+	else {
+		lldp_write_local(w, &l);
+#ifdef DCBXD_WITH_DCBX
+		if (agent == LLDP_AGENT_NEAREST_BRIDGE)
+			dcbx_write_tlvs(&p->ds, &p->dl, w);
+#endif
+		lldp_write_end(w);
+	}
+	lldp_frame_end(w);
+}
+
+int
+port_send(struct port *p, const void *buf, size_t len)
+{
+	return (sock_send(p->fd, p->ifindex, buf, len));
+}
+
+static void
+port_local_change(struct port *p)
+{
+	int i;
+
+	for (i = 0; i < LLDP_AGENT__MAX; i++)
+		if (p->agent[i] != NULL)
+			agent_local_change(p->agent[i]);
+}
+
+/* ----------------------------------------------------------- receive */
+
+static void
+port_rx_frame(struct port *p, const uint8_t *buf, size_t len)
+{
+	struct lldp_frame f;
+	struct agent *a;
+
+	if (lldp_frame_parse(buf, len, &f) != LLDP_DEC_OK || f.agent < 0 ||
+	    f.agent >= LLDP_AGENT__MAX) {
+		p->st[LLDP_STAT_FRAMES_DISCARDED]++;
+		p->st[LLDP_STAT_FRAMES_IN_ERRORS]++;
+		return;
+	}
+	if ((a = p->agent[f.agent]) == NULL)
+		return;		/* an agent not enabled here: not ours */
+	agent_rx(a, &f);
+}
+
+/* Drain a bounded burst; the loop wakes us again if more is queued. */
+static void
+port_readable(int fd, bool rd, bool wr, void *arg)
+{
+	struct port *p = arg;
+	uint8_t buf[LLDP_MAX_PDU + 22];
+	ssize_t n;
+	int i;
+
+	(void)wr;
+	if (!rd)
+		return;
+	for (i = 0; i < PORT_RX_BURST; i++) {
+		n = sock_recv(fd, buf, sizeof(buf));
+		if (n == -EAGAIN || n == -EWOULDBLOCK)
+			return;
+		if (n < 0) {
+			log_debug(LOG_SUB_LLDP, "%s: recv: %s", p->ifname,
+			    strerror((int)-n));
+			return;
+		}
+		if (n == 0)
+			continue;	/* our own frame looped back */
+		if ((size_t)n > sizeof(buf)) {
+			/* Longer than any LLDPDU may be: truncated. */
+			p->st[LLDP_STAT_FRAMES_DISCARDED]++;
+			p->st[LLDP_STAT_FRAMES_IN_ERRORS]++;
+			continue;
+		}
+		port_rx_frame(p, buf, (size_t)n);
+	}
+}
+
+/* -------------------------------------------------------------- DCBX */
+
+#ifdef DCBXD_WITH_DCBX
+static void
+port_dcbx_local(struct port *p)
+{
+	memset(&p->dl, 0, sizeof(p->dl));
+	p->dl.admin = p->cp.admin;
+	p->dl.willing = p->cp.role == CONF_ROLE_WILLING;
+	p->dl.mode = p->cp.mode == CONF_MODE_IEEE ? DCBX_CFG_IEEE :
+	    p->cp.mode == CONF_MODE_CEE ? DCBX_CFG_CEE : DCBX_CFG_AUTO;
+	p->dl.advertise = p->cp.advertise;
+	memcpy(p->dl.mac, p->mac, 6);
+}
+
+static void
+port_apply_oper(struct port *p)
+{
+	enum backend_dcbx v = p->ds.active == DCBX_MODE_CEE ?
+	    BACKEND_DCBX_CEE : BACKEND_DCBX_IEEE;
+	int rc;
+
+	if (!p->be_open)
+		return;
+	rc = backend_apply(&p->be, &p->ds.oper, v);
+	if (rc < 0) {
+		log_warnx(LOG_SUB_DCBX, "%s: %s backend refused the config: %s",
+		    p->ifname, p->be.ops->name, p->be.error);
+		ctl_event("backend-error", p->ifname, show_backend(p));
+	}
+}
+
+/* Act on what negotiation reports: apply, log, tell subscribers, send. */
+static void
+port_dcbx_result(struct port *p, int chg)
+{
+	if (chg & DCBX_CHG_MODE) {
+		log_info(LOG_SUB_DCBX, "%s: DCBX mode now %s", p->ifname,
+		    dcbx_mode_name[p->ds.active]);
+		ctl_event("mode-changed", p->ifname, show_dcbx(p));
+	}
+	if (chg & DCBX_CHG_STATUS) {
+		log_info(LOG_SUB_DCBX, "%s: status ets %s, pfc %s, app %s",
+		    p->ifname, dcbx_status_name[p->ds.feat[DCBX_F_ETS].status],
+		    dcbx_status_name[p->ds.feat[DCBX_F_PFC].status],
+		    dcbx_status_name[p->ds.feat[DCBX_F_APP].status]);
+		ctl_event("status-changed", p->ifname, show_dcbx(p));
+	}
+	if (chg & DCBX_CHG_OPER) {
+		log_info(LOG_SUB_DCBX, "%s: operational config changed",
+		    p->ifname);
+		port_apply_oper(p);
+		ctl_event("oper-changed", p->ifname, show_dcbx(p));
+	}
+	if ((chg & DCBX_CHG_TX) && p->agent[LLDP_AGENT_NEAREST_BRIDGE])
+		agent_local_change(p->agent[LLDP_AGENT_NEAREST_BRIDGE]);
+}
+
+static void
+port_dcbx_rx(struct port *p, struct agent *a, struct nbr *n,
+    const struct lldp_pdu *pdu)
+{
+	if (a->type != LLDP_AGENT_NEAREST_BRIDGE)
+		return;
+	port_dcbx_result(p, dcbx_rx(&p->ds, &p->dl, pdu, n->src,
+	    (unsigned int)a->n));
+}
+
+static void
+port_dcbx_gone(struct port *p, struct agent *a)
+{
+	if (a->type != LLDP_AGENT_NEAREST_BRIDGE)
+		return;
+	if (a->n == 0)
+		port_dcbx_result(p, dcbx_peer_gone(&p->ds, &p->dl, !p->up));
+	else
+		port_dcbx_result(p, dcbx_npeers(&p->ds, &p->dl,
+		    (unsigned int)a->n));
+}
+
+static void
+port_dcbx_start(struct port *p)
+{
+	port_dcbx_local(p);
+	dcbx_init(&p->ds, &p->dl);
+	/* Until a peer speaks, the admin config is the operational one. */
+	port_apply_oper(p);
+}
+
+static void
+port_dcbx_reconf(struct port *p)
+{
+	port_dcbx_local(p);
+	port_dcbx_result(p, dcbx_local_changed(&p->ds, &p->dl));
+}
+#else
+/* LLDP-only build: lib/dcbx.c is not linked yet. */
+static void port_dcbx_rx(struct port *p, struct agent *a, struct nbr *n,
+    const struct lldp_pdu *pdu) { (void)p; (void)a; (void)n; (void)pdu; }
+static void port_dcbx_gone(struct port *p, struct agent *a)
+{ (void)p; (void)a; }
+static void port_dcbx_start(struct port *p) { (void)p; }
+static void port_dcbx_reconf(struct port *p) { (void)p; }
+#endif
+
+/* -------------------------------------------------------- neighbours */
+
+void
+port_nbr_added(struct port *p, struct agent *a, struct nbr *n,
+    const struct lldp_pdu *pdu)
+{
+	log_info(LOG_SUB_LLDP, "%s: new neighbour, TTL %u s (%zu on %s)",
+	    p->ifname, pdu->ttl, a->n, lldp_agent_name[a->type]);
+	ctl_event("neighbor-added", p->ifname, show_nbr(n, pdu));
+	port_dcbx_rx(p, a, n, pdu);
+}
+
+void
+port_nbr_changed(struct port *p, struct agent *a, struct nbr *n,
+    const struct lldp_pdu *pdu)
+{
+	log_debug(LOG_SUB_LLDP, "%s: neighbour updated", p->ifname);
+	port_dcbx_rx(p, a, n, pdu);
+}
+
+void
+port_nbr_gone(struct port *p, struct agent *a, struct nbr *n, int why)
+{
+	struct lldp_pdu *pdu;
+
+	if (ctl_have_subscribers() && (pdu = malloc(sizeof(*pdu))) != NULL) {
+		if (nbr_decode(n, pdu) == LLDP_DEC_OK)
+			ctl_event(nbr_gone_event[why], p->ifname,
+			    show_nbr(n, pdu));
+		free(pdu);
+	}
+	port_dcbx_gone(p, a);
+}
+
+/* --------------------------------------------------------- lifecycle */
+
+static void
+port_apply_state(struct port *p)
+{
+	enum conf_admin st = p->cp.admin_status;
+	bool tx = p->up && (st == CONF_ADMIN_RXTX || st == CONF_ADMIN_TX);
+	bool rx = p->up && (st == CONF_ADMIN_RXTX || st == CONF_ADMIN_RX);
+	int i;
+
+	for (i = 0; i < LLDP_AGENT__MAX; i++)
+		if (p->agent[i] != NULL)
+			agent_set_state(p->agent[i], tx, rx);
+}
+
+static int
+port_set_agents(struct port *p, uint8_t agents)
+{
+	uint8_t old = 0;
+	int i, rc;
+
+	for (i = 0; i < LLDP_AGENT__MAX; i++)
+		if (p->agent[i] != NULL)
+			old |= (uint8_t)(1u << i);
+	if ((rc = sock_set_agents(p->fd, p->ifindex, old, agents)) < 0)
+		log_warnx(LOG_SUB_LLDP, "%s: group addresses: %s", p->ifname,
+		    strerror(-rc));
+	for (i = 0; i < LLDP_AGENT__MAX; i++) {
+		bool want = (agents >> i) & 1;
+
+		if (want && p->agent[i] == NULL &&
+		    (p->agent[i] = agent_new(p, i)) == NULL)
+			return (-ENOMEM);
+		if (!want && p->agent[i] != NULL) {
+			agent_flush(p->agent[i]);
+			agent_free(p->agent[i], p->up);
+			p->agent[i] = NULL;
+		}
+	}
+	return (0);
+}
+
+static void
+port_free(struct port *p, bool shutdown_pdu)
+{
+	int i;
+
+	for (i = 0; i < LLDP_AGENT__MAX; i++)
+		agent_free(p->agent[i], shutdown_pdu && p->up);
+	if (p->be_open)
+		backend_close(&p->be);
+	ev_io_free(p->io);
+	sock_close(p->fd);
+	free(p);
+}
+
+static void
+port_destroy(struct port *p, bool shutdown_pdu)
+{
+	int i;
+
+	log_info(LOG_SUB_LLDP, "%s: agent stopped", p->ifname);
+	port_unlink(p);
+	if (!shutdown_pdu)
+		p->up = false;		/* gone: nothing can be sent */
+	for (i = 0; i < LLDP_AGENT__MAX; i++)
+		if (p->agent[i] != NULL)
+			agent_set_state(p->agent[i], false, false);
+	ctl_event("port-removed", p->ifname, NULL);
+	port_free(p, shutdown_pdu);
+}
+
+static void
+port_backend_open(struct port *p)
+{
+	if (p->be_open)
+		backend_close(&p->be);
+	p->be_open = backend_open(&p->be, p->ifname, p->cp.backend,
+	    dx.read_only) == 0;
+	if (p->be_open)
+		log_info(LOG_SUB_DCBX, "%s: backend %s (%s)", p->ifname,
+		    p->be.ops->name, p->be.why);
+}
+
+static struct port *
+port_create(const struct link_info *li, const struct conf_port *cp)
+{
+	struct port *p;
+	int fd;
+
+	if ((fd = sock_open(li->ifindex, 0)) < 0) {
+		log_warnx(LOG_SUB_LLDP, "%s: packet socket: %s", li->ifname,
+		    strerror(-fd));
+		return (NULL);
+	}
+	if ((p = calloc(1, sizeof(*p))) == NULL) {
+		sock_close(fd);
+		return (NULL);
+	}
+	p->fd = fd;
+	p->ifindex = li->ifindex;
+	memcpy(p->ifname, li->ifname, sizeof(p->ifname));
+	memcpy(p->mac, li->mac, 6);
+	p->mtu = li->mtu;
+	p->cp = *cp;
+	if (!dx.has_chassis) {
+		/* The first port's MAC names the chassis for our lifetime. */
+		memcpy(dx.chassis_mac, li->mac, 6);
+		dx.has_chassis = true;
+	}
+	if ((p->io = ev_io_new(fd, port_readable, p)) == NULL ||
+	    port_set_agents(p, cp->agents) < 0) {
+		port_free(p, false);
+		return (NULL);
+	}
+	p->next = port_list;
+	port_list = p;
+	p->hnext = port_hash[(unsigned int)p->ifindex % PORT_HASH];
+	port_hash[(unsigned int)p->ifindex % PORT_HASH] = p;
+	port_n++;
+	port_backend_open(p);
+	port_dcbx_start(p);
+	log_info(LOG_SUB_LLDP, "%s: agent created (link %s)", p->ifname,
+	    li->up ? "up" : "down");
+	return (p);
+}
+
+static bool
+port_conf_dcbx_equal(const struct conf_port *a, const struct conf_port *b)
+{
+	return (a->role == b->role && a->mode == b->mode &&
+	    a->advertise == b->advertise && a->admin.has == b->admin.has &&
+	    dcb_config_equal(&a->admin, &b->admin));
+}
+
+/*
+ * New settings for a running port: change only what differs, so that
+ * neighbours and agents whose settings did not change carry on.
+ */
+static void
+port_apply_conf(struct port *p, const struct conf_port *cp)
+{
+	struct conf_port old = p->cp;
+
+	p->cp = *cp;
+	if (old.agents != cp->agents) {
+		if (port_set_agents(p, cp->agents) < 0)
+			log_warnx(LOG_SUB_LLDP, "%s: agents: out of memory",
+			    p->ifname);
+		port_apply_state(p);
+	} else if (old.admin_status != cp->admin_status)
+		port_apply_state(p);
+	if (old.backend != cp->backend) {
+		port_backend_open(p);
+		port_dcbx_reconf(p);
+	}
+	if (!port_conf_dcbx_equal(&old, cp)) {
+		log_info(LOG_SUB_DCBX, "%s: DCBX settings changed", p->ifname);
+		port_dcbx_reconf(p);
+		if (old.role != cp->role)
+			port_local_change(p);	/* capabilities TLV */
+	}
+}
+
+/* A known link changed: name, address, MTU, up/down. */
+static void
+port_update(struct port *p, const struct link_info *li)
+{
+	bool changed = false;
+
+	if (strcmp(p->ifname, li->ifname) != 0) {
+		log_info(LOG_SUB_LINK, "%s renamed to %s", p->ifname,
+		    li->ifname);
+		memcpy(p->ifname, li->ifname, sizeof(p->ifname));
+		changed = true;
+	}
+	if (memcmp(p->mac, li->mac, 6) != 0 || p->mtu != li->mtu) {
+		memcpy(p->mac, li->mac, 6);
+		p->mtu = li->mtu;
+		changed = true;
+	}
+	if (p->up != li->up) {
+		log_info(LOG_SUB_LINK, "%s: link %s", p->ifname,
+		    li->up ? "up" : "down");
+		p->up = li->up;
+		port_apply_state(p);
+		ctl_event("link-changed", p->ifname, show_port(p));
+	} else if (changed)
+		port_local_change(p);
+}
+
+/*
+ * Which interfaces run an agent: those the config's ports list matches
+ * (minus exclusions); with no ports list at all (no config file), every
+ * interface, with the default settings conf_port_for() fills in.
+ */
+static bool
+port_wanted(const char *ifname, struct conf_port *cp)
+{
+	return (conf_port_for(&dx.conf, ifname, cp) || dx.conf.nports == 0);
+}
+
+void
+port_link(const struct link_info *li, bool present, void *arg)
+{
+	struct port *p = port_by_index(li->ifindex);
+	struct conf_port cp;
+
+	(void)arg;
+	if (!present || li->loopback || !li->has_mac ||
+	    !port_wanted(li->ifname, &cp)) {
+		if (p != NULL)
+			port_destroy(p, present);
+		return;
+	}
+	if (p == NULL) {
+		if ((p = port_create(li, &cp)) == NULL)
+			return;
+		p->up = li->up;
+		port_apply_state(p);
+	} else {
+		port_update(p, li);
+		port_apply_conf(p, &cp);
+	}
+	p->seen = port_gen;
+}
+
+void
+port_sweep(void *arg)
+{
+	struct port *p, *next;
+
+	(void)arg;
+	for (p = port_list; p != NULL; p = next) {
+		next = p->next;
+		if (p->seen != port_gen)
+			port_destroy(p, false);
+	}
+	port_gen++;
+}
+
+void
+port_reconf(const struct conf *old)
+{
+	struct port *p;
+	bool global;
+	int i;
+
+	global = old->tx_interval != dx.conf.tx_interval ||
+	    old->tx_hold != dx.conf.tx_hold ||
+	    strcmp(old->sys_name, dx.conf.sys_name) != 0 ||
+	    strcmp(old->sys_desc, dx.conf.sys_desc) != 0;
+	/* Every link again: ports come, go or change settings. */
+	if (link_resync() < 0)
+		log_warnx(LOG_SUB_LINK, "reload: link list not refreshed");
+	for (p = port_list; p != NULL; p = p->next)
+		for (i = 0; i < LLDP_AGENT__MAX; i++) {
+			if (p->agent[i] == NULL)
+				continue;
+			if (global)
+				agent_local_change(p->agent[i]);
+			else
+				agent_retime(p->agent[i]);
+		}
+}
+
+void
+port_shutdown_all(void)
+{
+	struct port *p;
+
+	while ((p = port_list) != NULL) {
+		port_unlink(p);
+		port_free(p, true);
+	}
+}

@@ -1,0 +1,404 @@
+/*
+ * show.c -- JSON views of ports, neighbours, DCBX state and counters.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "dcbxd.h"
+#include "port.h"
+#include "proto.h"
+#include "show.h"
+
+/* 802.1AB subtype names, as lldpcli and the LLDP-V2-MIB TCs call them. */
+static const char *const chassis_type_name[8] = {
+	"reserved", "chassis-component", "ifalias", "port-component", "mac",
+	"ip", "ifname", "local",
+};
+static const char *const port_type_name[8] = {
+	"reserved", "ifalias", "port-component", "mac", "ip", "ifname",
+	"agent-circuit-id", "local",
+};
+
+static void
+fmt_mac(const uint8_t *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
+	    m[3], m[4], m[5]);
+}
+
+static bool
+printable(const struct lldp_bytes *b)
+{
+	uint16_t i;
+
+	for (i = 0; i < b->len; i++)
+		if (b->p[i] < 0x20 || b->p[i] > 0x7e)
+			return (false);
+	return (b->len > 0);
+}
+
+static json_t *
+json_bytes_hex(const struct lldp_bytes *b)
+{
+	char buf[3 * 256 + 1];
+	size_t i, o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < b->len && i < 256; i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%02x",
+		    i ? ":" : "", b->p[i]);
+	return (json_string(buf));
+}
+
+/* A MAC as aa:bb:.., an IPv4/IPv6 network address, text, else hex. */
+static json_t *
+json_id(const struct lldp_bytes *b, bool mac, bool netaddr)
+{
+	char buf[64];
+
+	if (mac && b->len == 6) {
+		fmt_mac(b->p, buf, sizeof(buf));
+		return (json_string(buf));
+	}
+	if (netaddr && b->len == 5 && b->p[0] == 1) {
+		snprintf(buf, sizeof(buf), "%u.%u.%u.%u", b->p[1], b->p[2],
+		    b->p[3], b->p[4]);
+		return (json_string(buf));
+	}
+	if (printable(b))
+		return (json_stringn((const char *)b->p, b->len));
+	return (json_bytes_hex(b));
+}
+
+static json_t *
+json_text(const struct lldp_pdu *pdu, int type, const struct lldp_bytes *b)
+{
+	if (!LLDP_HAS(pdu, type))
+		return (json_null());
+	if (printable(b))
+		return (json_stringn((const char *)b->p, b->len));
+	return (json_bytes_hex(b));
+}
+
+/* Which DCBX flavours a neighbour sends: IEEE 802.1Qaz and/or CEE/CIN. */
+static const char *
+nbr_dcbx(const struct lldp_pdu *pdu)
+{
+	bool ieee = false, cee = false;
+	int i;
+
+	for (i = 0; i < pdu->norg; i++) {
+		const struct lldp_org *o = &pdu->org[i];
+
+		if (memcmp(o->oui, lldp_oui_8021, 3) == 0 &&
+		    o->subtype >= 9 && o->subtype <= 12)
+			ieee = true;
+		if (memcmp(o->oui, lldp_oui_cee, 3) == 0 &&
+		    (o->subtype == 1 || o->subtype == 2))
+			cee = true;
+	}
+	return (ieee && cee ? "both" : ieee ? "ieee" : cee ? "cee" : "none");
+}
+
+json_t *
+show_nbr_brief(const struct lldp_pdu *pdu)
+{
+	return (json_pack("{s:o, s:o, s:o}",
+	    "chassis_id", json_id(&pdu->chassis_id,
+		pdu->chassis_subtype == LLDP_CHASSIS_MAC,
+		pdu->chassis_subtype == LLDP_CHASSIS_NETADDR),
+	    "port_id", json_id(&pdu->port_id,
+		pdu->port_subtype == LLDP_PORT_MAC,
+		pdu->port_subtype == LLDP_PORT_NETADDR),
+	    "sys_name", json_text(pdu, LLDP_TLV_SYS_NAME, &pdu->sys_name)));
+}
+
+json_t *
+show_nbr(const struct nbr *n, const struct lldp_pdu *pdu)
+{
+	json_t *o = show_nbr_brief(pdu);
+	char mac[18];
+
+	if (o == NULL)
+		return (NULL);
+	fmt_mac(n->src, mac, sizeof(mac));
+	json_object_set_new(o, "ifname",
+	    json_string(n->agent->port->ifname));
+	json_object_set_new(o, "agent",
+	    json_string(lldp_agent_name[n->agent->type]));
+	json_object_set_new(o, "chassis_id_type", json_string(
+	    chassis_type_name[pdu->chassis_subtype & 7]));
+	json_object_set_new(o, "chassis_id_subtype",
+	    json_integer(pdu->chassis_subtype));
+	json_object_set_new(o, "port_id_type", json_string(
+	    port_type_name[pdu->port_subtype & 7]));
+	json_object_set_new(o, "port_id_subtype",
+	    json_integer(pdu->port_subtype));
+	json_object_set_new(o, "sys_desc",
+	    json_text(pdu, LLDP_TLV_SYS_DESC, &pdu->sys_desc));
+	json_object_set_new(o, "port_desc",
+	    json_text(pdu, LLDP_TLV_PORT_DESC, &pdu->port_desc));
+	json_object_set_new(o, "ttl", json_integer(n->ttl));
+	json_object_set_new(o, "ttl_left", json_integer(nbr_ttl_left(n)));
+	json_object_set_new(o, "dcbx", json_string(nbr_dcbx(pdu)));
+	json_object_set_new(o, "src_mac", json_string(mac));
+	return (o);
+}
+
+struct nbr_walk {
+	json_t		*arr;
+	struct lldp_pdu	*pdu;
+};
+
+static void
+show_nbr_one(struct nbr *n, void *arg)
+{
+	struct nbr_walk *w = arg;
+
+	if (nbr_decode(n, w->pdu) == LLDP_DEC_OK)
+		json_array_append_new(w->arr, show_nbr(n, w->pdu));
+}
+
+static void
+show_port_nbrs(const struct port *p, struct nbr_walk *w)
+{
+	int i;
+
+	for (i = 0; i < LLDP_AGENT__MAX; i++)
+		if (p->agent[i] != NULL)
+			agent_foreach_nbr(p->agent[i], show_nbr_one, w);
+}
+
+json_t *
+show_nbrs(const struct port *only)
+{
+	struct nbr_walk w;
+	const struct port *p;
+
+	w.arr = json_array();
+	if ((w.pdu = malloc(sizeof(*w.pdu))) == NULL)
+		return (w.arr);
+	if (only != NULL)
+		show_port_nbrs(only, &w);
+	else
+		for (p = port_first(); p != NULL; p = p->next)
+			show_port_nbrs(p, &w);
+	free(w.pdu);
+	return (w.arr);
+}
+
+static int
+port_cmp(const void *a, const void *b)
+{
+	const struct port *const *pa = a, *const *pb = b;
+
+	return (strcmp((*pa)->ifname, (*pb)->ifname));
+}
+
+/* Ports sorted by name, for stable output; NULL-terminated. */
+static const struct port **
+ports_sorted(void)
+{
+	const struct port **v, *p;
+	size_t i = 0;
+
+	if ((v = calloc(port_count() + 1, sizeof(*v))) == NULL)
+		return (NULL);
+	for (p = port_first(); p != NULL; p = p->next)
+		v[i++] = p;
+	qsort(v, i, sizeof(*v), port_cmp);
+	return (v);
+}
+
+static const char *
+port_active(const struct port *p)
+{
+#ifdef DCBXD_WITH_DCBX
+	return (dcbx_mode_name[p->ds.active]);
+#else
+	(void)p;
+	return ("none");
+#endif
+}
+
+json_t *
+show_port(const struct port *p)
+{
+	char mac[18];
+
+	fmt_mac(p->mac, mac, sizeof(mac));
+	return (json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, "
+	    "s:s, s:s, s:I, s:b}",
+	    "ifname", p->ifname, "ifindex", p->ifindex, "mac", mac,
+	    "link", p->up ? "up" : "down",
+	    "admin_status", dcb_kw_name(conf_admin_kw, p->cp.admin_status),
+	    "role", dcb_kw_name(conf_role_kw, p->cp.role),
+	    "mode", dcb_kw_name(conf_mode_kw, p->cp.mode),
+	    "active", port_active(p),
+	    "backend", p->be_open ? p->be.ops->name : "none",
+	    "backend_why", p->be_open ? p->be.why : "",
+	    "backend_error", p->be_open ? p->be.error : "",
+	    "neighbors", (json_int_t)port_nbr_count(p),
+	    "too_many_neighbors", p->agent[0] != NULL &&
+		agent_too_many(p->agent[0])));
+}
+
+static json_t *
+show_each(json_t *(*fn)(const struct port *))
+{
+	const struct port **v = ports_sorted();
+	json_t *arr = json_array();
+	size_t i;
+
+	if (v == NULL)
+		return (arr);
+	for (i = 0; v[i] != NULL; i++)
+		json_array_append_new(arr, fn(v[i]));
+	free(v);
+	return (arr);
+}
+
+json_t *
+show_ports(void)
+{
+	return (show_each(show_port));
+}
+
+json_t *
+show_backend(const struct port *p)
+{
+	return (json_pack("{s:s, s:s}", "backend",
+	    p->be_open ? p->be.ops->name : "none",
+	    "error", p->be_open ? p->be.error : ""));
+}
+
+static json_t *
+show_rem(const struct agent_rem_stats *r)
+{
+	return (json_pack("{s:I, s:I, s:I, s:I}",
+	    "inserts", (json_int_t)r->inserts,
+	    "deletes", (json_int_t)r->deletes,
+	    "drops", (json_int_t)r->drops,
+	    "ageouts", (json_int_t)r->ageouts));
+}
+
+static json_t *
+show_u64x8(const uint64_t *v)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < DCB_NPRIO; i++)
+		json_array_append_new(a, json_integer((json_int_t)v[i]));
+	return (a);
+}
+
+json_t *
+show_stats(const struct port *p)
+{
+	struct backend_stats bs;
+	json_t *lldp = json_object();
+	struct port *mp = (struct port *)(uintptr_t)p;
+	int i;
+
+	for (i = 0; i < LLDP_STAT__MAX; i++)
+		json_object_set_new(lldp, lldp_stat_name[i],
+		    json_integer((json_int_t)p->st[i]));
+	memset(&bs, 0, sizeof(bs));
+	if (p->be_open && p->be.ops->stats != NULL)
+		(void)p->be.ops->stats(&mp->be, &bs);
+	return (json_pack("{s:s, s:o, s:{s:o, s:o}, s:n, s:o}",
+	    "ifname", p->ifname, "lldp", lldp,
+	    "pfc", "requests", show_u64x8(bs.pfc_requests),
+	    "indications", show_u64x8(bs.pfc_indications),
+	    "engine", "remote_tables", show_rem(&p->rem)));
+}
+
+json_t *
+show_stats_all(const struct port *only)
+{
+	json_t *a;
+
+	if (only != NULL) {
+		a = json_array();
+		json_array_append_new(a, show_stats(only));
+		return (a);
+	}
+	return (show_each(show_stats));
+}
+
+#ifdef DCBXD_WITH_DCBX
+/* The peer's config in the active mode, or NULL. */
+static const struct dcb_config *
+dcbx_peer_cfg(const struct port *p)
+{
+	if (p->ds.active == DCBX_MODE_IEEE && p->ds.have_ieee)
+		return (&p->ds.ieee.cfg);
+	if (p->ds.active == DCBX_MODE_CEE && p->ds.have_cee)
+		return (&p->ds.cee.cfg);
+	return (NULL);
+}
+
+static json_t *
+show_feat(const struct port *p, int f)
+{
+	return (json_pack("{s:s, s:s}",
+	    "status", dcbx_status_name[p->ds.feat[f].status],
+	    "reason", p->ds.feat[f].reason));
+}
+
+static json_t *
+opt(bool have, json_t *v)
+{
+	if (have)
+		return (v);
+	json_decref(v);
+	return (json_null());
+}
+
+json_t *
+show_dcbx(const struct port *p)
+{
+	const struct dcb_config *a = &p->dl.admin, *o = &p->ds.oper;
+	const struct dcb_config *pc = dcbx_peer_cfg(p);
+	json_t *ets = show_feat(p, DCBX_F_ETS), *pfc = show_feat(p, DCBX_F_PFC);
+	json_t *app = show_feat(p, DCBX_F_APP);
+	char mac[18];
+
+	json_object_set_new(ets, "admin", proto_ets_to_json(&a->ets));
+	json_object_set_new(ets, "reco", opt(a->has & DCB_HAS_RECO,
+	    proto_ets_to_json(&a->reco)));
+	json_object_set_new(ets, "peer", opt(pc && (pc->has & DCB_HAS_ETS),
+	    proto_ets_to_json(pc ? &pc->ets : &a->ets)));
+	json_object_set_new(ets, "oper", proto_ets_to_json(&o->ets));
+	json_object_set_new(pfc, "admin", proto_pfc_to_json(&a->pfc));
+	json_object_set_new(pfc, "peer", opt(pc && (pc->has & DCB_HAS_PFC),
+	    proto_pfc_to_json(pc ? &pc->pfc : &a->pfc)));
+	json_object_set_new(pfc, "oper", proto_pfc_to_json(&o->pfc));
+	json_object_set_new(app, "admin", proto_app_to_json(&a->app));
+	json_object_set_new(app, "peer", opt(pc && (pc->has & DCB_HAS_APP),
+	    proto_app_to_json(pc ? &pc->app : &a->app)));
+	json_object_set_new(app, "oper", proto_app_to_json(&o->app));
+	fmt_mac(p->ds.peer_mac, mac, sizeof(mac));
+	return (json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I}",
+	    "ifname", p->ifname,
+	    "mode", dcb_kw_name(conf_mode_kw, p->cp.mode),
+	    "active", dcbx_mode_name[p->ds.active],
+	    "role", dcb_kw_name(conf_role_kw, p->cp.role),
+	    "peer_mac", p->ds.peer_present ? json_string(mac) : json_null(),
+	    "ets", ets, "pfc", pfc, "app", app,
+	    "invalid_peer", (json_int_t)p->ds.invalid_peer));
+}
+#else
+json_t *
+show_dcbx(const struct port *p)
+{
+	return (json_pack("{s:s, s:s, s:s, s:s, s:n}", "ifname", p->ifname,
+	    "mode", dcb_kw_name(conf_mode_kw, p->cp.mode), "active", "none",
+	    "role", dcb_kw_name(conf_role_kw, p->cp.role), "peer_mac"));
+}
+#endif

@@ -1,0 +1,27 @@
+/*
+ * show.h -- the daemon's state as JSON for the control socket, in the
+ * shapes ctl/proto.h documents.  Model parts go through proto_*_to_json().
+ */
+#ifndef SHOW_H
+#define SHOW_H
+
+#include <jansson.h>
+
+#include "lldp.h"
+
+struct nbr;
+struct port;
+
+json_t	*show_port(const struct port *);
+json_t	*show_ports(void);			/* sorted by ifname */
+json_t	*show_nbr(const struct nbr *, const struct lldp_pdu *);
+/* Neighbours of one port, or of all when p is NULL. */
+json_t	*show_nbrs(const struct port *);
+/* The scalars of a neighbour event: chassis_id, port_id, sys_name. */
+json_t	*show_nbr_brief(const struct lldp_pdu *);
+json_t	*show_dcbx(const struct port *);
+json_t	*show_stats(const struct port *);	/* one port's STATS */
+json_t	*show_stats_all(const struct port *);	/* p NULL: every port */
+json_t	*show_backend(const struct port *);	/* {"error": ...} */
+
+#endif /* SHOW_H */
