@@ -1,0 +1,567 @@
+/*
+ * Unit tests for CEE 1.01 negotiation (lib/dcbx_cee.c) and IEEE/CEE
+ * auto-detection: seq/ack sequences with lost and repeated PDUs, the
+ * feature state machine's willing/error table, and two agents talking
+ * through the real LLDP and CEE codecs.
+ */
+#include <stdio.h>
+
+#include "dcbx_fx.h"
+
+/* Feed the peer's TLV, acking our latest seq, until we stop sending. */
+static int
+cee_settle(struct dcbx_state *st, const struct dcbx_local *l,
+    struct cee_tlv *t)
+{
+	int flags = 0, all = 0;
+
+	for (int i = 0; i < 5; i++) {
+		t->ctrl.ack = st->seq;
+		flags = dcbx_rx_tlvs(st, l, NULL, t, MAC_HI, 1);
+		all |= flags;
+		if (!(flags & DCBX_CHG_TX))
+			return all;
+	}
+	fail_msg("CEE never settles");
+	return all;
+}
+
+/* ---- The control sub-TLV handshake. */
+
+struct seq_row {
+	const char		*what;
+	uint32_t		 pseq, pack;	/* the peer's SeqNo, AckNo */
+	uint8_t			 ppfc;		/* the peer's PFC enable map */
+	int			 flags;		/* we return */
+	uint32_t		 seq, ack;	/* ours afterwards */
+	enum dcbx_status	 st;		/* our PFC status */
+	uint8_t			 pfc;		/* our operational PFC */
+};
+
+#define O	DCBX_CHG_OPER
+#define S	DCBX_CHG_STATUS
+#define T	DCBX_CHG_TX
+
+/* A willing host (admin PFC on 3 = 0x08) against a CEE controller. */
+static const struct seq_row seq_rows[] = {
+	{ "peer's first PDU, it has not heard us: ack it, wait",
+	  1, 0, 0x18, S | T,	 1, 1, DCBX_ST_NO_PEER, 0x08 },
+	{ "the same PDU repeated: our PDU was lost, resend",
+	  1, 0, 0x18, T,	 1, 1, DCBX_ST_NO_PEER, 0x08 },
+	{ "peer acks seq 1: synchronised, adopt, new seq 2",
+	  1, 1, 0x18, O | S | T, 2, 1, DCBX_ST_PEER, 0x18 },
+	{ "peer still acks 1 (seq 2 lost): resend, keep running",
+	  1, 1, 0x18, T,	 2, 1, DCBX_ST_PEER, 0x18 },
+	{ "peer acks 2: quiet",
+	  1, 2, 0x18, 0,	 2, 1, DCBX_ST_PEER, 0x18 },
+	{ "the same PDU repeated: still quiet",
+	  1, 2, 0x18, 0,	 2, 1, DCBX_ST_PEER, 0x18 },
+	{ "peer changes PFC with seq 2: ack, adopt, new seq 3",
+	  2, 2, 0x20, O | T,	 3, 2, DCBX_ST_PEER, 0x20 },
+	{ "peer's PDU crossed ours (acks 2): resend",
+	  2, 2, 0x20, T,	 3, 2, DCBX_ST_PEER, 0x20 },
+	{ "peer acks 3: quiet",
+	  2, 3, 0x20, 0,	 3, 2, DCBX_ST_PEER, 0x20 },
+	{ "peer restarted (seq 1, ack 0): ack, wait, keep running",
+	  1, 0, 0x04, T,	 3, 1, DCBX_ST_PEER, 0x20 },
+	{ "restarted peer acks 3: re-evaluate its new PFC",
+	  1, 3, 0x04, O | T,	 4, 1, DCBX_ST_PEER, 0x04 },
+	{ "peer acks 4: quiet",
+	  1, 4, 0x04, 0,	 4, 1, DCBX_ST_PEER, 0x04 },
+};
+
+static void
+cee_seq_ack_table_with_lost_and_repeated_pdus(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct cee_tlv t;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	l.mode = DCBX_CFG_CEE;
+	dcbx_init(&st, &l);
+	assert_int_equal(st.active, DCBX_MODE_CEE);
+	assert_int_equal(st.seq, 1);
+	for (size_t i = 0; i < sizeof(seq_rows) / sizeof(seq_rows[0]); i++) {
+		const struct seq_row *r = &seq_rows[i];
+		int flags;
+
+		fx_cee(&t, r->pseq, r->pack, false);
+		t.cfg.pfc.pfc_en = r->ppfc;
+		flags = dcbx_rx_tlvs(&st, &l, NULL, &t, MAC_HI, 1);
+		if (flags != r->flags || st.seq != r->seq || st.ack != r->ack ||
+		    st.feat[DCBX_F_PFC].status != r->st ||
+		    st.oper.pfc.pfc_en != r->pfc)
+			fail_msg("row %zu \"%s\": flags %#x seq %u ack %u %s "
+			    "pfc %#x", i, r->what, flags, st.seq, st.ack,
+			    dcbx_status_name[st.feat[DCBX_F_PFC].status],
+			    st.oper.pfc.pfc_en);
+		assert_int_equal(dcbx_cee_synced(&st), r->flags == 0);
+	}
+}
+
+static void
+cee_local_change_before_ack_rides_on_the_pending_seq(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct cee_tlv t;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	l.mode = DCBX_CFG_CEE;
+	dcbx_init(&st, &l);
+	fx_cee(&t, 1, 0, false);
+	cee_settle(&st, &l, &t);
+	assert_int_equal(st.seq, 2);
+	assert_true(dcbx_cee_synced(&st));
+	/* Become a controller: PFC now mismatches; a new seq, acked. */
+	l.willing = false;
+	assert_true(dcbx_local_changed(&st, &l) & DCBX_CHG_TX);
+	assert_int_equal(st.seq, 3);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_MISMATCH);
+	assert_true(st.cee_tx.feat[CEE_FEAT_PFC].error);
+	/* A second change before the ack: no new seq, PFC waits. */
+	l.admin.pfc.pfc_en = t.cfg.pfc.pfc_en;
+	assert_true(dcbx_local_changed(&st, &l) & DCBX_CHG_TX);
+	assert_int_equal(st.seq, 3);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_MISMATCH);
+	assert_int_equal(st.oper.pfc.pfc_en, t.cfg.pfc.pfc_en);
+	/* The ack of 3 covers both changes: PFC agrees, error cleared. */
+	t.ctrl.ack = 3;
+	assert_true(dcbx_rx_tlvs(&st, &l, NULL, &t, MAC_HI, 1) & DCBX_CHG_TX);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_LOCAL);
+	assert_false(st.cee_tx.feat[CEE_FEAT_PFC].error);
+	assert_int_equal(st.seq, 4);
+}
+
+/* ---- The feature state machine. */
+
+struct feat_row {
+	const char		*what;
+	enum dcbx_feature	 f;
+	bool			 lw, pw;
+	bool			 same;		/* peer config equals ours */
+	bool			 perr;		/* peer's Error bit */
+	bool			 pen;		/* peer's Enable bit */
+	enum dcbx_status	 st;
+	bool			 adopt;
+	bool			 err;		/* our Error bit */
+};
+
+static const struct feat_row feat_rows[] = {
+	{ "PFC willing vs controller",	 DCBX_F_PFC, 1, 0, 0, 0, 1, DCBX_ST_PEER, 1, 0 },
+	{ "PFC willing vs erring ctrl",	 DCBX_F_PFC, 1, 0, 0, 1, 1, DCBX_ST_ERROR, 0, 0 },
+	{ "PFC willing vs disabled",	 DCBX_F_PFC, 1, 0, 0, 0, 0, DCBX_ST_LOCAL, 0, 0 },
+	{ "PFC both willing, differ",	 DCBX_F_PFC, 1, 1, 0, 0, 1, DCBX_ST_MISMATCH, 0, 1 },
+	{ "PFC both willing, same",	 DCBX_F_PFC, 1, 1, 1, 0, 1, DCBX_ST_LOCAL, 0, 0 },
+	{ "PFC controller vs willing",	 DCBX_F_PFC, 0, 1, 0, 0, 1, DCBX_ST_LOCAL, 0, 0 },
+	{ "PFC controller vs erring",	 DCBX_F_PFC, 0, 1, 0, 1, 1, DCBX_ST_ERROR, 0, 0 },
+	{ "PFC both controllers, differ", DCBX_F_PFC, 0, 0, 0, 0, 1, DCBX_ST_MISMATCH, 0, 1 },
+	{ "PFC both controllers, same",	 DCBX_F_PFC, 0, 0, 1, 0, 1, DCBX_ST_LOCAL, 0, 0 },
+	{ "PG willing vs controller",	 DCBX_F_ETS, 1, 0, 0, 0, 1, DCBX_ST_PEER, 1, 0 },
+	{ "PG both controllers, differ", DCBX_F_ETS, 0, 0, 0, 0, 1, DCBX_ST_LOCAL, 0, 0 },
+	{ "PG both willing, differ",	 DCBX_F_ETS, 1, 1, 0, 0, 1, DCBX_ST_LOCAL, 0, 0 },
+	{ "App willing vs controller",	 DCBX_F_APP, 1, 0, 0, 0, 1, DCBX_ST_PEER, 1, 0 },
+	{ "App both controllers, differ", DCBX_F_APP, 0, 0, 0, 0, 1, DCBX_ST_MISMATCH, 0, 1 },
+	{ "App both controllers, same",	 DCBX_F_APP, 0, 0, 1, 0, 1, DCBX_ST_LOCAL, 0, 0 },
+};
+
+static void
+feat_row_peer(const struct feat_row *r, const struct dcbx_local *l,
+    struct cee_tlv *t)
+{
+	fx_cee(t, 1, 0, r->pw);
+	t->feat[r->f].error = r->perr;
+	t->feat[r->f].enable = r->pen;
+	if (!r->same)
+		return;
+	t->cfg.pfc.pfc_en = l->admin.pfc.pfc_en;
+	/* Our App as CEE carries it: FCoE only (DSCP has no CEE form). */
+	t->cfg.app.n = 1;
+	t->cfg.app.e[0] = l->admin.app.e[0];
+	if (t->cfg.app.e[0].selector != DCB_APP_SEL_ETHERTYPE)
+		t->cfg.app.e[0] = l->admin.app.e[1];
+}
+
+static bool
+feat_adopted(const struct feat_row *r, const struct dcbx_state *st,
+    const struct cee_tlv *t)
+{
+	if (r->f == DCBX_F_ETS)
+		return fx_ets_tables_equal(&st->oper.ets, &t->cfg.ets);
+	if (r->f == DCBX_F_PFC)
+		return st->oper.pfc.pfc_en == t->cfg.pfc.pfc_en;
+	return st->oper.app.n == 3;	/* peer's 2 + our DSCP 26 */
+}
+
+static void
+cee_feature_state_machine_table(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(feat_rows) / sizeof(feat_rows[0]); i++) {
+		const struct feat_row *r = &feat_rows[i];
+		struct dcbx_local l;
+		struct dcbx_state st;
+		struct cee_tlv t;
+
+		fx_local(&l, r->lw, MAC_LO);
+		l.mode = DCBX_CFG_CEE;
+		dcbx_init(&st, &l);
+		feat_row_peer(r, &l, &t);
+		cee_settle(&st, &l, &t);
+		/* With equal configs, adopting cannot be told apart. */
+		if (st.feat[r->f].status != r->st ||
+		    (!r->same && feat_adopted(r, &st, &t) != r->adopt) ||
+		    st.cee_tx.feat[r->f].error != r->err)
+			fail_msg("%s: %s \"%s\", adopted %d, error bit %d",
+			    r->what, dcbx_status_name[st.feat[r->f].status],
+			    st.feat[r->f].reason, feat_adopted(r, &st, &t),
+			    st.cee_tx.feat[r->f].error);
+		assert_int_equal(st.cee_tx.feat[r->f].willing, r->lw);
+	}
+}
+
+static void
+cee_missing_peer_feature_sets_error(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct cee_tlv t;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	l.mode = DCBX_CFG_CEE;
+	dcbx_init(&st, &l);
+	fx_cee(&t, 1, 0, false);
+	t.feat[CEE_FEAT_APP].present = false;
+	t.cfg.has &= (uint8_t)~DCB_HAS_APP;
+	cee_settle(&st, &l, &t);
+	assert_int_equal(st.feat[DCBX_F_APP].status, DCBX_ST_ERROR);
+	fx_assert_reason(&st.feat[DCBX_F_APP], "does not advertise");
+	assert_true(st.cee_tx.feat[CEE_FEAT_APP].error);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	assert_false(st.cee_tx.feat[CEE_FEAT_PFC].error);
+	assert_int_equal(st.invalid_peer, 0);
+}
+
+static void
+cee_unsettled_version_waits(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct cee_tlv t;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	l.mode = DCBX_CFG_CEE;
+	dcbx_init(&st, &l);
+	fx_cee(&t, 1, 0, false);
+	t.ctrl.oper_ver = 1;
+	t.ctrl.max_ver = 1;
+	cee_settle(&st, &l, &t);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_NO_PEER);
+	assert_int_equal(st.oper.pfc.pfc_en, l.admin.pfc.pfc_en);
+	/* Having seen our MaxVersion 0, the peer settles on 0. */
+	t.ctrl.oper_ver = 0;
+	cee_settle(&st, &l, &t);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+}
+
+struct cee_bad_row {
+	const char		*what;
+	enum dcbx_feature	 f;
+	bool			 decoder;	/* rejected by cee_decode */
+	const char		*reason;
+};
+
+static const struct cee_bad_row cee_bad_rows[] = {
+	{ "PFC sub-TLV with a wrong length", DCBX_F_PFC, true, "length 7" },
+	{ "PFC enabling more than its NumTCs", DCBX_F_PFC, false,
+	  "more than pfc-cap 1" },
+	{ "PG bandwidths summing to 90", DCBX_F_ETS, false, "sums to 90" },
+	{ "App entry with a reserved selector", DCBX_F_APP, true,
+	  "selector 2 is reserved" },
+};
+
+static void
+cee_invalid_peer_feature_is_rejected_and_flagged(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cee_bad_rows) / sizeof(cee_bad_rows[0]);
+	    i++) {
+		const struct cee_bad_row *r = &cee_bad_rows[i];
+		struct dcbx_local l;
+		struct dcbx_state st;
+		struct cee_tlv t;
+		static const uint8_t bit[] = { DCB_HAS_ETS, DCB_HAS_PFC,
+		    DCB_HAS_APP };
+
+		fx_local(&l, true, MAC_LO);
+		l.mode = DCBX_CFG_CEE;
+		dcbx_init(&st, &l);
+		fx_cee(&t, 1, 0, false);
+		if (r->decoder) {
+			t.cfg.has &= (uint8_t)~bit[r->f];
+			t.err = DCB_ERR_LENGTH;
+			snprintf(t.why.buf, sizeof(t.why.buf), "%s", r->reason);
+		} else if (r->f == DCBX_F_PFC)
+			t.cfg.pfc.pfc_cap = 1;
+		else
+			t.cfg.ets.tc_bw[2] = 50;
+		cee_settle(&st, &l, &t);
+		if (st.feat[r->f].status != DCBX_ST_ERROR ||
+		    strstr(st.feat[r->f].reason, r->reason) == NULL)
+			fail_msg("%s: %s \"%s\"", r->what,
+			    dcbx_status_name[st.feat[r->f].status],
+			    st.feat[r->f].reason);
+		assert_true(st.cee_tx.feat[r->f].error);
+		assert_true(st.invalid_peer > 0);
+	}
+}
+
+static void
+cee_multiple_peers_suspend_and_freeze_acks(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct cee_tlv t;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	l.mode = DCBX_CFG_CEE;
+	dcbx_init(&st, &l);
+	fx_cee(&t, 1, 0, false);
+	cee_settle(&st, &l, &t);
+	assert_int_equal(st.ack, 1);
+	t.ctrl.seq = 7;
+	assert_true(dcbx_rx_tlvs(&st, &l, NULL, &t, MAC_HI, 2) & DCBX_CHG_OPER);
+	assert_int_equal(st.ack, 1);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_MULTIPLE_PEERS);
+	assert_int_equal(st.oper.pfc.pfc_en, l.admin.pfc.pfc_en);
+	assert_true(st.cee_tx.feat[CEE_FEAT_PFC].error);
+	cee_settle(&st, &l, &t);
+	assert_int_equal(st.ack, 7);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+}
+
+/* ---- Auto-detection. */
+
+struct auto_row {
+	const char		*what;
+	enum dcbx_cfg_mode	 mode;
+	bool			 ieee;		/* peer sends IEEE TLVs */
+	int			 cee;		/* 0, CEE_SUBTYPE_CEE or _CIN */
+	unsigned int		 npeers;
+	enum dcbx_mode		 active;
+	enum dcbx_status	 st;		/* PFC status after one PDU */
+	const char		*reason;
+};
+
+static const struct auto_row auto_rows[] = {
+	{ "auto, peer IEEE", DCBX_CFG_AUTO, 1, 0, 1, DCBX_MODE_IEEE,
+	  DCBX_ST_PEER, "non-willing" },
+	{ "auto, peer CEE", DCBX_CFG_AUTO, 0, CEE_SUBTYPE_CEE, 1,
+	  DCBX_MODE_CEE, DCBX_ST_NO_PEER, "waiting" },
+	{ "auto, peer both", DCBX_CFG_AUTO, 1, CEE_SUBTYPE_CEE, 1,
+	  DCBX_MODE_IEEE, DCBX_ST_PEER, "non-willing" },
+	{ "auto, peer CIN", DCBX_CFG_AUTO, 0, CEE_SUBTYPE_CIN, 1,
+	  DCBX_MODE_CEE, DCBX_ST_ERROR, "CIN" },
+	{ "auto, peer without DCBX", DCBX_CFG_AUTO, 0, 0, 1, DCBX_MODE_IEEE,
+	  DCBX_ST_NO_PEER, "no DCBX" },
+	{ "auto, CEE from one of two", DCBX_CFG_AUTO, 0, CEE_SUBTYPE_CEE, 2,
+	  DCBX_MODE_IEEE, DCBX_ST_MULTIPLE_PEERS, "more than one" },
+	{ "ieee, peer CEE", DCBX_CFG_IEEE, 0, CEE_SUBTYPE_CEE, 1,
+	  DCBX_MODE_IEEE, DCBX_ST_NO_PEER, "only CEE" },
+	{ "cee, peer IEEE", DCBX_CFG_CEE, 1, 0, 1, DCBX_MODE_CEE,
+	  DCBX_ST_NO_PEER, "only IEEE" },
+};
+
+static void
+auto_detection_table(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(auto_rows) / sizeof(auto_rows[0]); i++) {
+		const struct auto_row *r = &auto_rows[i];
+		struct dcbx_local l;
+		struct dcbx_state st;
+		struct ieee_peer p;
+		struct cee_tlv t;
+		int flags;
+
+		fx_local(&l, true, MAC_LO);
+		l.mode = r->mode;
+		dcbx_init(&st, &l);
+		fx_ieee(&p, DCB_HAS_ETS | DCB_HAS_PFC, false, false);
+		fx_cee(&t, 1, 0, false);
+		t.subtype = (uint8_t)r->cee;
+		flags = dcbx_rx_tlvs(&st, &l, r->ieee ? &p : NULL,
+		    r->cee ? &t : NULL, MAC_HI, r->npeers);
+		if (st.active != r->active ||
+		    st.feat[DCBX_F_PFC].status != r->st ||
+		    strstr(st.feat[DCBX_F_PFC].reason, r->reason) == NULL)
+			fail_msg("%s: %s, %s \"%s\"", r->what,
+			    dcbx_mode_name[st.active],
+			    dcbx_status_name[st.feat[DCBX_F_PFC].status],
+			    st.feat[DCBX_F_PFC].reason);
+		/* A switch is reported, and only a switch. */
+		assert_int_equal((flags & DCBX_CHG_MODE) != 0,
+		    st.active != (r->mode == DCBX_CFG_CEE ? DCBX_MODE_CEE :
+		    DCBX_MODE_IEEE));
+		assert_int_equal(st.mode_switches, (flags & DCBX_CHG_MODE) != 0);
+	}
+}
+
+static void
+auto_returns_to_ieee_on_ageout_and_link_down(void **state)
+{
+	(void)state;
+	for (int link_down = 0; link_down < 2; link_down++) {
+		struct dcbx_local l;
+		struct dcbx_state st;
+		struct cee_tlv t;
+
+		fx_local(&l, true, MAC_LO);
+		dcbx_init(&st, &l);
+		fx_cee(&t, 1, 0, false);
+		cee_settle(&st, &l, &t);
+		assert_int_equal(st.active, DCBX_MODE_CEE);
+		assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+		assert_int_equal(dcbx_peer_gone(&st, &l, link_down),
+		    DCBX_CHG_OPER | DCBX_CHG_STATUS | DCBX_CHG_MODE |
+		    DCBX_CHG_TX);
+		assert_int_equal(st.active, DCBX_MODE_IEEE);
+		assert_int_equal(st.oper.pfc.pfc_en, l.admin.pfc.pfc_en);
+		assert_int_equal(st.seq, 1);
+		assert_int_equal(st.ack, 0);
+		/* A CEE peer coming back switches again, from scratch. */
+		t.ctrl.seq = 1;
+		cee_settle(&st, &l, &t);
+		assert_int_equal(st.active, DCBX_MODE_CEE);
+		assert_int_equal(st.mode_switches, 3);
+	}
+}
+
+static void
+auto_stays_cee_while_the_peer_lives(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct ieee_peer p;
+	struct cee_tlv t;
+
+	(void)state;
+	/* lldpad: back to IEEE only on link reset or peer ageout. */
+	fx_local(&l, true, MAC_LO);
+	dcbx_init(&st, &l);
+	fx_cee(&t, 1, 0, false);
+	cee_settle(&st, &l, &t);
+	fx_ieee(&p, DCB_HAS_PFC, false, false);
+	dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
+	assert_int_equal(st.active, DCBX_MODE_CEE);
+	fx_assert_reason(&st.feat[DCBX_F_PFC], "only IEEE");
+	/* The admin forcing IEEE switches at once. */
+	l.mode = DCBX_CFG_IEEE;
+	assert_true(dcbx_local_changed(&st, &l) & DCBX_CHG_MODE);
+	assert_int_equal(st.active, DCBX_MODE_IEEE);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+}
+
+/* ---- Two agents through the real codecs. */
+
+static void
+cee_controller_and_auto_host_converge_over_the_wire(void **state)
+{
+	struct fx_agent sw, host;
+
+	(void)state;
+	fx_agent(&sw, false, MAC_LO, DCBX_CFG_CEE);
+	fx_agent(&host, true, MAC_HI, DCBX_CFG_AUTO);
+	fx_peer_cfg(&sw.l.admin);
+	dcbx_init(&sw.st, &sw.l);
+	fx_converge(&sw, &host);
+	assert_int_equal(host.st.active, DCBX_MODE_CEE);
+	assert_true(dcbx_cee_synced(&sw.st));
+	assert_true(dcbx_cee_synced(&host.st));
+	assert_int_equal(host.st.oper.pfc.pfc_en, sw.l.admin.pfc.pfc_en);
+	/* CEE PG has no TSA for unused groups: compare the mapping. */
+	assert_memory_equal(host.st.oper.ets.prio_tc, sw.l.admin.ets.prio_tc,
+	    DCB_NPRIO);
+	assert_memory_equal(host.st.oper.ets.tc_bw, sw.l.admin.ets.tc_bw,
+	    DCB_NTC);
+	for (int f = 0; f < DCBX_F__MAX; f++) {
+		assert_int_equal(host.st.feat[f].status, DCBX_ST_PEER);
+		assert_int_equal(sw.st.feat[f].status, DCBX_ST_LOCAL);
+	}
+	/* Periodic PDUs after convergence change nothing. */
+	assert_int_equal(fx_send(&sw, &host), 0);
+	assert_int_equal(fx_send(&host, &sw), 0);
+}
+
+static void
+cee_converges_when_pdus_are_lost(void **state)
+{
+	struct fx_agent sw, host;
+
+	(void)state;
+	fx_agent(&sw, false, MAC_LO, DCBX_CFG_CEE);
+	fx_agent(&host, true, MAC_HI, DCBX_CFG_CEE);
+	fx_peer_cfg(&sw.l.admin);
+	dcbx_init(&sw.st, &sw.l);
+	/* Periodic TX both ways; lose 2 of every 3 host PDUs for a while. */
+	for (int tick = 0; tick < 9; tick++) {
+		(void)fx_send(&sw, &host);
+		if (tick % 3 == 2)
+			(void)fx_send(&host, &sw);
+	}
+	fx_converge(&sw, &host);
+	assert_true(dcbx_cee_synced(&sw.st));
+	assert_true(dcbx_cee_synced(&host.st));
+	assert_int_equal(host.st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	assert_int_equal(host.st.oper.pfc.pfc_en, sw.l.admin.pfc.pfc_en);
+}
+
+static void
+cee_two_controllers_report_mismatch_both_ways(void **state)
+{
+	struct fx_agent a, b;
+
+	(void)state;
+	fx_agent(&a, false, MAC_LO, DCBX_CFG_CEE);
+	fx_agent(&b, false, MAC_HI, DCBX_CFG_CEE);
+	b.l.admin.pfc.pfc_en = 0x30;
+	dcbx_init(&b.st, &b.l);
+	fx_converge(&a, &b);
+	assert_int_equal(a.st.feat[DCBX_F_PFC].status, DCBX_ST_MISMATCH);
+	assert_int_equal(b.st.feat[DCBX_F_PFC].status, DCBX_ST_MISMATCH);
+	/* Each sees the other's Error bit on the wire. */
+	assert_true(a.st.cee.feat[CEE_FEAT_PFC].error);
+	assert_true(b.st.cee.feat[CEE_FEAT_PFC].error);
+	assert_int_equal(a.st.feat[DCBX_F_ETS].status, DCBX_ST_LOCAL);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(cee_seq_ack_table_with_lost_and_repeated_pdus),
+		cmocka_unit_test(
+		    cee_local_change_before_ack_rides_on_the_pending_seq),
+		cmocka_unit_test(cee_feature_state_machine_table),
+		cmocka_unit_test(cee_missing_peer_feature_sets_error),
+		cmocka_unit_test(cee_unsettled_version_waits),
+		cmocka_unit_test(
+		    cee_invalid_peer_feature_is_rejected_and_flagged),
+		cmocka_unit_test(cee_multiple_peers_suspend_and_freeze_acks),
+		cmocka_unit_test(auto_detection_table),
+		cmocka_unit_test(auto_returns_to_ieee_on_ageout_and_link_down),
+		cmocka_unit_test(auto_stays_cee_while_the_peer_lives),
+		cmocka_unit_test(
+		    cee_controller_and_auto_host_converge_over_the_wire),
+		cmocka_unit_test(cee_converges_when_pdus_are_lost),
+		cmocka_unit_test(cee_two_controllers_report_mismatch_both_ways),
+	};
+
+	return cmocka_run_group_tests_name("dcbx_cee", tests, NULL, NULL);
+}
