@@ -291,7 +291,7 @@ dcbx_rx_tlvs(struct dcbx_state *st, const struct dcbx_local *l,
 	int flags = 0;
 
 	snap_take(st, &s);
-	st->npeers = npeers;
+	st->npeers = npeers > 0 ? npeers : 1;	/* this PDU came from one */
 	if (npeers > 1) {
 		/* 802.1Qaz point-to-point rule: act as if no DCBX TLVs came. */
 		(void)store_peer(st, NULL, NULL);
