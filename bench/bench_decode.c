@@ -234,6 +234,21 @@ bench_case(int which, const struct pdu_buf *pb, uint64_t iters)
 	return r;
 }
 
+/* Prove the counter counts before trusting its zero. */
+static bool
+counter_works(void)
+{
+#ifndef BENCH_ASAN
+	uint64_t before = alloc_calls;
+	void *volatile p = malloc(16);
+
+	free(p);
+	return alloc_calls != before;
+#else
+	return true;
+#endif
+}
+
 int
 main(int argc, char **argv)
 {
@@ -255,19 +270,10 @@ main(int argc, char **argv)
 	}
 	if (iters == 0)
 		iters = 1;
-#ifndef BENCH_ASAN
-	/* Prove the counter counts before trusting its zero. */
-	{
-		uint64_t before = alloc_calls;
-		void *volatile p = malloc(16);
-
-		free(p);
-		if (alloc_calls == before) {
-			fprintf(stderr, "bench_decode: malloc not interposed\n");
-			return 1;
-		}
+	if (!counter_works()) {
+		fprintf(stderr, "bench_decode: malloc is not interposed\n");
+		return 1;
 	}
-#endif
 	build_ieee(&ieee_pb);
 	build_cee(&cee_pb);
 	if (ieee_pb.len == 0 || cee_pb.len == 0) {
