@@ -51,11 +51,10 @@ extern const char *const dcbx_feature_name[];	/* "ets" "pfc" "app" */
  * What the local side wants.  'willing' is the role for every feature
  * (controller: false); the willing fields inside admin are ignored.
  * 'advertise' (DCB_HAS_*) says which features take part in DCBX: a feature
- * not advertised is neither sent nor negotiated (oper = admin).  A
- * controller (not willing) advertising ETS also sends the IEEE ETS
- * Recommendation TLV; DCB_HAS_RECO sends it in either role.  The
- * recommendation sent is admin.reco when admin.has has DCB_HAS_RECO, else
- * admin.ets.
+ * not advertised is neither sent nor negotiated (oper = admin).  Only a
+ * controller (not willing) sends the IEEE ETS Recommendation TLV, when it
+ * advertises ETS or RECO; a willing port never does.  The recommendation
+ * sent is admin.reco when admin.has has DCB_HAS_RECO, else admin.ets.
  */
 struct dcbx_local {
 	struct dcb_config	admin;		/* ets, reco, pfc, app */

@@ -190,8 +190,12 @@ dcbx_ieee_write(const struct dcbx_state *st, const struct dcbx_local *l,
     struct wcur *w)
 {
 	const struct dcb_config *o = &st->oper;
-	bool reco = (l->advertise & DCB_HAS_RECO) ||
-	    (!l->willing && (l->advertise & DCB_HAS_ETS));
+	/*
+	 * Only a controller recommends: two willing ports that both sent a
+	 * recommendation would each adopt the other's and swap configs.
+	 */
+	bool reco = !l->willing &&
+	    (l->advertise & (DCB_HAS_ETS | DCB_HAS_RECO)) != 0;
 
 	if (l->advertise & DCB_HAS_ETS)
 		ieee_ets_write(w, &o->ets);

@@ -509,6 +509,8 @@ ieee_controller_sends_reco_and_willing_host_adopts_it(void **state)
 	fx_peer_cfg(&sw.l.admin);
 	sw.l.admin.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
 	dcbx_init(&sw.st, &sw.l);
+	/* Even asked to, a willing port sends no recommendation. */
+	host.l.advertise |= DCB_HAS_RECO;
 	fx_converge(&sw, &host);
 	assert_true(host.st.have_ieee);
 	assert_int_equal(host.st.ieee.seen, ALL);
