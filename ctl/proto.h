@@ -91,8 +91,8 @@ int	proto_app_entry_from_json(const json_t *, struct dcb_app *, char *,
 
 /*
  * Parse one request line (without or with its '\n').  On success returns 0,
- * *cmd is the matching PROTO_* constant (a static string: compare with ==
- * or strcmp) and *args a new reference to the args object ({} when absent;
+ * *cmd is the matching PROTO_* constant (a static string: compare it
+ * with strcmp) and *args a new reference to the args object ({} when absent;
  * json_decref it).  The args are checked against the command's policy
  * (known keys, types, "dev" present where required and shorter than
  * IFNAMSIZ).  On error err holds a sentence and the return value says

@@ -1,0 +1,374 @@
+/*
+ * dcbctl.c -- the operator's tool for dcbxd: options, then one command
+ * from the table below.  Everything but `headroom` is a request on the
+ * daemon's control socket (proto.h).
+ */
+#include "config.h"
+
+#include "dcbctl.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef RUNSTATEDIR
+#define RUNSTATEDIR "/run"
+#endif
+#define DCBCTL_SOCKET	RUNSTATEDIR "/dcbxd/dcbxd.sock"
+
+struct ctx {
+	const char	*sock;
+	struct out_opts	 out;
+};
+
+static int	cmd_show_feature(const struct ctx *, int, char *[]);
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: dcbctl [-s SOCKET] [-j|--json] [-p|--pretty] COMMAND\n"
+	    "  show ports\n"
+	    "  show neighbors [dev IF]\n"
+	    "  show dcbx dev IF\n"
+	    "  show {ets|pfc|app} dev IF\n"
+	    "  show stats [dev IF]\n"
+	    "  set ets dev IF [willing on|off] [tc-bw TC:BW...] "
+	    "[tc-tsa TC:TSA...]\n"
+	    "         [prio-tc PRIO:TC...] [reco-tc-bw ...] [reco-tc-tsa ...] "
+	    "[reco-prio-tc ...]\n"
+	    "  set pfc dev IF [willing on|off] [prio-pfc PRIO:on|off...] "
+	    "[macsec-bypass on|off]\n"
+	    "         [delay BITS]\n"
+	    "  set app dev IF [add|del SELECTOR PROTO:PRIO...] [flush] "
+	    "[willing on|off]\n"
+	    "  set ... --persist       also write the change to the config "
+	    "file\n"
+	    "  monitor\n"
+	    "  headroom --speed 10G [--cable 100m] [--mtu 9216] "
+	    "[--lossless-mtu 2300]\n"
+	    "           [--cell 416] [--min-frame 64] [--intf-delay BT] "
+	    "[--response QUANTA]\n"
+	    "           [--propagation PS_PER_M]\n"
+	    "  reload\n"
+	    "  version\n"
+	    "(default socket %s; see dcbctl(8))\n", DCBCTL_SOCKET);
+}
+
+/* "dev IF" as the only optional words of a show command. */
+static int
+dev_args(const char *what, int argc, char *argv[], bool need, json_t **args)
+{
+	*args = json_object();
+	if (argc == 2 && strcmp(argv[0], "dev") == 0 && argv[1][0] != '\0' &&
+	    strlen(argv[1]) < IFNAMSIZ) {
+		json_object_set_new(*args, "dev", json_string(argv[1]));
+		return 0;
+	}
+	if (argc == 0 && !need)
+		return 0;
+	fprintf(stderr, "dcbctl: show %s: expected %s\n", what,
+	    need ? "dev IF" : "nothing or dev IF");
+	json_decref(*args);
+	return -1;
+}
+
+/* One request, its result printed as JSON or by show(). */
+static int
+simple(const struct ctx *x, const char *cmd, json_t *args,
+    void (*show)(FILE *, const json_t *))
+{
+	struct client c;
+	json_t *r;
+
+	if (client_open(&c, x->sock, false) != 0) {
+		json_decref(args);
+		return 1;
+	}
+	r = client_call(&c, cmd, args);
+	client_close(&c);
+	if (r == NULL)
+		return 1;
+	if (x->out.json || show == NULL)
+		show_json(&x->out, r);
+	else
+		show(stdout, r);
+	json_decref(r);
+	return 0;
+}
+
+static int
+cmd_show(const struct ctx *x, int argc, char *argv[])
+{
+	static const struct {
+		const char	*what;
+		const char	*cmd;
+		bool		 dev, need_dev;
+		void		(*show)(FILE *, const json_t *);
+	} shows[] = {
+		{ "ports", PROTO_SHOW_PORTS, false, false, show_ports },
+		{ "neighbors", PROTO_SHOW_NEIGHBORS, true, false,
+		    show_neighbors },
+		{ "dcbx", PROTO_SHOW_DCBX, true, true, show_dcbx },
+		{ "stats", PROTO_SHOW_STATS, true, false, show_stats },
+	};
+	json_t *args;
+	size_t i;
+
+	if (argc < 1) {
+		fprintf(stderr, "dcbctl: show: expected ports, neighbors, "
+		    "dcbx, ets, pfc, app or stats\n");
+		return 1;
+	}
+	for (i = 0; i < sizeof(shows) / sizeof(shows[0]); i++) {
+		if (strcmp(argv[0], shows[i].what) != 0)
+			continue;
+		if (!shows[i].dev && argc > 1) {
+			fprintf(stderr, "dcbctl: show %s: unexpected \"%s\"\n",
+			    argv[0], argv[1]);
+			return 1;
+		}
+		if (dev_args(argv[0], argc - 1, argv + 1, shows[i].need_dev,
+		    &args) != 0)
+			return 1;
+		return simple(x, shows[i].cmd, args, shows[i].show);
+	}
+	return cmd_show_feature(x, argc, argv);
+}
+
+/* The port's show-dcbx object, or NULL after printing why. */
+static json_t *
+fetch_dcbx(struct client *c, const char *dev)
+{
+	return client_call(c, PROTO_SHOW_DCBX, json_pack("{s:s}", "dev", dev));
+}
+
+/* show ets|pfc|app dev IF: the operational config, as dcb shows it. */
+static int
+cmd_show_feature(const struct ctx *x, int argc, char *argv[])
+{
+	struct client c;
+	json_t *args, *r, *feat;
+	int f;
+
+	if (dcb_kw_lookup(args_feature_kw, argv[0], &f) != 0) {
+		fprintf(stderr, "dcbctl: show: unknown object \"%s\"\n",
+		    argv[0]);
+		return 1;
+	}
+	if (dev_args(argv[0], argc - 1, argv + 1, true, &args) != 0)
+		return 1;
+	json_decref(args);
+	if (client_open(&c, x->sock, false) != 0)
+		return 1;
+	r = fetch_dcbx(&c, argv[2]);
+	client_close(&c);
+	if (r == NULL)
+		return 1;
+	feat = json_object_get(json_object_get(r, argv[0]), "oper");
+	if (x->out.json)
+		show_json(&x->out, feat != NULL ? feat : json_null());
+	else if (f == ARGS_ETS) {
+		show_ets(stdout, feat, "");
+		if (json_is_object(json_object_get(json_object_get(r, "ets"),
+		    "reco")))
+			show_ets(stdout, json_object_get(json_object_get(r,
+			    "ets"), "reco"), "reco-");
+	} else if (f == ARGS_PFC)
+		show_pfc(stdout, feat);
+	else
+		show_app(stdout, feat);
+	json_decref(r);
+	return 0;
+}
+
+/* The daemon's admin policy of the port as the base of the edit. */
+static int
+set_base(const json_t *dcbx, struct dcb_config *cfg)
+{
+	const json_t *ets = json_object_get(dcbx, "ets");
+	char err[200];
+
+	dcb_config_default(cfg);
+	if (proto_ets_from_json(json_object_get(ets, "admin"), &cfg->ets, err,
+	    sizeof(err)) != 0 ||
+	    (json_is_object(json_object_get(ets, "reco")) &&
+	    proto_ets_from_json(json_object_get(ets, "reco"), &cfg->reco, err,
+	    sizeof(err)) != 0) ||
+	    proto_pfc_from_json(json_object_get(json_object_get(dcbx, "pfc"),
+	    "admin"), &cfg->pfc, err, sizeof(err)) != 0 ||
+	    proto_app_from_json(json_object_get(json_object_get(dcbx, "app"),
+	    "admin"), &cfg->app, err, sizeof(err)) != 0) {
+		fprintf(stderr, "dcbctl: the daemon's admin config: %s\n",
+		    err);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * set: a syntax pass first, so that a typo is reported without a daemon;
+ * then the same words again over the daemon's admin policy, validated as a
+ * whole ("tc-bw sums to 110") before anything is sent.
+ */
+static int
+cmd_set(const struct ctx *x, int argc, char *argv[])
+{
+	struct set_args a;
+	struct client c;
+	json_t *r;
+	char err[256];
+
+	memset(&a, 0, sizeof(a));
+	dcb_config_default(&a.cfg);
+	a.syntax_only = true;
+	if (args_parse_set(argc, argv, &a, err, sizeof(err)) != 0) {
+		fprintf(stderr, "dcbctl: %s\n", err);
+		return 1;
+	}
+	if (client_open(&c, x->sock, false) != 0)
+		return 1;
+	if ((r = fetch_dcbx(&c, a.dev)) == NULL || set_base(r, &a.cfg) != 0)
+		goto fail;
+	json_decref(r);
+	a.syntax_only = false;
+	if (args_parse_set(argc, argv, &a, err, sizeof(err)) != 0 ||
+	    args_validate(&a, err, sizeof(err)) != 0) {
+		fprintf(stderr, "dcbctl: %s\n", err);
+		r = NULL;
+		goto fail;
+	}
+	if ((r = client_call(&c, PROTO_SET, args_to_request(&a))) == NULL)
+		goto fail;
+	if (x->out.json)
+		show_json(&x->out, r);
+	json_decref(r);
+	client_close(&c);
+	return 0;
+fail:
+	json_decref(r);
+	client_close(&c);
+	return 1;
+}
+
+static int
+cmd_monitor(const struct ctx *x, int argc, char *argv[])
+{
+	struct client c;
+	json_t *r;
+
+	if (argc > 0) {
+		fprintf(stderr, "dcbctl: monitor: unexpected \"%s\"\n",
+		    argv[0]);
+		return 1;
+	}
+	if (client_open(&c, x->sock, true) != 0)
+		return 1;
+	if ((r = client_call(&c, PROTO_SUBSCRIBE, NULL)) == NULL) {
+		client_close(&c);
+		return 1;
+	}
+	json_decref(r);
+	/* Line-buffered so that a pipe (| grep) sees each event at once. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while ((r = client_next(&c)) != NULL) {
+		if (x->out.json)
+			show_json(&x->out, r);
+		else
+			show_event(stdout, r);
+		json_decref(r);
+	}
+	if (c.eof)
+		fprintf(stderr, "dcbctl: %s closed the connection\n", x->sock);
+	client_close(&c);
+	return 1;
+}
+
+static int
+cmd_plain(const struct ctx *x, const char *cmd, int argc, char *argv[])
+{
+	if (argc > 0) {
+		fprintf(stderr, "dcbctl: %s: unexpected \"%s\"\n", cmd,
+		    argv[0]);
+		return 1;
+	}
+	return simple(x, cmd, NULL, NULL);
+}
+
+static int
+cmd_reload(const struct ctx *x, int argc, char *argv[])
+{
+	return cmd_plain(x, PROTO_RELOAD, argc, argv);
+}
+
+static int
+cmd_version(const struct ctx *x, int argc, char *argv[])
+{
+	if (!x->out.json)
+		printf("dcbctl %s\n", PACKAGE_VERSION);
+	return cmd_plain(x, PROTO_VERSION, argc, argv);
+}
+
+static int
+cmd_headroom(const struct ctx *x, int argc, char *argv[])
+{
+	return hr_main(argc + 1, argv - 1, &x->out);
+}
+
+static int
+cmd_help(const struct ctx *x, int argc, char *argv[])
+{
+	usage(stdout);
+	return 0;
+}
+
+static const struct {
+	const char	*name;
+	int		(*fn)(const struct ctx *, int, char *[]);
+} commands[] = {
+	{ "show", cmd_show },
+	{ "set", cmd_set },
+	{ "monitor", cmd_monitor },
+	{ "headroom", cmd_headroom },
+	{ "reload", cmd_reload },
+	{ "version", cmd_version },
+	{ "help", cmd_help },
+};
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct ctx x = { DCBCTL_SOCKET, { false, false } };
+	size_t i;
+	int c;
+
+	/* "+": options end at the command; its words are its own. */
+	while ((c = getopt_long(argc, argv, "+s:jph", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': x.sock = optarg; break;
+		case 'j': x.out.json = true; break;
+		case 'p': x.out.json = x.out.pretty = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 1;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 1;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[optind], commands[i].name) == 0)
+			return commands[i].fn(&x, argc - optind - 1,
+			    argv + optind + 1);
+	fprintf(stderr, "dcbctl: unknown command \"%s\" (see dcbctl help)\n",
+	    argv[optind]);
+	return 1;
+}
