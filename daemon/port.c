@@ -28,6 +28,7 @@ static unsigned int	 port_n;
 static unsigned int	 port_gen;
 
 static void	port_readable(int, bool, bool, void *);
+static void	port_apply_state(struct port *);
 
 struct port *
 port_first(void)
@@ -177,6 +178,16 @@ port_rx_frame(struct port *p, const uint8_t *buf, size_t len)
 	}
 	if ((a = p->agent[f.agent]) == NULL)
 		return;		/* an agent not enabled here: not ours */
+	if (!p->up) {
+		/*
+		 * The kernel reports carrier changes through linkwatch, up
+		 * to a second late; a frame from the peer is proof enough.
+		 */
+		log_info(LOG_SUB_LINK, "%s: link up (LLDPDU received)",
+		    p->ifname);
+		p->up = true;
+		port_apply_state(p);
+	}
 	agent_rx(a, &f);
 }
 
