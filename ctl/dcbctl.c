@@ -302,12 +302,24 @@ cmd_reload(const struct ctx *x, int argc, char *argv[])
 	return cmd_plain(x, PROTO_RELOAD, argc, argv);
 }
 
+static void
+show_version(FILE *fp, const json_t *r)
+{
+	char buf[32];
+
+	fprintf(fp, "dcbctl %s\ndcbxd %s\n", PACKAGE_VERSION,
+	    json_text(json_object_get(r, "version"), buf, sizeof(buf)));
+}
+
 static int
 cmd_version(const struct ctx *x, int argc, char *argv[])
 {
-	if (!x->out.json)
-		printf("dcbctl %s\n", PACKAGE_VERSION);
-	return cmd_plain(x, PROTO_VERSION, argc, argv);
+	if (argc > 0) {
+		fprintf(stderr, "dcbctl: version: unexpected \"%s\"\n",
+		    argv[0]);
+		return 1;
+	}
+	return simple(x, PROTO_VERSION, NULL, show_version);
 }
 
 static int

@@ -331,6 +331,22 @@ prio_rows(struct table *t, const char *prefix, const json_t *o)
 	}
 }
 
+/* An object of scalars as name/value rows ("lldp", "remote_tables"). */
+static void
+scalar_rows(struct table *t, const char *prefix, const json_t *o)
+{
+	const char *key;
+	const json_t *v;
+	char buf[32];
+
+	json_object_foreach((json_t *)(uintptr_t)o, key, v) {
+		if (json_is_object(v) || json_is_array(v))
+			continue;
+		table_addf(t, "%s%s", prefix, key);
+		table_add(t, json_text(v, buf, sizeof(buf)));
+	}
+}
+
 static void
 show_port_stats(FILE *fp, const json_t *p)
 {
@@ -342,10 +358,14 @@ show_port_stats(FILE *fp, const json_t *p)
 
 	fprintf(fp, "%s:\n", get_text(p, "ifname", buf, sizeof(buf)));
 	t = table_new(2);
-	json_object_foreach(json_object_get(p, "lldp"), key, v) {
-		table_add(t, key);
-		table_add(t, json_text(v, buf, sizeof(buf)));
-	}
+	scalar_rows(t, "", json_object_get(p, "lldp"));
+	/* Other groups the daemon adds are shown too, prefixed. */
+	json_object_foreach((json_t *)(uintptr_t)p, key, v)
+		if (json_is_object(v) && strcmp(key, "lldp") != 0 &&
+		    strcmp(key, "pfc") != 0 && strcmp(key, "engine") != 0) {
+			snprintf(buf, sizeof(buf), "%.24s ", key);
+			scalar_rows(t, buf, v);
+		}
 	table_print(t, fp, "  ");
 	table_free(t);
 	t = table_new(9);
