@@ -1,5 +1,5 @@
 /*
- * sched.c -- classifier, ETS scheduler, pause state and ingress thresholds
+ * esched.c -- classifier, ETS scheduler, pause state and ingress thresholds
  * of the software pause engine.  Pure: no I/O, no clock, no allocation.
  */
 #include "config.h"
@@ -8,7 +8,7 @@
 
 #include "cursor.h"
 #include "pfc.h"
-#include "sched.h"
+#include "esched.h"
 
 #define ETH_P_VLAN	0x8100
 #define ETH_P_QINQ	0x88a8
@@ -17,19 +17,19 @@
 #define IPPROTO_TCP_	6
 #define IPPROTO_UDP_	17
 
-const char *const sched_drop_name[SCHED_DROP__MAX] = {
-	[SCHED_DROP_EGRESS_FULL] = "egress_queue_full",
-	[SCHED_DROP_INGRESS_FULL] = "ingress_queue_full",
-	[SCHED_DROP_LOSSLESS] = "lossless_overflow",
-	[SCHED_DROP_STALL] = "stall",
-	[SCHED_DROP_TAP_WRITE] = "tap_write",
-	[SCHED_DROP_PORT_SEND] = "port_send",
+const char *const esched_drop_name[ESCHED_DROP__MAX] = {
+	[ESCHED_DROP_EGRESS_FULL] = "egress_queue_full",
+	[ESCHED_DROP_INGRESS_FULL] = "ingress_queue_full",
+	[ESCHED_DROP_LOSSLESS] = "lossless_overflow",
+	[ESCHED_DROP_STALL] = "stall",
+	[ESCHED_DROP_TAP_WRITE] = "tap_write",
+	[ESCHED_DROP_PORT_SEND] = "port_send",
 };
 
 /* ---- byte ring ---------------------------------------------------- */
 
 void
-sched_ring_init(struct sched_ring *r, void *buf, uint32_t size)
+esched_ring_init(struct esched_ring *r, void *buf, uint32_t size)
 {
 	memset(r, 0, sizeof(*r));
 	r->buf = buf;
@@ -37,9 +37,9 @@ sched_ring_init(struct sched_ring *r, void *buf, uint32_t size)
 }
 
 uint32_t
-sched_ring_cost(uint32_t len)
+esched_ring_cost(uint32_t len)
 {
-	return (SCHED_REC_HDR + ((len + 7u) & ~7u));
+	return (ESCHED_REC_HDR + ((len + 7u) & ~7u));
 }
 
 static void
@@ -52,21 +52,21 @@ ring_put_hdr(uint8_t *p, uint32_t len, uint16_t meta)
 /* Where the next record starts: a tail under 8 octets or a UINT32_MAX
  * length means the writer skipped to the start of the buffer. */
 static uint32_t
-ring_read_pos(const struct sched_ring *r)
+ring_read_pos(const struct esched_ring *r)
 {
 	uint32_t len;
 
-	if (r->size - r->head < SCHED_REC_HDR)
+	if (r->size - r->head < ESCHED_REC_HDR)
 		return (0);
 	memcpy(&len, r->buf + r->head, 4);
 	return (len == UINT32_MAX ? 0 : r->head);
 }
 
 int
-sched_ring_push(struct sched_ring *r, const void *f, uint32_t len,
+esched_ring_push(struct esched_ring *r, const void *f, uint32_t len,
     uint16_t meta)
 {
-	uint32_t need = sched_ring_cost(len), at;
+	uint32_t need = esched_ring_cost(len), at;
 
 	if (len >= UINT32_MAX - 16 || r->used + need > r->size)
 		return (-1);
@@ -77,7 +77,7 @@ sched_ring_push(struct sched_ring *r, const void *f, uint32_t len,
 		if (r->size - r->tail >= need)
 			at = r->tail;
 		else if (r->head >= need) {
-			if (r->size - r->tail >= SCHED_REC_HDR)
+			if (r->size - r->tail >= ESCHED_REC_HDR)
 				ring_put_hdr(r->buf + r->tail, UINT32_MAX, 0);
 			r->used += r->size - r->tail;
 			at = 0;
@@ -88,7 +88,7 @@ sched_ring_push(struct sched_ring *r, const void *f, uint32_t len,
 	else
 		return (-1);
 	ring_put_hdr(r->buf + at, len, meta);
-	memcpy(r->buf + at + SCHED_REC_HDR, f, len);
+	memcpy(r->buf + at + ESCHED_REC_HDR, f, len);
 	r->tail = at + need;
 	if (r->tail == r->size)
 		r->tail = 0;
@@ -100,7 +100,7 @@ sched_ring_push(struct sched_ring *r, const void *f, uint32_t len,
 }
 
 const uint8_t *
-sched_ring_peek(const struct sched_ring *r, uint32_t *len, uint16_t *meta)
+esched_ring_peek(const struct esched_ring *r, uint32_t *len, uint16_t *meta)
 {
 	uint32_t at;
 
@@ -110,11 +110,11 @@ sched_ring_peek(const struct sched_ring *r, uint32_t *len, uint16_t *meta)
 	memcpy(len, r->buf + at, 4);
 	if (meta != NULL)
 		memcpy(meta, r->buf + at + 4, 2);
-	return (r->buf + at + SCHED_REC_HDR);
+	return (r->buf + at + ESCHED_REC_HDR);
 }
 
 void
-sched_ring_pop(struct sched_ring *r)
+esched_ring_pop(struct esched_ring *r)
 {
 	uint32_t at, len;
 
@@ -126,17 +126,17 @@ sched_ring_pop(struct sched_ring *r)
 		r->head = 0;
 	}
 	memcpy(&len, r->buf + at, 4);
-	r->head = at + sched_ring_cost(len);
+	r->head = at + esched_ring_cost(len);
 	if (r->head == r->size)
 		r->head = 0;
-	r->used -= sched_ring_cost(len);
+	r->used -= esched_ring_cost(len);
 	r->frames--;
 	if (r->frames == 0)
 		r->head = r->tail = r->used = 0;
 }
 
 void
-sched_ring_flush(struct sched_ring *r)
+esched_ring_flush(struct esched_ring *r)
 {
 	r->head = r->tail = r->used = r->frames = 0;
 }
@@ -150,7 +150,7 @@ app_key_cmp(uint32_t a, uint32_t b)
 }
 
 void
-sched_cls_build(struct sched_cls *c, const struct dcb_app_table *t)
+esched_cls_build(struct esched_cls *c, const struct dcb_app_table *t)
 {
 	const struct dcb_app *a;
 	uint16_t i, j;
@@ -160,7 +160,7 @@ sched_cls_build(struct sched_cls *c, const struct dcb_app_table *t)
 	memset(c->dscp, -1, sizeof(c->dscp));
 	for (i = 0; t != NULL && i < t->n && i < DCB_APP_MAX; i++) {
 		a = &t->e[i];
-		if (a->priority >= SCHED_NPRIO)
+		if (a->priority >= ESCHED_NPRIO)
 			continue;
 		if (a->selector == DCB_APP_SEL_DSCP) {
 			if (a->protocol < 64 && c->dscp[a->protocol] < a->priority)
@@ -189,7 +189,7 @@ sched_cls_build(struct sched_cls *c, const struct dcb_app_table *t)
 }
 
 static int
-cls_find(const struct sched_cls *c, uint8_t sel, uint16_t proto)
+cls_find(const struct esched_cls *c, uint8_t sel, uint16_t proto)
 {
 	uint32_t key = (uint32_t)sel << 16 | proto;
 	int lo = 0, hi = (int)c->n - 1, mid;
@@ -208,7 +208,7 @@ cls_find(const struct sched_cls *c, uint8_t sel, uint16_t proto)
 
 /* TCP/UDP ports at the transport header: destination first. */
 static int
-cls_ports(const struct sched_cls *c, struct cur *l4, uint8_t proto)
+cls_ports(const struct esched_cls *c, struct cur *l4, uint8_t proto)
 {
 	uint8_t sel = proto == IPPROTO_TCP_ ? DCB_APP_SEL_STREAM :
 	    DCB_APP_SEL_DGRAM;
@@ -229,7 +229,7 @@ cls_ports(const struct sched_cls *c, struct cur *l4, uint8_t proto)
 
 /* IPv4 / IPv6 header at c: port entry, then DSCP entry, else -1. */
 static int
-cls_ip(const struct sched_cls *c, struct cur *ip, uint16_t type)
+cls_ip(const struct esched_cls *c, struct cur *ip, uint16_t type)
 {
 	uint8_t vihl, tos, proto = 0, dscp;
 	uint16_t frag;
@@ -268,7 +268,7 @@ cls_ip(const struct sched_cls *c, struct cur *ip, uint16_t type)
 }
 
 int
-sched_classify(const struct sched_cls *c, const uint8_t *f, size_t len,
+esched_classify(const struct esched_cls *c, const uint8_t *f, size_t len,
     int tci)
 {
 	struct cur k;
@@ -292,7 +292,7 @@ sched_classify(const struct sched_cls *c, const uint8_t *f, size_t len,
 }
 
 void
-sched_cfg_build(struct sched_cfg *s, const struct dcb_config *oper)
+esched_cfg_build(struct esched_cfg *s, const struct dcb_config *oper)
 {
 	struct dcb_ets ets;
 	int i;
@@ -302,16 +302,16 @@ sched_cfg_build(struct sched_cfg *s, const struct dcb_config *oper)
 		ets = oper->ets;
 	else
 		dcb_ets_default(&ets);
-	sched_cls_build(&s->cls, oper != NULL && (oper->has & DCB_HAS_APP) ?
+	esched_cls_build(&s->cls, oper != NULL && (oper->has & DCB_HAS_APP) ?
 	    &oper->app : NULL);
-	for (i = 0; i < SCHED_NPRIO; i++)
+	for (i = 0; i < ESCHED_NPRIO; i++)
 		s->prio_tc[i] = ets.prio_tc[i] & 7;
 	for (i = 0; i < DCB_NTC; i++) {
 		if (ets.tc_tsa[i] == DCB_TSA_STRICT)
 			s->tc_strict |= (uint8_t)(1u << i);
 		else	/* ETS, and CBS/vendor by their bandwidth */
 			s->quantum[i] = (uint32_t)ets.tc_bw[i] *
-			    SCHED_QUANTUM_UNIT;
+			    ESCHED_QUANTUM_UNIT;
 	}
 	if (oper != NULL && (oper->has & DCB_HAS_PFC))
 		s->pfc_en = oper->pfc.pfc_en;
@@ -320,7 +320,7 @@ sched_cfg_build(struct sched_cfg *s, const struct dcb_config *oper)
 /* ---- pause state -------------------------------------------------- */
 
 void
-sched_pause_init(struct sched_pause *ps)
+esched_pause_init(struct esched_pause *ps)
 {
 	memset(ps, 0, sizeof(*ps));
 }
@@ -346,12 +346,12 @@ pause_set(bool *on, uint64_t *until, uint64_t *since, uint64_t *total,
 }
 
 void
-sched_pause_pfc(struct sched_pause *ps, uint64_t now, uint8_t enable,
-    const uint16_t time[SCHED_NPRIO], uint32_t speed_mbps)
+esched_pause_pfc(struct esched_pause *ps, uint64_t now, uint8_t enable,
+    const uint16_t time[ESCHED_NPRIO], uint32_t speed_mbps)
 {
 	int p;
 
-	for (p = 0; p < SCHED_NPRIO; p++)
+	for (p = 0; p < ESCHED_NPRIO; p++)
 		if (enable & (1u << p))
 			pause_set(&ps->on[p], &ps->until[p], &ps->since[p],
 			    &ps->total[p], now,
@@ -359,7 +359,7 @@ sched_pause_pfc(struct sched_pause *ps, uint64_t now, uint8_t enable,
 }
 
 void
-sched_pause_8023x(struct sched_pause *ps, uint64_t now, uint16_t quanta,
+esched_pause_8023x(struct esched_pause *ps, uint64_t now, uint16_t quanta,
     uint32_t speed_mbps)
 {
 	pause_set(&ps->all_on, &ps->all_until, &ps->all_since, &ps->all_total,
@@ -367,7 +367,7 @@ sched_pause_8023x(struct sched_pause *ps, uint64_t now, uint16_t quanta,
 }
 
 bool
-sched_pause_active(struct sched_pause *ps, int p, uint64_t now)
+esched_pause_active(struct esched_pause *ps, int p, uint64_t now)
 {
 	if (ps->all_on && ps->all_until <= now) {
 		ps->all_total += ps->all_until - ps->all_since;
@@ -381,12 +381,12 @@ sched_pause_active(struct sched_pause *ps, int p, uint64_t now)
 }
 
 uint64_t
-sched_pause_wake(const struct sched_pause *ps)
+esched_pause_wake(const struct esched_pause *ps)
 {
 	uint64_t w = ps->all_on ? ps->all_until : UINT64_MAX;
 	int p;
 
-	for (p = 0; p < SCHED_NPRIO; p++)
+	for (p = 0; p < ESCHED_NPRIO; p++)
 		if (ps->on[p] && ps->until[p] < w)
 			w = ps->until[p];
 	return (w);
@@ -401,7 +401,7 @@ spell(bool on, uint64_t since, uint64_t until, uint64_t now)
 }
 
 uint64_t
-sched_pause_time(const struct sched_pause *ps, int p, uint64_t now)
+esched_pause_time(const struct esched_pause *ps, int p, uint64_t now)
 {
 	/* PFC and PAUSE are exclusive on a link (PROTOCOLS.md D): add. */
 	return (ps->total[p] + spell(ps->on[p], ps->since[p], ps->until[p],
@@ -412,20 +412,20 @@ sched_pause_time(const struct sched_pause *ps, int p, uint64_t now)
 /* ---- egress: strict, then DWRR ----------------------------------- */
 
 void
-sched_egress_init(struct sched_egress *e, uint8_t *bufs[SCHED_NPRIO],
+esched_egress_init(struct esched_egress *e, uint8_t *bufs[ESCHED_NPRIO],
     uint32_t size)
 {
 	int p;
 
 	memset(e, 0, sizeof(*e));
-	sched_cfg_build(&e->cfg, NULL);
-	sched_pause_init(&e->pause);
-	for (p = 0; p < SCHED_NPRIO; p++)
-		sched_ring_init(&e->q[p], bufs[p], size);
+	esched_cfg_build(&e->cfg, NULL);
+	esched_pause_init(&e->pause);
+	for (p = 0; p < ESCHED_NPRIO; p++)
+		esched_ring_init(&e->q[p], bufs[p], size);
 }
 
 void
-sched_egress_set(struct sched_egress *e, const struct sched_cfg *c)
+esched_egress_set(struct esched_egress *e, const struct esched_cfg *c)
 {
 	e->cfg = *c;
 	memset(e->deficit, 0, sizeof(e->deficit));
@@ -433,15 +433,15 @@ sched_egress_set(struct sched_egress *e, const struct sched_cfg *c)
 
 /* Next unpaused, non-empty priority of tc, round robin; -1 if none. */
 static int
-tc_pick(struct sched_egress *e, int tc, uint64_t now)
+tc_pick(struct esched_egress *e, int tc, uint64_t now)
 {
 	int i, p;
 
-	for (i = 0; i < SCHED_NPRIO; i++) {
-		p = (e->rr[tc] + i) % SCHED_NPRIO;
+	for (i = 0; i < ESCHED_NPRIO; i++) {
+		p = (e->rr[tc] + i) % ESCHED_NPRIO;
 		if (e->cfg.prio_tc[p] != tc || e->q[p].frames == 0)
 			continue;
-		if (sched_pause_active(&e->pause, p, now))
+		if (esched_pause_active(&e->pause, p, now))
 			continue;
 		return (p);
 	}
@@ -449,11 +449,11 @@ tc_pick(struct sched_egress *e, int tc, uint64_t now)
 }
 
 static uint32_t
-head_len(const struct sched_egress *e, int p)
+head_len(const struct esched_egress *e, int p)
 {
 	uint32_t len = 0;
 
-	(void)sched_ring_peek(&e->q[p], &len, NULL);
+	(void)esched_ring_peek(&e->q[p], &len, NULL);
 	return (len);
 }
 
@@ -463,7 +463,7 @@ head_len(const struct sched_egress *e, int p)
  * idle flow does in DWRR, so an idle class's share goes to the busy ones.
  */
 static int
-dwrr_scan(struct sched_egress *e, uint64_t now, int pick[DCB_NTC])
+dwrr_scan(struct esched_egress *e, uint64_t now, int pick[DCB_NTC])
 {
 	int i, tc, p;
 
@@ -492,7 +492,7 @@ dwrr_scan(struct sched_egress *e, uint64_t now, int pick[DCB_NTC])
  * TC with bandwidth is eligible.
  */
 static void
-dwrr_rounds(struct sched_egress *e, const int pick[DCB_NTC])
+dwrr_rounds(struct esched_egress *e, const int pick[DCB_NTC])
 {
 	uint64_t r, best = UINT64_MAX;
 	uint32_t q;
@@ -504,7 +504,7 @@ dwrr_rounds(struct sched_egress *e, const int pick[DCB_NTC])
 	for (tc = 0; tc < DCB_NTC; tc++) {
 		if (pick[tc] < 0)
 			continue;
-		q = any_bw ? e->cfg.quantum[tc] : SCHED_QUANTUM_UNIT;
+		q = any_bw ? e->cfg.quantum[tc] : ESCHED_QUANTUM_UNIT;
 		if (q == 0)
 			continue;
 		r = ((uint64_t)head_len(e, pick[tc]) - (uint64_t)e->deficit[tc] +
@@ -517,13 +517,13 @@ dwrr_rounds(struct sched_egress *e, const int pick[DCB_NTC])
 	for (tc = 0; tc < DCB_NTC; tc++) {
 		if (pick[tc] < 0)
 			continue;
-		q = any_bw ? e->cfg.quantum[tc] : SCHED_QUANTUM_UNIT;
+		q = any_bw ? e->cfg.quantum[tc] : ESCHED_QUANTUM_UNIT;
 		e->deficit[tc] += (int64_t)(best * q);
 	}
 }
 
 int
-sched_egress_next(struct sched_egress *e, uint64_t now, uint64_t *wake)
+esched_egress_next(struct esched_egress *e, uint64_t now, uint64_t *wake)
 {
 	int pick[DCB_NTC], tc, p;
 
@@ -538,28 +538,28 @@ sched_egress_next(struct sched_egress *e, uint64_t now, uint64_t *wake)
 	dwrr_rounds(e, pick);
 	if ((p = dwrr_scan(e, now, pick)) >= 0)
 		return (p);
-	*wake = sched_pause_wake(&e->pause);
+	*wake = esched_pause_wake(&e->pause);
 	return (-1);
 }
 
 void
-sched_egress_done(struct sched_egress *e, int p)
+esched_egress_done(struct esched_egress *e, int p)
 {
 	int tc = e->cfg.prio_tc[p];
 
 	if (!(e->cfg.tc_strict & (1u << tc)))
 		e->deficit[tc] -= (int64_t)head_len(e, p);
-	e->rr[tc] = (uint8_t)((p + 1) % SCHED_NPRIO);
-	sched_ring_pop(&e->q[p]);
+	e->rr[tc] = (uint8_t)((p + 1) % ESCHED_NPRIO);
+	esched_ring_pop(&e->q[p]);
 }
 
 /* ---- ingress thresholds ------------------------------------------- */
 
 bool
-sched_ingress_init(struct sched_ingress *in, uint32_t size, uint32_t headroom,
+esched_ingress_init(struct esched_ingress *in, uint32_t size, uint32_t headroom,
     uint32_t mtu, uint64_t refresh_ns, uint64_t stall_ns)
 {
-	uint32_t floor = 2 * sched_ring_cost(mtu + 18);
+	uint32_t floor = 2 * esched_ring_cost(mtu + 18);
 	bool fits = true;
 
 	in->size = size;
@@ -575,25 +575,25 @@ sched_ingress_init(struct sched_ingress *in, uint32_t size, uint32_t headroom,
 }
 
 int
-sched_ingress_admit(const struct sched_ingress *in, int p,
-    const struct sched_ring *q, uint32_t len)
+esched_ingress_admit(const struct esched_ingress *in, int p,
+    const struct esched_ring *q, uint32_t len)
 {
 	if (in->stalled[p])
-		return (SCHED_DROP_STALL);
-	if (q->used + sched_ring_cost(len) <= q->size)
+		return (ESCHED_DROP_STALL);
+	if (q->used + esched_ring_cost(len) <= q->size)
 		return (-1);
-	return ((in->pfc_en & (1u << p)) ? SCHED_DROP_LOSSLESS :
-	    SCHED_DROP_INGRESS_FULL);
+	return ((in->pfc_en & (1u << p)) ? ESCHED_DROP_LOSSLESS :
+	    ESCHED_DROP_INGRESS_FULL);
 }
 
 void
-sched_ingress_progress(struct sched_ingress *in, int p, uint64_t now)
+esched_ingress_progress(struct esched_ingress *in, int p, uint64_t now)
 {
 	in->progress[p] = now;
 }
 
 static void
-ingress_want(struct sched_pfc_out *o, int p, uint16_t t)
+ingress_want(struct esched_pfc_out *o, int p, uint16_t t)
 {
 	o->enable |= (uint8_t)(1u << p);
 	o->time[p] = t;
@@ -601,8 +601,8 @@ ingress_want(struct sched_pfc_out *o, int p, uint16_t t)
 
 /* Stall prevention for one priority; true if p is (now) given up. */
 static bool
-ingress_stall(struct sched_ingress *in, const struct sched_ring *q, int p,
-    uint64_t now, struct sched_pfc_out *o)
+ingress_stall(struct esched_ingress *in, const struct esched_ring *q, int p,
+    uint64_t now, struct esched_pfc_out *o)
 {
 	if (q->frames == 0 || now - in->progress[p] < in->stall_ns) {
 		if (in->stalled[p]) {
@@ -622,13 +622,13 @@ ingress_stall(struct sched_ingress *in, const struct sched_ring *q, int p,
 }
 
 bool
-sched_ingress_eval(struct sched_ingress *in, const struct sched_ring q[],
-    uint64_t now, struct sched_pfc_out *o)
+esched_ingress_eval(struct esched_ingress *in, const struct esched_ring q[],
+    uint64_t now, struct esched_pfc_out *o)
 {
 	int p;
 
 	memset(o, 0, sizeof(*o));
-	for (p = 0; p < SCHED_NPRIO; p++) {
+	for (p = 0; p < ESCHED_NPRIO; p++) {
 		if (q[p].frames == 0)
 			in->progress[p] = now;
 		if (ingress_stall(in, &q[p], p, now, o))
@@ -656,12 +656,12 @@ sched_ingress_eval(struct sched_ingress *in, const struct sched_ring q[],
 }
 
 uint64_t
-sched_ingress_wake(const struct sched_ingress *in, const struct sched_ring q[])
+esched_ingress_wake(const struct esched_ingress *in, const struct esched_ring q[])
 {
 	uint64_t w = UINT64_MAX, t;
 	int p;
 
-	for (p = 0; p < SCHED_NPRIO; p++) {
+	for (p = 0; p < ESCHED_NPRIO; p++) {
 		if (in->asked[p] && (t = in->asked_at[p] + in->refresh_ns) < w)
 			w = t;
 		if (q[p].frames > 0 && !in->stalled[p] &&
@@ -672,7 +672,7 @@ sched_ingress_wake(const struct sched_ingress *in, const struct sched_ring q[])
 }
 
 uint64_t
-sched_wire_ns(uint32_t len, uint64_t speed_bps)
+esched_wire_ns(uint32_t len, uint64_t speed_bps)
 {
 	/* preamble+SFD 8, FCS 4, IFG 12 (802.3 4.4.2); minFrameSize 64. */
 	uint64_t octets = (len < 60 ? 60 : len) + 4 + 8 + 12;

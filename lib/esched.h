@@ -1,5 +1,5 @@
 /*
- * sched.h -- the pure half of the software pause engine: frame classifier,
+ * esched.h -- the pure half of the software pause engine: frame classifier,
  * ETS transmission selection (strict, then deficit weighted round robin),
  * per-priority pause state (802.1Qbb PFC and 802.3 Annex 31B PAUSE) and
  * ingress XOFF/XON thresholds.  daemon/engine.c does the I/O around it.
@@ -15,8 +15,8 @@
  * PFC pauses a priority, not a class).  Within a TC the scheduler takes the
  * unpaused priorities round robin, frame by frame.
  */
-#ifndef SCHED_H
-#define SCHED_H
+#ifndef ESCHED_H
+#define ESCHED_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,9 +24,9 @@
 
 #include "dcb.h"
 
-#define SCHED_NPRIO		8
-#define SCHED_REC_HDR		8	/* ring record header, octets */
-#define SCHED_QUANTUM_UNIT	128	/* DWRR octets per percent per round */
+#define ESCHED_NPRIO		8
+#define ESCHED_REC_HDR		8	/* ring record header, octets */
+#define ESCHED_QUANTUM_UNIT	128	/* DWRR octets per percent per round */
 
 /*
  * Byte ring of frames: each record is an 8-octet header (length, 16-bit
@@ -34,7 +34,7 @@
  * the tail of the buffer it skips counts as used until the reader passes
  * it, so 'used' never understates the memory a queue holds.
  */
-struct sched_ring {
+struct esched_ring {
 	uint8_t		*buf;
 	uint32_t	 size;		/* multiple of 8 */
 	uint32_t	 head;		/* next record to read */
@@ -44,17 +44,17 @@ struct sched_ring {
 	uint32_t	 hwm;		/* high-water mark of 'used' */
 };
 
-void		 sched_ring_init(struct sched_ring *, void *buf, uint32_t size);
+void		 esched_ring_init(struct esched_ring *, void *buf, uint32_t size);
 /* Octets a frame of len takes in a ring. */
-uint32_t	 sched_ring_cost(uint32_t len);
+uint32_t	 esched_ring_cost(uint32_t len);
 /* 0, or -1 when the frame does not fit (the ring is unchanged). */
-int		 sched_ring_push(struct sched_ring *, const void *, uint32_t len,
+int		 esched_ring_push(struct esched_ring *, const void *, uint32_t len,
 		    uint16_t meta);
 /* The oldest frame in place, or NULL when empty. */
-const uint8_t	*sched_ring_peek(const struct sched_ring *, uint32_t *len,
+const uint8_t	*esched_ring_peek(const struct esched_ring *, uint32_t *len,
 		    uint16_t *meta);
-void		 sched_ring_pop(struct sched_ring *);
-void		 sched_ring_flush(struct sched_ring *);
+void		 esched_ring_pop(struct esched_ring *);
+void		 esched_ring_flush(struct esched_ring *);
 
 /*
  * Classifier built from the operational APP table (802.1Qaz D.2.11, Qcd).
@@ -65,89 +65,89 @@ void		 sched_ring_flush(struct sched_ring *);
  * maps one protocol to several priorities the highest wins, as Linux's
  * dcb_ieee_getapp_mask() users do.
  */
-struct sched_app_key {
+struct esched_app_key {
 	uint32_t	key;		/* selector << 16 | protocol */
 	uint8_t		prio;
 };
 
-struct sched_cls {
+struct esched_cls {
 	int8_t			dscp[64];	/* -1: no entry */
 	int8_t			dflt;		/* default priority */
 	uint16_t		n;		/* port and ethertype entries */
-	struct sched_app_key	e[DCB_APP_MAX];	/* sorted by key */
+	struct esched_app_key	e[DCB_APP_MAX];	/* sorted by key */
 };
 
-void	sched_cls_build(struct sched_cls *, const struct dcb_app_table *);
+void	esched_cls_build(struct esched_cls *, const struct dcb_app_table *);
 /*
  * Priority of frame f (Ethernet header first, tag inline or not).  tci is
  * the tag a packet socket moved out of band (PACKET_AUXDATA), -1 if none.
  * Never reads outside f[0..len).
  */
-int	sched_classify(const struct sched_cls *, const uint8_t *f, size_t len,
+int	esched_classify(const struct esched_cls *, const uint8_t *f, size_t len,
 	    int tci);
 
 /* Operational config as the data plane uses it. */
-struct sched_cfg {
-	struct sched_cls	cls;
-	uint8_t			prio_tc[SCHED_NPRIO];
+struct esched_cfg {
+	struct esched_cls	cls;
+	uint8_t			prio_tc[ESCHED_NPRIO];
 	uint8_t			tc_strict;	/* bit per TC */
 	uint32_t		quantum[DCB_NTC];	/* DWRR octets per round */
 	uint8_t			pfc_en;
 };
 
 /* Missing parts (no DCB_HAS_* bit) take dcb.h's defaults. */
-void	sched_cfg_build(struct sched_cfg *, const struct dcb_config *);
+void	esched_cfg_build(struct esched_cfg *, const struct dcb_config *);
 
 /*
  * Pause state at the receiving end of PFC/PAUSE (802.1Qbb 36.1.3.2, 802.3
  * 31B.3): a frame reloads the timer (values do not add), time 0 resumes at
  * once, expiry resumes.  An 802.3x PAUSE stops every priority.
  */
-struct sched_pause {
-	uint64_t	until[SCHED_NPRIO];
-	uint64_t	since[SCHED_NPRIO];
-	uint64_t	total[SCHED_NPRIO];	/* ns paused, closed spells */
-	bool		on[SCHED_NPRIO];
+struct esched_pause {
+	uint64_t	until[ESCHED_NPRIO];
+	uint64_t	since[ESCHED_NPRIO];
+	uint64_t	total[ESCHED_NPRIO];	/* ns paused, closed spells */
+	bool		on[ESCHED_NPRIO];
 	uint64_t	all_until, all_since, all_total;
 	bool		all_on;
 };
 
-void	 sched_pause_init(struct sched_pause *);
+void	 esched_pause_init(struct esched_pause *);
 /* A PFC frame arrived: reload each enabled priority's timer. */
-void	 sched_pause_pfc(struct sched_pause *, uint64_t now, uint8_t enable,
-	    const uint16_t time[SCHED_NPRIO], uint32_t speed_mbps);
+void	 esched_pause_pfc(struct esched_pause *, uint64_t now, uint8_t enable,
+	    const uint16_t time[ESCHED_NPRIO], uint32_t speed_mbps);
 /* An 802.3x PAUSE arrived. */
-void	 sched_pause_8023x(struct sched_pause *, uint64_t now, uint16_t quanta,
+void	 esched_pause_8023x(struct esched_pause *, uint64_t now, uint16_t quanta,
 	    uint32_t speed_mbps);
 /* Close spells that ended by now; true if prio may not send. */
-bool	 sched_pause_active(struct sched_pause *, int prio, uint64_t now);
+bool	 esched_pause_active(struct esched_pause *, int prio, uint64_t now);
 /* Earliest expiry still ahead, UINT64_MAX if nothing is paused. */
-uint64_t sched_pause_wake(const struct sched_pause *);
+uint64_t esched_pause_wake(const struct esched_pause *);
 /* Total time prio has been paused (by PFC or PAUSE), up to now. */
-uint64_t sched_pause_time(const struct sched_pause *, int prio, uint64_t now);
+uint64_t esched_pause_time(const struct esched_pause *, int prio, uint64_t now);
 
 /* Egress: per-priority queues, strict TCs first, then DWRR. */
-struct sched_egress {
-	struct sched_cfg	cfg;
-	struct sched_pause	pause;
-	struct sched_ring	q[SCHED_NPRIO];
+struct esched_egress {
+	struct esched_cfg	cfg;
+	struct esched_pause	pause;
+	struct esched_ring	q[ESCHED_NPRIO];
 	int64_t			deficit[DCB_NTC];
 	uint8_t			cur;		/* DWRR: TC being served */
 	uint8_t			rr[DCB_NTC];	/* next priority in each TC */
 };
 
 /* bufs[p] of size bytes each; cfg may be NULL (defaults). */
-void	sched_egress_init(struct sched_egress *, uint8_t *bufs[SCHED_NPRIO],
+void	esched_egress_init(struct esched_egress *, uint8_t *bufs[ESCHED_NPRIO],
 	    uint32_t size);
 /* Take a new config live; queued frames stay where they are. */
-void	sched_egress_set(struct sched_egress *, const struct sched_cfg *);
+void	esched_egress_set(struct esched_egress *, const struct esched_cfg *);
 /*
  * The priority whose head frame goes next, or -1: then *wake is when a
  * pause ends (UINT64_MAX if nothing is paused).
  */
-int	sched_egress_next(struct sched_egress *, uint64_t now, uint64_t *wake);
+int	esched_egress_next(struct esched_egress *, uint64_t now, uint64_t *wake);
 /* The head frame of prio was sent: charge it to its TC and drop it. */
-void	sched_egress_done(struct sched_egress *, int prio);
+void	esched_egress_done(struct esched_egress *, int prio);
 
 /*
  * Ingress thresholds (PROTOCOLS.md E).  For each PFC priority: at or above
@@ -157,26 +157,26 @@ void	sched_egress_done(struct sched_egress *, int prio);
  * given up (stall prevention, like the SONiC PFC watchdog): XOFF stops, the
  * caller drops what it holds and what arrives until the host drains again.
  */
-enum sched_drop {
-	SCHED_DROP_EGRESS_FULL = 0,	/* egress queue full (TAP side) */
-	SCHED_DROP_INGRESS_FULL,	/* non-PFC priority at its limit */
-	SCHED_DROP_LOSSLESS,		/* PFC priority over its headroom */
-	SCHED_DROP_STALL,		/* host stalled: stall prevention */
-	SCHED_DROP_TAP_WRITE,		/* the TAP refused a frame */
-	SCHED_DROP_PORT_SEND,		/* the port socket refused a frame */
-	SCHED_DROP__MAX
+enum esched_drop {
+	ESCHED_DROP_EGRESS_FULL = 0,	/* egress queue full (TAP side) */
+	ESCHED_DROP_INGRESS_FULL,	/* non-PFC priority at its limit */
+	ESCHED_DROP_LOSSLESS,		/* PFC priority over its headroom */
+	ESCHED_DROP_STALL,		/* host stalled: stall prevention */
+	ESCHED_DROP_TAP_WRITE,		/* the TAP refused a frame */
+	ESCHED_DROP_PORT_SEND,		/* the port socket refused a frame */
+	ESCHED_DROP__MAX
 };
-extern const char *const sched_drop_name[SCHED_DROP__MAX];
+extern const char *const esched_drop_name[ESCHED_DROP__MAX];
 
-struct sched_ingress {
+struct esched_ingress {
 	uint8_t		pfc_en;
 	uint32_t	size;		/* queue octets per priority */
 	uint32_t	xoff, xon;
 	uint64_t	refresh_ns, stall_ns;
-	bool		asked[SCHED_NPRIO];	/* our XOFF is in force */
-	uint64_t	asked_at[SCHED_NPRIO];
-	uint64_t	progress[SCHED_NPRIO];	/* last drain (or empty) */
-	bool		stalled[SCHED_NPRIO];
+	bool		asked[ESCHED_NPRIO];	/* our XOFF is in force */
+	uint64_t	asked_at[ESCHED_NPRIO];
+	uint64_t	progress[ESCHED_NPRIO];	/* last drain (or empty) */
+	bool		stalled[ESCHED_NPRIO];
 };
 
 /*
@@ -185,19 +185,19 @@ struct sched_ingress {
  * xon = xoff / 2.  Returns false when the headroom did not fit (xoff was
  * clamped, so a lossless priority may drop).
  */
-bool	sched_ingress_init(struct sched_ingress *, uint32_t size,
+bool	esched_ingress_init(struct esched_ingress *, uint32_t size,
 	    uint32_t headroom, uint32_t mtu, uint64_t refresh_ns,
 	    uint64_t stall_ns);
-/* May a frame of len join prio's queue?  -1 yes, else enum sched_drop. */
-int	sched_ingress_admit(const struct sched_ingress *, int prio,
-	    const struct sched_ring *, uint32_t len);
+/* May a frame of len join prio's queue?  -1 yes, else enum esched_drop. */
+int	esched_ingress_admit(const struct esched_ingress *, int prio,
+	    const struct esched_ring *, uint32_t len);
 /* The host took a frame from prio (or prio's queue is empty). */
-void	sched_ingress_progress(struct sched_ingress *, int prio, uint64_t now);
+void	esched_ingress_progress(struct esched_ingress *, int prio, uint64_t now);
 
 /* What one evaluation decided. */
-struct sched_pfc_out {
+struct esched_pfc_out {
 	uint8_t		enable;			/* priorities in the frame */
-	uint16_t	time[SCHED_NPRIO];	/* 65535 or 0 */
+	uint16_t	time[ESCHED_NPRIO];	/* 65535 or 0 */
 	uint8_t		stalled;		/* priorities newly given up */
 	uint8_t		recovered;		/* priorities draining again */
 };
@@ -206,14 +206,14 @@ struct sched_pfc_out {
  * Compare each priority's fill with its thresholds; true when a PFC frame
  * must go out now (out->enable != 0).  Also reports stalls.
  */
-bool	sched_ingress_eval(struct sched_ingress *, const struct sched_ring q[],
-	    uint64_t now, struct sched_pfc_out *);
+bool	esched_ingress_eval(struct esched_ingress *, const struct esched_ring q[],
+	    uint64_t now, struct esched_pfc_out *);
 /* Earliest time eval has something to do, for the caller's timer. */
-uint64_t sched_ingress_wake(const struct sched_ingress *,
-	    const struct sched_ring q[]);
+uint64_t esched_ingress_wake(const struct esched_ingress *,
+	    const struct esched_ring q[]);
 
 /* Nanoseconds a frame of len octets (no FCS) occupies a wire of speed:
  * preamble, SFD, FCS and interframe gap included, padded to 64. */
-uint64_t sched_wire_ns(uint32_t len, uint64_t speed_bps);
+uint64_t esched_wire_ns(uint32_t len, uint64_t speed_bps);
 
-#endif /* SCHED_H */
+#endif /* ESCHED_H */

@@ -1,0 +1,509 @@
+/*
+ * engine.c -- the software pause engine's I/O: a TAP on the host side, a
+ * packet socket on the port, and a data-plane thread that runs lib/esched.c
+ * between them (see engine.h for the threading decision).
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_packet.h>
+#include <linux/if_tun.h>
+#include <net/ethernet.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "engine.h"
+#include "engine_int.h"
+#include "headroom.h"
+#include "log.h"
+#include "pfc.h"
+
+const char *const engine_ev_name[] = {
+	[ENGINE_EV_STALL] = "stall",
+	[ENGINE_EV_RECOVER] = "recover",
+	[ENGINE_EV_HEADROOM] = "headroom_short",
+	[ENGINE_EV_IO_ERROR] = "io_error",
+};
+
+uint64_t
+eng_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
+}
+
+void
+engine_opts_from_conf(struct engine_opts *o, const char *ifname,
+    const struct conf_engine *c, uint32_t cable_m, uint32_t mtu)
+{
+	memset(o, 0, sizeof(*o));
+	snprintf(o->ifname, sizeof(o->ifname), "%s", ifname);
+	snprintf(o->tap, sizeof(o->tap), "%s", c->tap);
+	o->speed_bps = c->speed_bps;
+	o->host_drain_bps = c->host_drain_bps;
+	o->queue_memory = c->queue_memory;
+	o->stall_ms = c->stall_ms;
+	o->cable_m = cable_m;
+	o->mtu = mtu;
+}
+
+/* ---- events and snapshots (both threads) -------------------------- */
+
+void
+eng_event(struct engine *e, enum engine_ev_kind k, int prio, int err)
+{
+	uint64_t one = 1;
+
+	pthread_mutex_lock(&e->mu);
+	if (e->evn < ENG_EVQ)
+		e->evq[e->evn++] = (struct engine_event){ k, prio, err };
+	else
+		e->ev_lost++;
+	pthread_mutex_unlock(&e->mu);
+	if (write(e->evfd, &one, sizeof(one)) < 0)
+		e->ev_lost++;
+}
+
+int
+engine_event_fd(struct backend *b)
+{
+	struct engine *e = b->priv;
+
+	return (b->kind == BACKEND_ENGINE && e != NULL ? e->evfd : -1);
+}
+
+int
+engine_event_next(struct backend *b, struct engine_event *ev)
+{
+	struct engine *e = b->priv;
+	uint64_t v;
+	int got = 0;
+
+	if (b->kind != BACKEND_ENGINE || e == NULL)
+		return (0);
+	pthread_mutex_lock(&e->mu);
+	if (e->evn > 0) {
+		*ev = e->evq[0];
+		memmove(&e->evq[0], &e->evq[1], --e->evn * sizeof(e->evq[0]));
+		got = 1;
+	}
+	if (e->evn == 0 && read(e->evfd, &v, sizeof(v)) < 0)
+		v = 0;	/* nothing was pending: fine */
+	pthread_mutex_unlock(&e->mu);
+	return (got);
+}
+
+static void
+eng_kick(struct engine *e)
+{
+	uint64_t one = 1;
+
+	if (write(e->kick, &one, sizeof(one)) < 0)
+		log_warn(LOG_SUB_ENGINE, "%s: kick", e->o.ifname);
+}
+
+/* Ask the data plane for a fresh snapshot; copy it out. */
+static void
+eng_snapshot(struct engine *e, struct eng_snap *s)
+{
+	struct timespec dl;
+	uint64_t seq;
+
+	clock_gettime(CLOCK_MONOTONIC, &dl);
+	dl.tv_nsec += 200000000;
+	if (dl.tv_nsec >= 1000000000) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&e->mu);
+	seq = e->snap_seq;
+	e->want_snap = true;
+	__atomic_store_n(&e->ctl_pending, true, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&e->mu);
+	eng_kick(e);
+	pthread_mutex_lock(&e->mu);
+	while (e->snap_seq == seq && e->running)
+		if (pthread_cond_timedwait(&e->cv, &e->mu, &dl) != 0)
+			break;
+	*s = e->snap;
+	pthread_mutex_unlock(&e->mu);
+}
+
+/* ---- backend ops -------------------------------------------------- */
+
+static int
+eng_apply(struct backend *b, const struct dcb_config *oper,
+    enum backend_dcbx v)
+{
+	struct engine *e = b->priv;
+	struct dcb_why why;
+	int rc;
+
+	(void)v;
+	if ((rc = dcb_config_validate(oper, &why)) != DCB_OK) {
+		b->err = -EINVAL;
+		snprintf(b->error, sizeof(b->error), "%s", why.buf);
+		b->errors++;
+		return (-EINVAL);
+	}
+	pthread_mutex_lock(&e->mu);
+	esched_cfg_build(&e->pending, oper);
+	e->has_pending = true;
+	__atomic_store_n(&e->ctl_pending, true, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&e->mu);
+	eng_kick(e);
+	b->last = *oper;
+	b->applied = true;
+	b->applies++;
+	b->err = 0;
+	b->error[0] = '\0';
+	return (0);
+}
+
+static int
+eng_stats(struct backend *b, struct backend_stats *st)
+{
+	struct engine *e = b->priv;
+	struct eng_snap s;
+	int p;
+
+	eng_snapshot(e, &s);
+	for (p = 0; p < ESCHED_NPRIO; p++) {
+		st->pfc_requests[p] = s.c.pfc_req[p];
+		st->pfc_indications[p] = s.c.pfc_ind[p];
+	}
+	return (0);
+}
+
+static json_t *
+show_prio(const struct eng_snap *s, int p)
+{
+	json_t *d = json_object(), *o;
+	int k;
+
+	for (k = 0; k < ESCHED_DROP__MAX; k++)
+		json_object_set_new(d, esched_drop_name[k],
+		    json_integer((json_int_t)s->c.drops[p][k]));
+	o = json_pack("{s:i,s:i,s:b,s:b,s:b,s:b}", "priority", p, "tc",
+	    s->prio_tc[p], "pfc", (s->pfc_en >> p) & 1, "paused", s->paused[p],
+	    "xoff_sent", s->asked[p], "stalled", s->stalled[p]);
+	json_object_set_new(o, "counters", json_pack(
+	    "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+	    "host_in_frames", (json_int_t)s->c.host_in_f[p],
+	    "host_in_bytes", (json_int_t)s->c.host_in_b[p],
+	    "tx_frames", (json_int_t)s->c.tx_f[p],
+	    "tx_bytes", (json_int_t)s->c.tx_b[p],
+	    "rx_frames", (json_int_t)s->c.rx_f[p],
+	    "rx_bytes", (json_int_t)s->c.rx_b[p],
+	    "host_out_frames", (json_int_t)s->c.host_out_f[p],
+	    "host_out_bytes", (json_int_t)s->c.host_out_b[p],
+	    "pfc_requests", (json_int_t)s->c.pfc_req[p],
+	    "pfc_indications", (json_int_t)s->c.pfc_ind[p],
+	    "paused_ns", (json_int_t)s->paused_ns[p]));
+	json_object_set_new(o, "drops", d);
+	json_object_set_new(o, "queues", json_pack("{s:I,s:I,s:I,s:I}",
+	    "egress_bytes", (json_int_t)s->eg_used[p],
+	    "egress_hwm", (json_int_t)s->eg_hwm[p],
+	    "ingress_bytes", (json_int_t)s->in_used[p],
+	    "ingress_hwm", (json_int_t)s->in_hwm[p]));
+	return (o);
+}
+
+static json_t *
+eng_show(struct backend *b)
+{
+	struct engine *e = b->priv;
+	struct eng_snap s;
+	json_t *o, *a;
+	int p;
+
+	eng_snapshot(e, &s);
+	a = json_array();
+	for (p = 0; p < ESCHED_NPRIO; p++)
+		json_array_append_new(a, show_prio(&s, p));
+	o = json_pack("{s:s,s:s,s:I,s:I,s:I,s:b,s:b,s:i}", "port", e->o.ifname,
+	    "tap", e->tapname, "speed_bps", (json_int_t)e->speed,
+	    "host_drain_bps", (json_int_t)e->o.host_drain_bps,
+	    "queue_memory", (json_int_t)e->o.queue_memory,
+	    "unpaced", e->o.unpaced, "bare", e->o.bare, "mtu", (int)e->mtu);
+	json_object_set_new(o, "thresholds", json_pack(
+	    "{s:I,s:I,s:I,s:b,s:I,s:I,s:I,s:I}",
+	    "xoff", (json_int_t)s.xoff, "xon", (json_int_t)s.xon,
+	    "headroom", (json_int_t)s.headroom, "headroom_fits", s.fits,
+	    "reaction_ns_used", (json_int_t)s.reaction_used,
+	    "reaction_p50_ns", (json_int_t)s.react_p50,
+	    "reaction_p99_ns", (json_int_t)s.react_p99,
+	    "reaction_samples", (json_int_t)s.nsamples));
+	json_object_set_new(o, "port_counters", json_pack(
+	    "{s:I,s:I,s:I,s:I,s:I,s:I}",
+	    "pause_frames_rx", (json_int_t)s.c.pause_rx,
+	    "macctrl_invalid", (json_int_t)s.c.macctrl_bad,
+	    "link_local_ignored", (json_int_t)s.c.link_local,
+	    "oversize", (json_int_t)s.c.oversize,
+	    "socket_drops", (json_int_t)s.c.sock_drops,
+	    "pfc_frames_tx", (json_int_t)s.c.pfc_tx));
+	json_object_set_new(o, "priorities", a);
+	return (o);
+}
+
+static void
+eng_free(struct engine *e)
+{
+	if (e->ps >= 0)
+		close(e->ps);
+	if (e->tap >= 0)
+		close(e->tap);
+	if (e->ep >= 0)
+		close(e->ep);
+	if (e->tfd >= 0)
+		close(e->tfd);
+	if (e->kick >= 0)
+		close(e->kick);
+	if (e->evfd >= 0)
+		close(e->evfd);
+	pthread_mutex_destroy(&e->mu);
+	pthread_cond_destroy(&e->cv);
+	free(e->mem);
+	free(e);
+}
+
+static void
+eng_close(struct backend *b)
+{
+	struct engine *e = b->priv;
+
+	if (e == NULL)
+		return;
+	if (e->started) {
+		pthread_mutex_lock(&e->mu);
+		e->stop = true;
+		__atomic_store_n(&e->ctl_pending, true, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&e->mu);
+		eng_kick(e);
+		pthread_join(e->thr, NULL);
+	}
+	eng_free(e);
+	b->priv = NULL;
+}
+
+static const struct backend_ops engine_ops = {
+	.name = "engine",
+	.apply = eng_apply,
+	.stats = eng_stats,
+	.show = eng_show,
+	.close = eng_close,
+};
+
+/* ---- opening ------------------------------------------------------ */
+
+static int
+eng_fail(struct backend *b, const char *what, int err)
+{
+	b->err = -err;
+	snprintf(b->error, sizeof(b->error), "%s: %s", what, strerror(err));
+	log_warnx(LOG_SUB_ENGINE, "%s: %s", b->ifname, b->error);
+	return (-err);
+}
+
+/* The link's speed from sysfs (Mb/s), else 10G, as the issue says. */
+static uint64_t
+eng_link_speed(const char *ifname)
+{
+	char path[96], buf[32];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/speed", ifname);
+	if ((f = fopen(path, "re")) != NULL) {
+		if (fgets(buf, sizeof(buf), f) != NULL)
+			v = strtol(buf, NULL, 10);
+		fclose(f);
+	}
+	return (v > 0 ? (uint64_t)v * 1000000ull : 10000000000ull);
+}
+
+static int
+eng_ifreq(const char *name, unsigned long req, struct ifreq *ifr)
+{
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = 0;
+
+	if (s < 0)
+		return (-errno);
+	snprintf(ifr->ifr_name, IFNAMSIZ, "%s", name);
+	if (ioctl(s, req, ifr) < 0)
+		rc = -errno;
+	close(s);
+	return (rc);
+}
+
+static int
+eng_open_tap(struct engine *e)
+{
+	struct ifreq ifr;
+	int rc;
+
+	if ((e->tap = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return (-errno);
+	memset(&ifr, 0, sizeof(ifr));
+	ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", e->tapname);
+	if (ioctl(e->tap, TUNSETIFF, &ifr) < 0)
+		return (-errno);
+	snprintf(e->tapname, sizeof(e->tapname), "%s", ifr.ifr_name);
+	memset(&ifr, 0, sizeof(ifr));
+	ifr.ifr_mtu = (int)e->mtu;
+	if ((rc = eng_ifreq(e->tapname, SIOCSIFMTU, &ifr)) < 0)
+		return (rc);
+	if ((rc = eng_ifreq(e->tapname, SIOCGIFFLAGS, &ifr)) < 0)
+		return (rc);
+	ifr.ifr_flags |= IFF_UP;
+	return (eng_ifreq(e->tapname, SIOCSIFFLAGS, &ifr));
+}
+
+static void
+eng_sockopt(int fd, int level, int name, int v)
+{
+	/* Each is an optimisation or a counter; the engine runs without. */
+	(void)setsockopt(fd, level, name, &v, sizeof(v));
+}
+
+static int
+eng_open_port(struct engine *e)
+{
+	struct sockaddr_ll sll;
+	struct ifreq ifr;
+	int rc;
+
+	memset(&ifr, 0, sizeof(ifr));
+	if ((rc = eng_ifreq(e->o.ifname, SIOCGIFINDEX, &ifr)) < 0)
+		return (rc);
+	e->ifindex = ifr.ifr_ifindex;
+	if ((rc = eng_ifreq(e->o.ifname, SIOCGIFHWADDR, &ifr)) < 0)
+		return (rc);
+	memcpy(e->mac, ifr.ifr_hwaddr.sa_data, 6);
+	if (e->mtu == 0) {
+		if ((rc = eng_ifreq(e->o.ifname, SIOCGIFMTU, &ifr)) < 0)
+			return (rc);
+		e->mtu = (uint32_t)ifr.ifr_mtu;
+	}
+	e->ps = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	    htons(ETH_P_ALL));
+	if (e->ps < 0)
+		return (-errno);
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_protocol = htons(ETH_P_ALL);
+	sll.sll_ifindex = e->ifindex;
+	if (bind(e->ps, (struct sockaddr *)&sll, sizeof(sll)) < 0)
+		return (-errno);
+	/* The tag a veth strips on receive comes back in PACKET_AUXDATA. */
+	eng_sockopt(e->ps, SOL_PACKET, PACKET_AUXDATA, 1);
+	eng_sockopt(e->ps, SOL_PACKET, PACKET_IGNORE_OUTGOING, 1);
+	/* Pacing is ours: a qdisc would only add a second queue. */
+	eng_sockopt(e->ps, SOL_PACKET, PACKET_QDISC_BYPASS, 1);
+	eng_sockopt(e->ps, SOL_SOCKET, SO_RCVBUFFORCE, 8 << 20);
+	eng_sockopt(e->ps, SOL_SOCKET, SO_TIMESTAMPNS, 1);
+	return (0);
+}
+
+static int
+eng_open_fds(struct engine *e)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int fds[4], i;
+
+	if ((e->ep = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
+	    (e->tfd = timerfd_create(CLOCK_MONOTONIC,
+	    TFD_NONBLOCK | TFD_CLOEXEC)) < 0 ||
+	    (e->kick = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0 ||
+	    (e->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
+		return (-errno);
+	fds[0] = e->ps;
+	fds[1] = e->tap;
+	fds[2] = e->tfd;
+	fds[3] = e->kick;
+	for (i = 0; i < 4; i++) {
+		ev.data.fd = fds[i];
+		if (epoll_ctl(e->ep, EPOLL_CTL_ADD, fds[i], &ev) < 0)
+			return (-errno);
+	}
+	return (0);
+}
+
+static int
+eng_alloc(struct engine *e)
+{
+	uint8_t *bufs[ESCHED_NPRIO];
+	uint64_t q = e->o.queue_memory ? e->o.queue_memory : 1u << 20;
+	int p;
+
+	if (q < 4096 || q > (1ull << 30))
+		return (-EINVAL);
+	e->qsize = (uint32_t)q & ~7u;
+	if ((e->mem = malloc((size_t)e->qsize * 2 * ESCHED_NPRIO)) == NULL)
+		return (-ENOMEM);
+	for (p = 0; p < ESCHED_NPRIO; p++)
+		bufs[p] = e->mem + (size_t)e->qsize * p;
+	esched_egress_init(&e->eg, bufs, e->qsize);
+	for (p = 0; p < ESCHED_NPRIO; p++)
+		esched_ring_init(&e->inq[p], e->mem + (size_t)e->qsize *
+		    (ESCHED_NPRIO + p), e->qsize);
+	return (0);
+}
+
+int
+engine_open(struct backend *b, const struct engine_opts *o)
+{
+	struct engine *e;
+	int rc;
+
+	snprintf(b->ifname, sizeof(b->ifname), "%s", o->ifname);
+	if ((e = calloc(1, sizeof(*e))) == NULL)
+		return (eng_fail(b, "engine", ENOMEM));
+	e->o = *o;
+	e->ps = e->tap = e->ep = e->tfd = e->kick = e->evfd = -1;
+	pthread_mutex_init(&e->mu, NULL);
+	pthread_cond_init(&e->cv, NULL);
+	e->mtu = o->mtu;
+	e->speed = o->speed_bps ? o->speed_bps : eng_link_speed(o->ifname);
+	if (o->tap[0] != '\0')
+		snprintf(e->tapname, sizeof(e->tapname), "%s", o->tap);
+	else
+		snprintf(e->tapname, sizeof(e->tapname), "dcb-%.11s", o->ifname);
+	if ((rc = eng_open_port(e)) < 0 || (rc = eng_open_tap(e)) < 0 ||
+	    (rc = eng_open_fds(e)) < 0 || (rc = eng_alloc(e)) < 0) {
+		eng_free(e);
+		return (eng_fail(b, "engine open", -rc));
+	}
+	b->priv = e;
+	b->ops = &engine_ops;
+	b->kind = BACKEND_ENGINE;
+	e->running = true;
+	if ((rc = pthread_create(&e->thr, NULL, eng_dp_main, e)) != 0) {
+		b->priv = NULL;
+		eng_free(e);
+		return (eng_fail(b, "engine thread", rc));
+	}
+	e->started = true;
+	log_info(LOG_SUB_ENGINE, "%s: engine on %s, %llu b/s%s", o->ifname,
+	    e->tapname, (unsigned long long)e->speed,
+	    o->unpaced ? " (unpaced)" : "");
+	return (0);
+}

@@ -1,0 +1,77 @@
+/*
+ * engine.h -- the software pause engine backend: PFC and ETS in software
+ * for ports whose NIC has none (every veth).  Applications use a TAP device
+ * (dcb-<port>); the engine moves frames between it and the port's packet
+ * socket, classifying, scheduling and pausing them with lib/esched.c.
+ *
+ * Threading (a design decision): the data plane runs in its own thread
+ * with its own epoll loop and a CLOCK_MONOTONIC timerfd (timer slack 1 ns),
+ * because pacing a 1 Gb/s link needs wake-ups every few microseconds that a
+ * libevent loop shared with LLDP, netlink and the control socket cannot
+ * promise.  Nothing else touches the data plane's state:
+ *   - apply() builds a struct esched_cfg in the caller's thread and hands it
+ *     over under a mutex, then kicks an eventfd; the data plane takes it
+ *     between two frames, so traffic is never dropped by a change (queues
+ *     are per priority and stay where they are).
+ *   - counters are published by the data plane into a snapshot under the
+ *     mutex every 100 ms, and on demand: stats()/show() ask and wait up to
+ *     200 ms for a fresh one.
+ *   - events (stall, recovery, headroom too small, I/O failure) come back
+ *     through engine_event_fd(), an eventfd the daemon's event loop watches;
+ *     engine_event_next() pops them.
+ * libevent stays in daemon/event.c.
+ */
+#ifndef ENGINE_H
+#define ENGINE_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "conf.h"
+
+struct engine_opts {
+	char		ifname[IFNAMSIZ];
+	char		tap[IFNAMSIZ];	/* "" : dcb-<ifname> */
+	uint64_t	speed_bps;	/* 0: the link's speed, else 10G */
+	uint64_t	host_drain_bps;	/* 0: unlimited */
+	uint64_t	queue_memory;	/* octets per priority, each way */
+	uint32_t	stall_ms;	/* host stall before giving up XOFF */
+	uint32_t	cable_m;	/* for the headroom calculator */
+	uint32_t	mtu;		/* 0: the port's MTU */
+	bool		unpaced;	/* benchmarks: no pacing at all */
+	bool		bare;		/* benchmarks: relay, no sched at all */
+};
+
+/* Options from a port's engine = { } block and its cable/mtu settings. */
+void	engine_opts_from_conf(struct engine_opts *, const char *ifname,
+	    const struct conf_engine *, uint32_t cable_m, uint32_t mtu);
+
+/*
+ * Open the engine on o->ifname: create the TAP, open the packet socket,
+ * start the data plane with the default config (all in TC 0, no PFC).
+ * Fills b->ops/kind/priv.  0 or a negative errno (b->error says why).
+ */
+int	engine_open(struct backend *, const struct engine_opts *);
+
+enum engine_ev_kind {
+	ENGINE_EV_STALL,	/* host stopped draining prio: XOFF given up */
+	ENGINE_EV_RECOVER,	/* host drains prio again */
+	ENGINE_EV_HEADROOM,	/* queue memory smaller than the headroom */
+	ENGINE_EV_IO_ERROR,	/* the port or TAP failed; err is set */
+};
+extern const char *const engine_ev_name[];
+
+struct engine_event {
+	enum engine_ev_kind	kind;
+	int			prio;	/* -1 when not about one priority */
+	int			err;	/* negative errno or 0 */
+};
+
+/* Readable while events are waiting; -1 if b is not an engine. */
+int	engine_event_fd(struct backend *);
+/* 1 and *ev filled, or 0 when none is left. */
+int	engine_event_next(struct backend *, struct engine_event *);
+
+#endif /* ENGINE_H */

@@ -1,0 +1,101 @@
+/*
+ * engine_int.h -- shared between engine.c (control side: open, apply,
+ * show, close) and engine_dp.c (the data-plane thread).  Not for others.
+ *
+ * Fields under "data plane" are touched by the data-plane thread only
+ * (engine_open() sets them before the thread starts).  Fields under
+ * "shared" are guarded by mu; ctl_pending is an atomic hint that something
+ * under mu is waiting for the data plane.
+ */
+#ifndef ENGINE_INT_H
+#define ENGINE_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "esched.h"
+
+#define ENG_EVQ		32
+#define ENG_BATCH	64		/* frames per source per turn */
+#define ENG_BUF		16384		/* largest frame we move */
+#define ENG_SAMPLES	1024		/* pause reaction samples kept */
+#define ENG_SNAP_NS	100000000ull	/* publish counters every 100 ms */
+
+struct eng_cnt {
+	uint64_t	host_in_f[ESCHED_NPRIO], host_in_b[ESCHED_NPRIO];	/* TAP read */
+	uint64_t	tx_f[ESCHED_NPRIO], tx_b[ESCHED_NPRIO];		/* to port */
+	uint64_t	rx_f[ESCHED_NPRIO], rx_b[ESCHED_NPRIO];		/* from port */
+	uint64_t	host_out_f[ESCHED_NPRIO], host_out_b[ESCHED_NPRIO]; /* TAP write */
+	uint64_t	drops[ESCHED_NPRIO][ESCHED_DROP__MAX];
+	uint64_t	pfc_req[ESCHED_NPRIO];	/* PFC frames sent naming p */
+	uint64_t	pfc_ind[ESCHED_NPRIO];	/* PFC frames received naming p */
+	uint64_t	pfc_tx;			/* PFC frames sent */
+	uint64_t	pause_rx;		/* 802.3x PAUSE received */
+	uint64_t	macctrl_bad;		/* MAC Control not decodable */
+	uint64_t	link_local;		/* 01-80-C2-00-00-0x not relayed */
+	uint64_t	oversize;		/* larger than ENG_BUF */
+	uint64_t	sock_drops;		/* PACKET_STATISTICS tp_drops */
+};
+
+struct eng_snap {
+	struct eng_cnt	c;
+	uint64_t	paused_ns[ESCHED_NPRIO];
+	bool		paused[ESCHED_NPRIO], asked[ESCHED_NPRIO];
+	bool		stalled[ESCHED_NPRIO];
+	uint32_t	eg_used[ESCHED_NPRIO], eg_hwm[ESCHED_NPRIO];
+	uint32_t	in_used[ESCHED_NPRIO], in_hwm[ESCHED_NPRIO];
+	uint8_t		prio_tc[ESCHED_NPRIO], pfc_en;
+	uint32_t	xoff, xon, headroom;
+	bool		fits;
+	uint64_t	reaction_used, react_p50, react_p99;
+	uint32_t	nsamples;
+};
+
+struct engine {
+	struct engine_opts	o;
+	char			tapname[IFNAMSIZ];
+	int			ifindex;
+	uint8_t			mac[6];
+	uint64_t		speed;		/* b/s */
+	uint32_t		mtu, qsize;
+	int			ps, tap, ep, tfd, kick, evfd;
+	pthread_t		thr;
+	bool			started;
+	uint8_t			*mem;
+
+	/* shared, under mu */
+	pthread_mutex_t		mu;
+	pthread_cond_t		cv;
+	bool			ctl_pending;	/* atomic hint */
+	bool			stop, has_pending, want_snap, running;
+	struct esched_cfg	pending;
+	struct eng_snap		snap;
+	uint64_t		snap_seq;
+	struct engine_event	evq[ENG_EVQ];
+	unsigned int		evn;
+	uint64_t		ev_lost;
+
+	/* data plane */
+	struct esched_egress	eg;
+	struct esched_ingress	in;
+	struct esched_ring	inq[ESCHED_NPRIO];
+	struct eng_cnt		c;
+	uint64_t		tx_next, drain_next, drain_retry;
+	uint64_t		eg_wake, last_snap;
+	uint64_t		last_tx[ESCHED_NPRIO];
+	uint64_t		samples[ENG_SAMPLES];
+	uint32_t		nsamples, sample_at;
+	uint64_t		reaction_used;
+	uint32_t		headroom;
+	bool			fits;
+	uint8_t			rr_in;
+	uint8_t			buf[ENG_BUF + 8];
+};
+
+uint64_t	eng_now(void);
+void		eng_event(struct engine *, enum engine_ev_kind, int, int);
+void		*eng_dp_main(void *);
+
+#endif /* ENGINE_INT_H */
