@@ -1,0 +1,46 @@
+/*
+ * snmp.h -- dcbxd as a net-snmp AgentX subagent: LLDP-MIB, the 802.1Qaz
+ * DCBX tables of LLDP-EXT-DOT1-V2-MIB, IEEE8021-PFC-MIB and DCBXD-MIB,
+ * read-only; lldpRemTablesChange and DCBXD-MIB notifications.
+ *
+ * Everything runs in the daemon's event loop (event.h): no threads, and
+ * nothing blocks on a missing master agent, which is retried every few
+ * seconds.  Without HAVE_SNMP these are no-ops, so callers need no #if.
+ */
+#ifndef DCBXD_SNMP_H
+#define DCBXD_SNMP_H
+
+#include <stdbool.h>
+
+struct conf;
+
+#ifdef HAVE_SNMP
+/* Start when c->snmp_enabled; 0, or a negative errno (never fatal). */
+int	snmp_init(const struct conf *);
+/*
+ * The config was reloaded (dx.conf is the new one): the notification
+ * interval and hold-down apply at once; enabling, disabling or moving the
+ * AgentX socket needs a restart (logged).
+ */
+void	snmp_reconf(const struct conf *old);
+void	snmp_fini(void);
+/*
+ * Every daemon event (ctl_event()'s name and ifname, ifname may be NULL):
+ * the subagent re-reads that port's DCBX state, sends the notifications
+ * its transitions call for, and serves fresh values next time.
+ */
+void	snmp_event(const char *name, const char *ifname);
+/* PFC storm detected (on) or over (off) on a port's priority: for the
+ * watchdog to come. */
+void	snmp_pfc_storm(const char *ifname, int prio, bool on);
+#else
+static inline int snmp_init(const struct conf *c) { (void)c; return (0); }
+static inline void snmp_reconf(const struct conf *c) { (void)c; }
+static inline void snmp_fini(void) { }
+static inline void snmp_event(const char *n, const char *i)
+{ (void)n; (void)i; }
+static inline void snmp_pfc_storm(const char *i, int p, bool on)
+{ (void)i; (void)p; (void)on; }
+#endif
+
+#endif /* DCBXD_SNMP_H */
