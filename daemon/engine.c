@@ -244,13 +244,15 @@ eng_show(struct backend *b)
 	    "queue_memory", (json_int_t)e->o.queue_memory,
 	    "unpaced", e->o.unpaced, "bare", e->o.bare, "mtu", (int)e->mtu);
 	json_object_set_new(o, "thresholds", json_pack(
-	    "{s:I,s:I,s:I,s:b,s:I,s:I,s:I,s:I}",
+	    "{s:I,s:I,s:I,s:b,s:I,s:I,s:I,s:I,s:I,s:I}",
 	    "xoff", (json_int_t)s.xoff, "xon", (json_int_t)s.xon,
 	    "headroom", (json_int_t)s.headroom, "headroom_fits", s.fits,
 	    "reaction_ns_used", (json_int_t)s.reaction_used,
 	    "reaction_p50_ns", (json_int_t)s.react_p50,
 	    "reaction_p99_ns", (json_int_t)s.react_p99,
-	    "reaction_samples", (json_int_t)s.nsamples));
+	    "reaction_samples", (json_int_t)s.nsamples,
+	    "rx_lag_p50_ns", (json_int_t)s.lag_p50,
+	    "rx_lag_p99_ns", (json_int_t)s.lag_p99));
 	json_object_set_new(o, "port_counters", json_pack(
 	    "{s:I,s:I,s:I,s:I,s:I,s:I}",
 	    "pause_frames_rx", (json_int_t)s.c.pause_rx,

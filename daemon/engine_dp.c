@@ -26,6 +26,8 @@
 #define US	1000ull
 #define MS	1000000ull
 
+static void	dp_pfc(struct engine *, uint64_t);
+
 static uint32_t
 dp_mbps(const struct engine *e)
 {
@@ -59,7 +61,7 @@ dp_thresholds(struct engine *e)
 		hp.resp_quanta = 0;
 	hr = headroom_compute(&hp, &h, NULL) == DCB_OK ? h.headroom_bytes :
 	    2ull * frame;
-	react = e->nsamples >= 16 ? e->reaction_used : 1 * MS;
+	react = e->reaction_used ? e->reaction_used : 1 * MS;
 	hr += react * e->speed / 8000000000ull + esched_ring_cost(frame);
 	e->headroom = hr > UINT32_MAX ? UINT32_MAX : (uint32_t)hr;
 	e->in.pfc_en = e->eg.cfg.pfc_en;
@@ -79,18 +81,45 @@ cmp_u64(const void *a, const void *b)
 }
 
 static void
-dp_percentiles(struct engine *e, uint64_t *p50, uint64_t *p99)
+hist_add(struct eng_hist *h, uint64_t v)
+{
+	h->v[h->at] = v;
+	h->at = (h->at + 1) % ENG_SAMPLES;
+	h->n++;
+}
+
+static void
+hist_pct(const struct eng_hist *h, uint64_t *p50, uint64_t *p99)
 {
 	static uint64_t v[ENG_SAMPLES];	/* data-plane thread only */
-	uint32_t n = e->nsamples < ENG_SAMPLES ? e->nsamples : ENG_SAMPLES;
+	uint32_t n = h->n < ENG_SAMPLES ? h->n : ENG_SAMPLES;
 
 	*p50 = *p99 = 0;
 	if (n == 0)
 		return;
-	memcpy(v, e->samples, n * sizeof(v[0]));
+	memcpy(v, h->v, n * sizeof(v[0]));
 	qsort(v, n, sizeof(v[0]), cmp_u64);
 	*p50 = v[n / 2];
-	*p99 = v[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1];
+	*p99 = v[(n * 99) / 100];
+}
+
+/*
+ * What may arrive after a queue crosses XOFF is the link's rate times our
+ * own lateness (kernel receive to our loop, p99) plus the peer's reaction
+ * (its PFC arrival to its last frame out).  The peer runs this same loop on
+ * the same kind of host, so our own measured pause reaction stands for
+ * its; 1 ms until we have 16 samples.  Never below 200 us.
+ */
+static uint64_t
+dp_reaction(const struct engine *e, uint64_t *p50, uint64_t *p99,
+    uint64_t *l50, uint64_t *l99)
+{
+	uint64_t r;
+
+	hist_pct(&e->react, p50, p99);
+	hist_pct(&e->rxlag, l50, l99);
+	r = *l99 + (e->react.n >= 16 ? *p99 : 1 * MS);
+	return (r > 200 * US ? r : 200 * US);
 }
 
 static void
@@ -99,15 +128,15 @@ dp_publish(struct engine *e, uint64_t now)
 	struct tpacket_stats ts;
 	socklen_t sl = sizeof(ts);
 	struct eng_snap *s = &e->snap;
-	uint64_t p50, p99;
+	uint64_t p50, p99, l50, l99, r;
 	int p;
 
 	if (getsockopt(e->ps, SOL_PACKET, PACKET_STATISTICS, &ts, &sl) == 0)
 		e->c.sock_drops += ts.tp_drops;	/* reading resets them */
-	dp_percentiles(e, &p50, &p99);
-	/* Size XOFF by the p99 reaction, never below 200 us. */
-	if (e->nsamples >= 16 && p99 != e->reaction_used) {
-		e->reaction_used = p99 > 200 * US ? p99 : 200 * US;
+	/* Resize XOFF when the reaction moved by more than 10 %. */
+	r = dp_reaction(e, &p50, &p99, &l50, &l99);
+	if (r * 10 > e->reaction_used * 11 || r * 10 < e->reaction_used * 9) {
+		e->reaction_used = r;
 		dp_thresholds(e);
 	}
 	pthread_mutex_lock(&e->mu);
@@ -128,10 +157,12 @@ dp_publish(struct engine *e, uint64_t now)
 	s->xon = e->in.xon;
 	s->headroom = e->headroom;
 	s->fits = e->fits;
-	s->reaction_used = e->nsamples >= 16 ? e->reaction_used : 1 * MS;
+	s->reaction_used = e->reaction_used;
 	s->react_p50 = p50;
 	s->react_p99 = p99;
-	s->nsamples = e->nsamples;
+	s->lag_p50 = l50;
+	s->lag_p99 = l99;
+	s->nsamples = e->react.n;
 	e->snap_seq++;
 	e->want_snap = false;
 	pthread_cond_broadcast(&e->cv);
@@ -194,28 +225,31 @@ dp_macctrl(struct engine *e, const uint8_t *f, size_t len, uint64_t t0,
 		/* Reaction: arrival to the last frame of p that left after it
 		 * (or to now, when none did: nothing more leaves from here). */
 		last = e->last_tx[p] > now ? e->last_tx[p] : now;
-		e->samples[e->sample_at] = last - t0;
-		e->sample_at = (e->sample_at + 1) % ENG_SAMPLES;
-		e->nsamples++;
+		hist_add(&e->react, last - t0);
 	}
 }
 
 /* Kernel receive time as CLOCK_MONOTONIC, or now when unusable. */
 static uint64_t
-dp_arrival(const struct timespec *ts, uint64_t now)
+dp_arrival(const struct engine *e, const struct timespec *ts, uint64_t now)
 {
-	struct timespec rt;
-	uint64_t real, t;
+	uint64_t t;
 
 	if (ts->tv_sec == 0)
 		return (now);
+	t = (uint64_t)((int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec -
+	    e->real_off);
+	return (t < now && now - t < 1000 * MS ? t : now);
+}
+
+static void
+dp_clock_off(struct engine *e, uint64_t now)
+{
+	struct timespec rt;
+
 	clock_gettime(CLOCK_REALTIME, &rt);
-	real = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
-	t = (uint64_t)ts->tv_sec * 1000000000ull + (uint64_t)ts->tv_nsec;
-	if (t > real || real - t > 1000 * MS)
-		return (now);
-	t = eng_now() - (real - t);
-	return (t < now ? t : now);
+	e->real_off = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec -
+	    (int64_t)now;
 }
 
 /* Put the tag the packet socket took out back in front of the type. */
@@ -267,8 +301,15 @@ dp_ingress_frame(struct engine *e, const uint8_t *f, size_t len)
 	e->c.rx_b[p] += len;
 	if ((why = esched_ingress_admit(&e->in, p, &e->inq[p],
 	    (uint32_t)len)) >= 0 ||
-	    esched_ring_push(&e->inq[p], f, (uint32_t)len, 0) < 0)
+	    esched_ring_push(&e->inq[p], f, (uint32_t)len, 0) < 0) {
 		e->c.drops[p][why >= 0 ? why : ESCHED_DROP_INGRESS_FULL]++;
+		return;
+	}
+	/* Ask for the pause with the frame that crossed XOFF, not after
+	 * the rest of the batch: every octet counts against headroom. */
+	if ((e->in.pfc_en & (1u << p)) && !e->in.asked[p] &&
+	    e->inq[p].used >= e->in.xoff)
+		dp_pfc(e, eng_now());
 }
 
 static void
@@ -280,10 +321,12 @@ dp_port_rx(struct engine *e, uint64_t now)
 	struct iovec iov = { e->buf + 4, ENG_BUF };
 	struct msghdr m;
 	struct timespec ts;
+	uint64_t t0;
 	ssize_t n;
 	size_t len;
 	int i;
 
+	dp_clock_off(e, now);
 	for (i = 0; i < ENG_BATCH; i++) {
 		memset(&m, 0, sizeof(m));
 		m.msg_name = &sll;
@@ -302,8 +345,10 @@ dp_port_rx(struct engine *e, uint64_t now)
 		}
 		memset(&ts, 0, sizeof(ts));
 		len = dp_untuck(&m, e->buf, (size_t)n, &ts);
+		t0 = dp_arrival(e, &ts, now);
+		hist_add(&e->rxlag, now - t0);
 		if (len >= 14 && e->buf[12] == 0x88 && e->buf[13] == 0x08)
-			dp_macctrl(e, e->buf, len, dp_arrival(&ts, now), now);
+			dp_macctrl(e, e->buf, len, t0, now);
 		else if (len >= 14 && memcmp(e->buf, pfc_dst_addr, 5) == 0 &&
 		    e->buf[5] <= 0x0f)
 			e->c.link_local++;	/* 802.1Q 8.6.3: never relayed */

@@ -39,6 +39,12 @@ struct eng_cnt {
 	uint64_t	sock_drops;		/* PACKET_STATISTICS tp_drops */
 };
 
+/* The last ENG_SAMPLES values of a latency, for p50/p99. */
+struct eng_hist {
+	uint64_t	v[ENG_SAMPLES];
+	uint32_t	n, at;
+};
+
 struct eng_snap {
 	struct eng_cnt	c;
 	uint64_t	paused_ns[ESCHED_NPRIO];
@@ -49,7 +55,7 @@ struct eng_snap {
 	uint8_t		prio_tc[ESCHED_NPRIO], pfc_en;
 	uint32_t	xoff, xon, headroom;
 	bool		fits;
-	uint64_t	reaction_used, react_p50, react_p99;
+	uint64_t	reaction_used, react_p50, react_p99, lag_p50, lag_p99;
 	uint32_t	nsamples;
 };
 
@@ -85,8 +91,9 @@ struct engine {
 	uint64_t		tx_next, drain_next, drain_retry;
 	uint64_t		eg_wake, last_snap;
 	uint64_t		last_tx[ESCHED_NPRIO];
-	uint64_t		samples[ENG_SAMPLES];
-	uint32_t		nsamples, sample_at;
+	struct eng_hist		react;	/* PFC in -> last frame of it out */
+	struct eng_hist		rxlag;	/* kernel receive -> our loop */
+	int64_t			real_off;	/* REALTIME - MONOTONIC */
 	uint64_t		reaction_used;
 	uint32_t		headroom;
 	bool			fits;

@@ -1,0 +1,44 @@
+# lib.sh -- helpers for the engine's shell tests and benchmarks (sourced
+# after tests/lib/tap.sh and tests/lib/netns.sh).
+ERUN="$top_builddir/tests/engine/engine-run"
+ETOOL="$top_builddir/tests/engine/etool"
+
+engine_need() {
+	need_root
+	need_cmd ip jq
+	[ -x "$ERUN" ] && [ -x "$ETOOL" ] || skip_all "engine-run/etool not built"
+	[ -c /dev/net/tun ] || skip_all "no /dev/net/tun"
+}
+
+# two_ns: namespaces A and B joined by veth a0 <-> b0, both up.
+two_ns() {
+	ns_setup "$1" || bail "ns_setup"
+	ns_add A && ns_add B || bail "ip netns add"
+	veth_add A a0 B b0 02:00:00:00:0a:00 02:00:00:00:0b:00 || bail "veth"
+	nsx A ip link set a0 up && nsx B ip link set b0 up
+}
+
+# engine_start NS IF ARGS...: engine-run on IF in NS; waits until ready.
+engine_start() {
+	_ns=$1 _if=$2; shift 2
+	rm -f "$NS_TMP/ready-$_if"
+	bg_start "$_ns" "$NS_TMP/eng-$_if.out" "$ERUN" "$_if" \
+	    --ready "$NS_TMP/ready-$_if" "$@"
+	eval "EPID_$_if=$BG_PID"
+	wait_for 5 test -e "$NS_TMP/ready-$_if"
+}
+
+# engine_json IF: a fresh show() of the engine on IF, on stdout.
+engine_json() {
+	eval "_pid=\$EPID_$1"
+	_n=$(grep -c '^{"port"' "$NS_TMP/eng-$1.out" 2>/dev/null)
+	kill -USR1 "$_pid" 2>/dev/null
+	wait_for 3 test "$(grep -c '^{"port"' "$NS_TMP/eng-$1.out")" -gt "$_n"
+	grep '^{"port"' "$NS_TMP/eng-$1.out" | tail -1
+}
+
+# jget JSON FILTER: one value out of a JSON document.
+jget() { printf '%s\n' "$1" | jq -r "$2"; }
+
+# within V LO HI: LO <= V <= HI (numbers, possibly fractional).
+within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; }
