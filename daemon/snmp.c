@@ -509,6 +509,10 @@ snmp_init(const struct conf *c)
 		sn.timer = NULL;
 		return (-EINVAL);
 	}
+	/* init_agent() put in the 15 s default: ours must come after it,
+	 * and before init_snmp() opens the session or schedules a retry. */
+	netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID,
+	    NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL, SNMP_PING_S);
 	init_snmp(SNMP_APP);	/* opens the AgentX session, or schedules it */
 	sn.on = true;
 	sn.dirty = true;

@@ -1,0 +1,57 @@
+#!/bin/sh
+# snmp_master.sh -- the subagent and its master agent's life: dcbxd starts
+# with no snmpd (runs normally, says so once), connects when snmpd comes,
+# and reconnects within a few seconds after snmpd restarts.
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/netns.sh"
+. "$top_srcdir/tests/integration/snmp_lib.sh"
+
+sn_need
+sn_setup
+plan 8
+ns_add a && ns_add b || bail "namespaces"
+veth_add a s0 b s1 || bail "veth"
+nsx a ip link set s0 up; nsx b ip link set s1 up
+sn_conf a willing "" yes
+sn_conf b controller "3, 4" no
+sn_start a a || bail "dcbxd a"
+sn_start b b || bail "dcbxd b"
+L=$SN_OID_LLDP.1
+
+# No master: dcbxd negotiates anyway and logs the fact once.
+check "without a master, dcbxd still learns its neighbour" \
+	wait_for 10 grep -q 'new neighbour' "$NS_TMP/a.log"
+sleep 7		# two reconnect attempts at least
+n=$(grep -c 'no AgentX master' "$NS_TMP/a.log")
+check "'no AgentX master' logged exactly once ($n)" [ "$n" -eq 1 ]
+check "dcbxd is still running" kill -0 "$(sn_pid a)"
+
+# The master comes: dcbxd connects and serves.
+t0=$(ms_now)
+sn_snmpd || bail "snmpd did not start"
+if wait_for 10 sh -c "snmpget -v2c -c public -On -Oqv -t 1 -r 0 \
+    127.0.0.1:$SN_PORT $L.3.3.0 2>/dev/null | grep -q '\"a\"'"; then
+	diag "served $(( $(ms_now) - t0 )) ms after snmpd started"
+	ok "a master started later gets dcbxd's objects"
+else
+	not_ok "a master started later gets dcbxd's objects"
+fi
+
+# The master restarts: dcbxd reconnects within a few seconds.
+sn_snmpd_stop
+check "dcbxd notices the master is gone" \
+	wait_for 10 grep -q 'lost the AgentX master' "$NS_TMP/a.log"
+t0=$(ms_now)
+sn_snmpd || bail "snmpd did not restart"
+if wait_for 10 sh -c "snmpget -v2c -c public -On -Oqv -t 1 -r 0 \
+    127.0.0.1:$SN_PORT $L.3.3.0 2>/dev/null | grep -q '\"a\"'"; then
+	el=$(( $(ms_now) - t0 ))
+	diag "served again $el ms after the restart"
+	check "reconnected and serving within 5 s ($el ms)" [ "$el" -le 5000 ]
+else
+	not_ok "reconnected and serving within 5 s"
+fi
+n=$(grep -c 'connected to the AgentX master' "$NS_TMP/a.log")
+check "two connections logged ($n)" [ "$n" -eq 2 ]
+check "dcbxd is still running after the restart" kill -0 "$(sn_pid a)"
+finish

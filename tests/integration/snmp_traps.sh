@@ -1,0 +1,90 @@
+#!/bin/sh
+# snmp_traps.sh -- two controllers that disagree on PFC (3,4 against 3,5):
+# the one that is an AgentX subagent sends exactly one dcbxdFeatureMismatch
+# with the port, the feature and both values, within 1 s; agreeing again
+# sends dcbxdFeatureMismatchCleared; 50 flaps of the peer's config send no
+# more than the hold-down allows, and the last notification tells the
+# final state.
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/netns.sh"
+. "$top_srcdir/tests/integration/snmp_lib.sh"
+
+HOLD=2
+MISMATCH=$SN_OID_OURS.0.1
+CLEARED=$SN_OID_OURS.0.2
+
+sn_need
+sn_setup
+plan 11
+ns_add a && ns_add b || bail "namespaces"
+veth_add a s0 b s1 02:00:00:00:0a:01 02:00:00:00:0b:01 || bail "veth"
+nsx a ip link set s0 up; nsx b ip link set s1 up
+sn_trapd || bail "snmptrapd did not start"
+sn_snmpd || bail "snmpd did not start"
+sn_conf a controller "3, 4" yes $HOLD
+sn_conf b controller "3, 5" no
+sn_start a a || bail "dcbxd a"
+check "dcbxd a connects to the AgentX master" \
+	wait_for 10 grep -q 'connected to the AgentX master' "$NS_TMP/a.log"
+IF=$(sn_ifindex a s0)
+
+t0=$(ms_now)
+sn_start b b || bail "dcbxd b"
+if wait_for 5 sh -c "grep -q 'OID: $MISMATCH\([^.0-9]\|\$\)' $SN_TRAPS"; then
+	lat=$(( $(ms_now) - t0 ))
+	check "mismatch trap within 1 s of the peer's start (${lat} ms)" [ "$lat" -le 1000 ]
+else
+	not_ok "mismatch trap within 1 s of the peer's start (none in 5 s)"
+fi
+sleep $((HOLD + 1))
+n=$(sn_count $MISMATCH)
+check "exactly one mismatch trap ($n)" [ "$n" -eq 1 ]
+line=$(grep "OID: $MISMATCH\([^.0-9]\|\$\)" "$SN_TRAPS" | head -1)
+check "varbinds: port name s0" \
+	sh -c "printf '%s' \"\$1\" | grep -q '$SN_OID_OURS.1.1.1.2.$IF = STRING: \"s0\"'" _ "$line"
+check "varbinds: dcbxdFeatStatus.$IF.pfc = mismatch(4)" \
+	sh -c "printf '%s' \"\$1\" | grep -q '$SN_OID_OURS.1.2.1.2.$IF.2 = INTEGER: 4'" _ "$line"
+check "varbinds: local value pfc 3,4 and peer value pfc 3,5" \
+	sh -c "printf '%s' \"\$1\" | grep -q '$SN_OID_OURS.1.2.1.4.$IF.2 = STRING: \"pfc 3,4 cap 8\"' &&
+	    printf '%s' \"\$1\" | grep -q '$SN_OID_OURS.1.2.1.5.$IF.2 = STRING: \"pfc 3,5 cap 8\"'" _ "$line"
+
+# Agree again: the clearing notification.
+t0=$(ms_now)
+sn_conf b controller "3, 4" no
+kill -HUP "$(sn_pid b)"
+if wait_for $((HOLD + 3)) sh -c "grep -q 'OID: $CLEARED\([^.0-9]\|\$\)' $SN_TRAPS"; then
+	diag "cleared trap after $(( $(ms_now) - t0 )) ms (hold-down ${HOLD} s)"
+	ok "agreeing again sends dcbxdFeatureMismatchCleared"
+else
+	not_ok "agreeing again sends dcbxdFeatureMismatchCleared"
+fi
+check "exactly one cleared trap" [ "$(sn_count $CLEARED)" -eq 1 ]
+
+# 50 flaps, 100 ms apart: mismatch, agree, mismatch, ... ending agreed.
+sleep $((HOLD + 1))
+before=$(( $(sn_count $MISMATCH) + $(sn_count $CLEARED) ))
+seen0=$(grep -c 'pfc mismatch' "$NS_TMP/a.log")
+t0=$(ms_now)
+i=1
+while [ $i -le 50 ]; do
+	if [ $((i % 2)) -eq 1 ]; then p="3, 5"; else p="3, 4"; fi
+	sn_conf b controller "$p" no
+	kill -HUP "$(sn_pid b)"
+	sleep 0.1
+	i=$((i + 1))
+done
+dur=$(( ($(ms_now) - t0 + 999) / 1000 ))
+sleep $((HOLD + 2))
+seen=$(( $(grep -c 'pfc mismatch' "$NS_TMP/a.log") - seen0 ))
+sent=$(( $(sn_count $MISMATCH) + $(sn_count $CLEARED) - before ))
+# One condition: at most one notification per hold-down, plus the first
+# and the final one.
+max=$(( dur / HOLD + 2 ))
+diag "flaps: $dur s, $seen mismatches seen by a, $sent traps (max $max)"
+check "the flapping reached dcbxd a ($seen mismatch entries >= 5)" [ "$seen" -ge 5 ]
+check "no more traps than the hold-down allows ($sent <= $max)" \
+	[ "$sent" -le "$max" ]
+last=$(grep -o "OID: \($MISMATCH\|$CLEARED\)\([^.0-9]\|\$\)" "$SN_TRAPS" | tail -1)
+check "the last trap tells the final state (cleared)" \
+	sh -c "printf '%s' \"\$1\" | grep -q '$CLEARED'" _ "$last"
+finish
