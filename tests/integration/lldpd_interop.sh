@@ -1,0 +1,45 @@
+#!/bin/sh
+# Interop with Debian's lldpd: each side shows the other's chassis ID,
+# port ID, system name and TTL.
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/netns.sh"
+. "$top_srcdir/tests/integration/lldp_common.sh"
+dx_need
+need_cmd lldpd lldpcli
+plan 6
+ns_setup d
+ns_add a && ns_add b || bail "namespaces"
+veth_add a d1a b d1b 02:00:00:00:1a:01 02:00:00:00:1b:01 || bail "veth"
+nsx a ip link set d1a up; nsx b ip link set d1b up
+dx_conf "$NS_TMP/c.conf" 5 2 'system-name = "dcbxd-side";'
+dx_start a a "$NS_TMP/c.conf" || bail "dcbxd"
+# lldpd drops privileges (user _lldpd): it needs to reach its socket.
+chmod 711 "$NS_TMP"; mkdir -m 777 "$NS_TMP/l"
+# lldpd in the peer namespace, its own socket and pid file; -L: no lldpcli
+# configuration run at startup.
+bg_start b "$NS_TMP/lldpd.log" lldpd -d -u "$NS_TMP/l/lldpd.sock" \
+    -p "$NS_TMP/l/lldpd.pid" -I d1b -L /bin/true -S lldpd-side
+lc() { nsx b lldpcli -u "$NS_TMP/l/lldpd.sock" "$@"; }
+lk() { lc -f keyvalue show neighbors; }
+lk_has() { lk | grep -q "$1"; }
+wait_for 10 test -S "$NS_TMP/l/lldpd.sock" || bail "lldpd did not start"
+# lldpd's first LLDPDU waits for its tx-interval (30 s): shorten it.
+lc configure lldp tx-interval 1 >/dev/null
+wait_for 20 lk_has chassis
+out=$(lk)
+diag "$(echo "$out" | grep -E 'chassis.mac|port.ifname|chassis.name|port.ttl|\.ttl')"
+check "lldpd shows dcbxd's chassis ID (d1a's MAC)" \
+    sh -c "echo '$out' | grep -q 'chassis.mac=02:00:00:00:1a:01'"
+check "lldpd shows dcbxd's port ID (ifname d1a)" \
+    sh -c "echo '$out' | grep -q 'port.ifname=d1a'"
+check "lldpd shows dcbxd's system name" \
+    sh -c "echo '$out' | grep -q 'chassis.name=dcbxd-side'"
+check "lldpd shows dcbxd's TTL (11)" \
+    sh -c "echo '$out' | grep -Eq '\\.ttl=11\$'"
+wait_for 15 dx_nbrs a 1
+check "dcbxd shows lldpd's chassis ID and port" \
+    dx_eval a 'r[0]["chassis_id"] == "02:00:00:00:1b:01" and r[0]["port_id"] in ("d1b", "02:00:00:00:1b:01")'
+check "dcbxd shows lldpd's system name and TTL" \
+    dx_eval a 'r[0]["sys_name"] == "lldpd-side" and r[0]["ttl"] == 120'
+dx_q a show-neighbors | sed 's/^/# /'
+finish
