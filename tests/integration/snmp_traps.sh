@@ -15,7 +15,7 @@ CLEARED=$SN_OID_OURS.0.2
 
 sn_need
 sn_setup
-plan 11
+plan 12
 ns_add a && ns_add b || bail "namespaces"
 veth_add a s0 b s1 02:00:00:00:0a:01 02:00:00:00:0b:01 || bail "veth"
 nsx a ip link set s0 up; nsx b ip link set s1 up
@@ -47,6 +47,10 @@ check "varbinds: dcbxdFeatStatus.$IF.pfc = mismatch(4)" \
 check "varbinds: local value pfc 3,4 and peer value pfc 3,5" \
 	sh -c "printf '%s' \"\$1\" | grep -q '$SN_OID_OURS.1.2.1.4.$IF.2 = STRING: \"pfc 3,4 cap 8\"' &&
 	    printf '%s' \"\$1\" | grep -q '$SN_OID_OURS.1.2.1.5.$IF.2 = STRING: \"pfc 3,5 cap 8\"'" _ "$line"
+
+rtc=$(grep "OID: $SN_OID_LLDP.0.0.1\([^.0-9]\|\$\)" "$SN_TRAPS" | head -1)
+check "lldpRemTablesChange for the new neighbour (inserts = 1)" \
+	sh -c "printf '%s' \"\$1\" | grep -q '$SN_OID_LLDP.1.2.2.0 = Gauge32: 1'" _ "$rtc"
 
 # Agree again: the clearing notification.
 t0=$(ms_now)
