@@ -14,6 +14,9 @@ sn_need() {
 	need_root
 	need_cmd ip snmpd snmptrapd snmpget snmpwalk timeout
 	[ -x "$DCBXD" ] || skip_all "dcbxd not built ($DCBXD)"
+	# snmp.o is linked only once main.c calls snmp_init().
+	grep -q 'connected to the AgentX master' "$DCBXD" ||
+	    skip_all "dcbxd does not start the subagent yet (snmp_init/snmp_event hooks missing)"
 	ip netns add "sprobe$$" 2>/dev/null ||
 	    skip_all "cannot create network namespaces here"
 	ip netns del "sprobe$$"
