@@ -28,6 +28,7 @@
 #include "port.h"
 #include "proto.h"
 #include "show.h"
+#include "snmp.h"
 
 #define CTL_READ_CHUNK	(64 * 1024)
 #define CTL_IN_MAX	(4u << 20)	/* one request line */
@@ -378,6 +379,8 @@ ctl_event(const char *name, const char *ifname, json_t *extra)
 	char *line;
 	size_t len;
 
+	/* SNMP derives its notifications from the same events. */
+	snmp_event(name, ifname);
 	if (ctl.nsubs == 0) {
 		json_decref(extra);
 		return;

@@ -24,6 +24,7 @@
 #include "link.h"
 #include "log.h"
 #include "port.h"
+#include "snmp.h"
 
 struct dcbxd dx;
 static struct ev_signal *sig_ev[3];
@@ -135,6 +136,7 @@ dcbxd_reload(char *err, size_t errlen)
 	dx.conf = nc;
 	dx.conf_defaults = false;
 	port_reconf(&old);
+	snmp_reconf(&old);
 	conf_free(&old);
 	log_info(LOG_SUB_CONF, "configuration reloaded from %s", dx.conf_path);
 	ctl_event("reload", NULL, NULL);
@@ -230,6 +232,8 @@ setup(const struct opts *o)
 		fatalx("control socket %s: %s", dx.ctl_path, strerror(-rc));
 	if ((rc = link_init(port_link, port_sweep, NULL)) < 0)
 		fatalx("link monitor: %s", strerror(-rc));
+	/* Without a master agent the subagent logs once and keeps trying. */
+	(void)snmp_init(&dx.conf);
 }
 
 int
@@ -270,6 +274,7 @@ main(int argc, char **argv)
 	(void)sd_notify(0, "STOPPING=1");
 #endif
 	/* Clean exit: tell every neighbour we are gone (TTL 0). */
+	snmp_fini();
 	port_shutdown_all();
 	ctl_fini();
 	link_fini();
