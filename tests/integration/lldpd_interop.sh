@@ -18,13 +18,19 @@ chmod 711 "$NS_TMP"; mkdir -m 777 "$NS_TMP/l"
 # lldpd in the peer namespace, its own socket and pid file; -L: no lldpcli
 # configuration run at startup.
 bg_start b "$NS_TMP/lldpd.log" lldpd -d -u "$NS_TMP/l/lldpd.sock" \
-    -p "$NS_TMP/l/lldpd.pid" -I d1b -L /bin/true -S lldpd-side
+    -p "$NS_TMP/l/lldpd.pid" -I d1b -L /bin/true
 lc() { nsx b lldpcli -u "$NS_TMP/l/lldpd.sock" "$@"; }
 lk() { lc -f keyvalue show neighbors; }
 lk_has() { lk | grep -q "$1"; }
 wait_for 10 test -S "$NS_TMP/l/lldpd.sock" || bail "lldpd did not start"
 # lldpd's first LLDPDU waits for its tx-interval (30 s): shorten it.
+# -S would set the system *description*; the name is "system hostname".
 lc configure lldp tx-interval 1 >/dev/null
+lc configure system hostname lldpd-side >/dev/null
+# lldpd starts paused (no frame sent or received) until the lldpcli it
+# spawns at startup has read its configuration and says "resume"; with
+# -L /bin/true nobody does, which is why lldpd showed 0 frames on veth.
+lc resume >/dev/null
 wait_for 20 lk_has chassis
 out=$(lk)
 diag "$(echo "$out" | grep -E 'chassis.mac|port.ifname|chassis.name|port.ttl|\.ttl')"
@@ -39,7 +45,10 @@ check "lldpd shows dcbxd's TTL (11)" \
 wait_for 15 dx_nbrs a 1
 check "dcbxd shows lldpd's chassis ID and port" \
     dx_eval a 'r[0]["chassis_id"] == "02:00:00:00:1b:01" and r[0]["port_id"] in ("d1b", "02:00:00:00:1b:01")'
-check "dcbxd shows lldpd's system name and TTL" \
-    dx_eval a 'r[0]["sys_name"] == "lldpd-side" and r[0]["ttl"] == 120'
+# lldpd advertises tx-interval x tx-hold = 1 x 4 s (its own view agrees).
+lttl=$(lc -f keyvalue show interfaces | sed -n 's/^lldp\.d1b\.ttl\.ttl=//p')
+diag "lldpd's own TTL: $lttl"
+check "dcbxd shows lldpd's system name and TTL (4 s, as lldpd says)" \
+    dx_eval a "r[0]['sys_name'] == 'lldpd-side' and r[0]['ttl'] == 4 and '$lttl' == '4'"
 dx_q a show-neighbors | sed 's/^/# /'
 finish
