@@ -304,8 +304,10 @@ esched_cfg_build(struct esched_cfg *s, const struct dcb_config *oper)
 		dcb_ets_default(&ets);
 	esched_cls_build(&s->cls, oper != NULL && (oper->has & DCB_HAS_APP) ?
 	    &oper->app : NULL);
-	for (i = 0; i < ESCHED_NPRIO; i++)
+	for (i = 0; i < ESCHED_NPRIO; i++) {
 		s->prio_tc[i] = ets.prio_tc[i] & 7;
+		s->tc_mask[s->prio_tc[i]] |= (uint8_t)(1u << i);
+	}
 	for (i = 0; i < DCB_NTC; i++) {
 		if (ets.tc_tsa[i] == DCB_TSA_STRICT)
 			s->tc_strict |= (uint8_t)(1u << i);
@@ -431,19 +433,18 @@ esched_egress_set(struct esched_egress *e, const struct esched_cfg *c)
 	memset(e->deficit, 0, sizeof(e->deficit));
 }
 
-/* Next unpaused, non-empty priority of tc, round robin; -1 if none. */
+/* Next ready (queued, unpaused) priority of tc, round robin; -1 if none. */
 static int
-tc_pick(struct esched_egress *e, int tc, uint64_t now)
+tc_pick(const struct esched_egress *e, int tc, uint8_t ready)
 {
-	int i, p;
+	unsigned int m = ready & e->cfg.tc_mask[tc], i, p;
 
+	if (m == 0)
+		return (-1);
 	for (i = 0; i < ESCHED_NPRIO; i++) {
 		p = (e->rr[tc] + i) % ESCHED_NPRIO;
-		if (e->cfg.prio_tc[p] != tc || e->q[p].frames == 0)
-			continue;
-		if (esched_pause_active(&e->pause, p, now))
-			continue;
-		return (p);
+		if (m & (1u << p))
+			return ((int)p);
 	}
 	return (-1);
 }
@@ -463,7 +464,7 @@ head_len(const struct esched_egress *e, int p)
  * idle flow does in DWRR, so an idle class's share goes to the busy ones.
  */
 static int
-dwrr_scan(struct esched_egress *e, uint64_t now, int pick[DCB_NTC])
+dwrr_scan(struct esched_egress *e, uint8_t ready, int pick[DCB_NTC])
 {
 	int i, tc, p;
 
@@ -472,7 +473,7 @@ dwrr_scan(struct esched_egress *e, uint64_t now, int pick[DCB_NTC])
 		pick[tc] = -1;
 		if (e->cfg.tc_strict & (1u << tc))
 			continue;
-		if ((p = tc_pick(e, tc, now)) < 0) {
+		if ((p = tc_pick(e, tc, ready)) < 0) {
 			e->deficit[tc] = 0;
 			continue;
 		}
@@ -526,17 +527,21 @@ int
 esched_egress_next(struct esched_egress *e, uint64_t now, uint64_t *wake)
 {
 	int pick[DCB_NTC], tc, p;
+	uint8_t ready = 0;
 
 	*wake = UINT64_MAX;
+	for (p = 0; p < ESCHED_NPRIO; p++)
+		if (e->q[p].frames > 0 && !esched_pause_active(&e->pause, p, now))
+			ready |= (uint8_t)(1u << p);
 	/* 802.1Q 8.6.8.1: higher-numbered strict TCs first. */
 	for (tc = DCB_NTC - 1; tc >= 0; tc--)
 		if ((e->cfg.tc_strict & (1u << tc)) &&
-		    (p = tc_pick(e, tc, now)) >= 0)
+		    (p = tc_pick(e, tc, ready)) >= 0)
 			return (p);
-	if ((p = dwrr_scan(e, now, pick)) >= 0)
+	if ((p = dwrr_scan(e, ready, pick)) >= 0)
 		return (p);
 	dwrr_rounds(e, pick);
-	if ((p = dwrr_scan(e, now, pick)) >= 0)
+	if ((p = dwrr_scan(e, ready, pick)) >= 0)
 		return (p);
 	*wake = esched_pause_wake(&e->pause);
 	return (-1);

@@ -90,6 +90,7 @@ int	esched_classify(const struct esched_cls *, const uint8_t *f, size_t len,
 struct esched_cfg {
 	struct esched_cls	cls;
 	uint8_t			prio_tc[ESCHED_NPRIO];
+	uint8_t			tc_mask[DCB_NTC];	/* priorities per TC */
 	uint8_t			tc_strict;	/* bit per TC */
 	uint32_t		quantum[DCB_NTC];	/* DWRR octets per round */
 	uint8_t			pfc_en;

@@ -302,7 +302,9 @@ sink_main(int argc, char **argv)
 		    (unsigned long long)ps[p].win_bytes,
 		    (unsigned long long)ps[p].gaps,
 		    (unsigned long long)ps[p].reorders, (long long)ps[p].last);
-	printf("],\"seconds\":%.3f}\n", (double)(last - t0) / 1e9);
+	printf("],\"seconds\":%.3f,\"window_seconds\":%.3f}\n",
+	    (double)(last - t0) / 1e9,
+	    last - t0 > skip ? (double)(last - t0 - skip) / 1e9 : 0.0);
 	return (0);
 }
 

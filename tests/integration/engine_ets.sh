@@ -37,7 +37,7 @@ share() {
 	for _q in "$@"; do _tot="$_tot + .priorities[$_q].window_bytes"; done
 	jget "$_j" "($_sel) * 100 / ($_tot) | . * 10 | round / 10"
 }
-rate() { jget "$1" ".priorities[$2].window_bytes * 8 / 1.8 / 1000000 | round"; }
+rate() { jget "$1" ".priorities[$2].window_bytes * 8 / .window_seconds / 1000000 | round"; }
 
 s=$(phase 0:vlan:60M:0 1:vlan:60M:0 2:vlan:60M:0)
 a=$(share "$s" 0 1 2) b=$(share "$s" 1 0 2) c=$(share "$s" 2 0 1)
