@@ -403,6 +403,32 @@ esched_ring_wraps_and_accounts_skipped_tail(void **state)
 }
 
 static void
+esched_new_config_keeps_queued_frames_and_applies_at_once(void **state)
+{
+	struct esched_egress e;
+	struct esched_cfg cfg;
+	struct dcb_config c;
+	uint64_t b[ESCHED_NPRIO];
+
+	(void)state;
+	ets_50_30_20(&c);
+	egress_setup(&e, &c);
+	fill(&e, 0, 1500);
+	fill(&e, 1, 1500);
+	run(&e, 10, 0, b);
+	/* Make TC 1 strict: priority 1 now goes first, nothing was lost. */
+	c.ets.tc_tsa[1] = DCB_TSA_STRICT;
+	c.ets.tc_bw[0] = 80;
+	c.ets.tc_bw[1] = 0;
+	esched_cfg_build(&cfg, &c);
+	esched_egress_set(&e, &cfg);
+	assert_true(e.q[0].frames > 0 && e.q[1].frames > 0);
+	run(&e, 20, 0, b);
+	assert_int_equal(b[1], 20 * 1500);
+	assert_int_equal(b[0], 0);
+}
+
+static void
 esched_wire_time_counts_overhead(void **state)
 {
 	(void)state;
@@ -426,6 +452,7 @@ main(void)
 		cmocka_unit_test(esched_headroom_that_does_not_fit_clamps_xoff),
 		cmocka_unit_test(esched_classify_app_udp_and_dscp_and_pcp),
 		cmocka_unit_test(esched_ring_wraps_and_accounts_skipped_tail),
+		cmocka_unit_test(esched_new_config_keeps_queued_frames_and_applies_at_once),
 		cmocka_unit_test(esched_wire_time_counts_overhead),
 	};
 
