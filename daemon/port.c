@@ -293,15 +293,40 @@ port_dcbx_rx(struct port *p, struct agent *a, struct nbr *n,
 }
 
 static void
+port_nbr_any(struct nbr *n, void *arg)
+{
+	struct nbr **any = arg;
+
+	if (*any == NULL)
+		*any = n;
+}
+
+static void
 port_dcbx_gone(struct port *p, struct agent *a)
 {
+	struct nbr *left = NULL;
+	struct lldp_pdu pdu;
+
 	if (a->type != LLDP_AGENT_NEAREST_BRIDGE)
 		return;
-	if (a->n == 0)
+	if (a->n == 0) {
 		port_dcbx_result(p, dcbx_peer_gone(&p->ds, &p->dl, !p->up));
-	else
-		port_dcbx_result(p, dcbx_npeers(&p->ds, &p->dl,
-		    (unsigned int)a->n));
+		return;
+	}
+	/*
+	 * Down to one neighbour: negotiate with its stored PDU now.  Its
+	 * next PDUs are likely byte-identical and take the agent's fast
+	 * path, which never reaches DCBX, so waiting for them would leave
+	 * the port without a peer for good.
+	 */
+	if (a->n == 1) {
+		agent_foreach_nbr(a, port_nbr_any, &left);
+		if (left != NULL && nbr_decode(left, &pdu) == LLDP_DEC_OK) {
+			port_dcbx_rx(p, a, left, &pdu);
+			return;
+		}
+	}
+	port_dcbx_result(p, dcbx_npeers(&p->ds, &p->dl, (unsigned int)a->n));
 }
 
 static void
@@ -638,4 +663,30 @@ port_shutdown_all(void)
 		port_unlink(p);
 		port_free(p, true);
 	}
+}
+
+/*
+ * dcbctl set: a new admin policy for one running port.  It lasts until the
+ * port's settings are applied again (reload), which is why `set --persist`
+ * writes the file first.  Negotiation and the backend follow exactly as on
+ * a reload that changed only this policy.
+ */
+int
+port_set_admin(struct port *p, const struct dcb_config *adm, char *err,
+    size_t errlen)
+{
+	struct dcb_why why = { "" };
+	int rc;
+
+	if ((rc = dcb_config_validate(adm, &why)) != DCB_OK) {
+		snprintf(err, errlen, "%s: %s", p->ifname, why.buf[0] != '\0' ?
+		    why.buf : dcb_strerror(rc));
+		return (-EINVAL);
+	}
+	if (dcb_config_equal(&p->cp.admin, adm) && p->cp.admin.has == adm->has)
+		return (0);
+	p->cp.admin = *adm;
+	log_info(LOG_SUB_DCBX, "%s: admin policy set at run time", p->ifname);
+	port_dcbx_reconf(p);
+	return (0);
 }
