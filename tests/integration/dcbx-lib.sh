@@ -101,15 +101,6 @@ xd_dcbctl() {
 	python3 "$XD_PY" check "$NS_TMP/dcbctl.json" "$@"
 }
 
-# xd_todo WHY NAME CMD...: a check that fails because of a known bug
-# (WHY): reported as TODO, which the TAP driver counts as XFAIL/XPASS.
-xd_todo() {
-	_why=$1 _name=$2; shift 2
-	_tap_n=$((_tap_n + 1))
-	if "$@"; then echo "ok $_tap_n - $_name # TODO $_why"
-	else echo "not ok $_tap_n - $_name # TODO $_why"; fi
-}
-
 xd_sanitizer_clean() { ! grep -q "Sanitizer" "$NS_TMP/$1.log"; }
 
 # xd_capture NS IF SECONDS FILE: capture LLDP (both directions) into a
