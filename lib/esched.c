@@ -583,10 +583,10 @@ int
 esched_ingress_admit(const struct esched_ingress *in, int p,
     const struct esched_ring *q, uint32_t len)
 {
-	if (in->stalled[p])
-		return (ESCHED_DROP_STALL);
 	if (q->used + esched_ring_cost(len) <= q->size)
 		return (-1);
+	if (in->stalled[p])
+		return (ESCHED_DROP_STALL);
 	return ((in->pfc_en & (1u << p)) ? ESCHED_DROP_LOSSLESS :
 	    ESCHED_DROP_INGRESS_FULL);
 }
@@ -595,6 +595,7 @@ void
 esched_ingress_progress(struct esched_ingress *in, int p, uint64_t now)
 {
 	in->progress[p] = now;
+	in->drained[p] = now;
 }
 
 static void
@@ -609,20 +610,22 @@ static bool
 ingress_stall(struct esched_ingress *in, const struct esched_ring *q, int p,
     uint64_t now, struct esched_pfc_out *o)
 {
-	if (q->frames == 0 || now - in->progress[p] < in->stall_ns) {
-		if (in->stalled[p]) {
-			in->stalled[p] = false;
-			o->recovered |= (uint8_t)(1u << p);
-		}
+	if (in->stalled[p]) {
+		if (in->drained[p] <= in->stall_at[p])
+			return (true);
+		in->stalled[p] = false;	/* the host took a frame again */
+		o->recovered |= (uint8_t)(1u << p);
 		return (false);
 	}
-	if (!in->stalled[p]) {
-		in->stalled[p] = true;
-		o->stalled |= (uint8_t)(1u << p);
-		if (in->asked[p])
-			ingress_want(o, p, 0);	/* let the peer go */
-		in->asked[p] = false;
-	}
+	if (!(in->pfc_en & (1u << p)) || q->frames == 0 ||
+	    now - in->progress[p] < in->stall_ns)
+		return (false);
+	in->stalled[p] = true;
+	in->stall_at[p] = now;
+	o->stalled |= (uint8_t)(1u << p);
+	if (in->asked[p])
+		ingress_want(o, p, 0);	/* let the peer go */
+	in->asked[p] = false;
 	return (true);
 }
 

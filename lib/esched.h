@@ -154,9 +154,10 @@ void	esched_egress_done(struct esched_egress *, int prio);
  * Ingress thresholds (PROTOCOLS.md E).  For each PFC priority: at or above
  * xoff octets queued, ask the peer to pause with the largest quanta and
  * refresh the request every 'refresh' ns; at or below xon, send time 0.
- * A priority whose queue holds frames but has not drained for 'stall' ns is
- * given up (stall prevention, like the SONiC PFC watchdog): XOFF stops, the
- * caller drops what it holds and what arrives until the host drains again.
+ * A PFC priority whose queue holds frames but has not drained for 'stall'
+ * ns is given up (stall prevention, like the SONiC PFC watchdog's drop
+ * action): XOFF stops, the caller drops what it holds, and the priority is
+ * lossy -- dropped at its limit -- until the host takes a frame again.
  */
 enum esched_drop {
 	ESCHED_DROP_EGRESS_FULL = 0,	/* egress queue full (TAP side) */
@@ -177,6 +178,8 @@ struct esched_ingress {
 	bool		asked[ESCHED_NPRIO];	/* our XOFF is in force */
 	uint64_t	asked_at[ESCHED_NPRIO];
 	uint64_t	progress[ESCHED_NPRIO];	/* last drain (or empty) */
+	uint64_t	drained[ESCHED_NPRIO];	/* last real drain */
+	uint64_t	stall_at[ESCHED_NPRIO];
 	bool		stalled[ESCHED_NPRIO];
 };
 

@@ -292,15 +292,22 @@ esched_stalled_host_stops_xoff_and_drops(void **state)
 	assert_true(esched_ingress_eval(&in, q, 100 * MS, &o));
 	assert_int_equal(o.stalled, 0x08);
 	assert_int_equal(o.time[3], 0);		/* the peer is let go */
-	assert_int_equal(esched_ingress_admit(&in, 3, &q[3], 64),
-	    ESCHED_DROP_STALL);
-	/* No refresh while stalled. */
-	assert_false(esched_ingress_eval(&in, q, 200 * MS, &o));
-	/* The caller drops what it holds; the host drains again. */
+	/* The caller drops what it holds; the priority is lossy now. */
 	esched_ring_flush(&q[3]);
-	esched_ingress_eval(&in, q, 201 * MS, &o);
+	while (esched_ring_push(&q[3], frame, 1000, 0) == 0)
+		;
+	assert_int_equal(esched_ingress_admit(&in, 3, &q[3], 1000),
+	    ESCHED_DROP_STALL);
+	/* No XOFF while stalled, however full; an empty queue is no cure. */
+	assert_false(esched_ingress_eval(&in, q, 200 * MS, &o));
+	esched_ring_flush(&q[3]);
+	assert_false(esched_ingress_eval(&in, q, 201 * MS, &o));
+	assert_int_equal(o.recovered, 0);
+	/* The host takes a frame again: recovered, lossless again. */
+	esched_ingress_progress(&in, 3, 202 * MS);
+	esched_ingress_eval(&in, q, 202 * MS, &o);
 	assert_int_equal(o.recovered, 0x08);
-	assert_int_equal(esched_ingress_admit(&in, 3, &q[3], 64), -1);
+	assert_false(in.stalled[3]);
 }
 
 static void
