@@ -385,14 +385,38 @@ pg_write(struct wcur *w, const struct cee_tlv *t)
 	wcur_u8(w, ets->ets_cap);
 }
 
+/*
+ * CEE App selector 1 means "TCP/UDP port" (CEE 1.01 App TLV): one form for
+ * the IEEE stream-port, dgram-port and port selectors, which fold into
+ * DCB_APP_SEL_ANY.  DSCP has no CEE form.
+ */
 static int
 cee_app_sel(uint8_t sel)
 {
 	if (sel == DCB_APP_SEL_ETHERTYPE)
 		return CEE_APP_SEL_ETHERTYPE;
-	if (sel == DCB_APP_SEL_ANY)
+	if (sel == DCB_APP_SEL_STREAM || sel == DCB_APP_SEL_DGRAM ||
+	    sel == DCB_APP_SEL_ANY)
 		return CEE_APP_SEL_PORT;
 	return -1;
+}
+
+void
+cee_app_project(const struct dcb_app_table *in, struct dcb_app_table *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->willing = in->willing;
+	for (int i = 0; i < in->n && i < DCB_APP_MAX; i++) {
+		struct dcb_app a = in->e[i];
+		int sel = cee_app_sel(a.selector);
+
+		if (sel < 0)
+			continue;
+		a.selector = sel == CEE_APP_SEL_PORT ? DCB_APP_SEL_ANY :
+		    DCB_APP_SEL_ETHERTYPE;
+		/* DCB_ERR_DUP: two IEEE selectors folded into one entry. */
+		(void)dcb_app_add(out, &a);
+	}
 }
 
 /* Is e[i] the first entry of its (selector, protocol) pair? */
@@ -421,26 +445,27 @@ app_map(const struct dcb_app_table *a, int i)
 static void
 app_write(struct wcur *w, const struct cee_tlv *t, size_t room)
 {
-	const struct dcb_app_table *a = &t->cfg.app;
+	struct dcb_app_table a;
 	size_t max = 0, n = 0;
 	int idx[DCB_APP_MAX];
 
+	cee_app_project(&t->cfg.app, &a);
 	if (room >= 2 + CEE_FHDR_LEN)
 		max = (room - 2 - CEE_FHDR_LEN) / CEE_APP_ENTRY;
-	for (int i = 0; i < a->n && i < DCB_APP_MAX && n < max; i++)
-		if (cee_app_sel(a->e[i].selector) >= 0 && app_first(a, i))
+	for (int i = 0; i < a.n && n < max; i++)
+		if (app_first(&a, i))
 			idx[n++] = i;
 	feat_hdr(w, CEE_SUB_APP, CEE_FHDR_LEN + n * CEE_APP_ENTRY,
 	    &t->feat[CEE_FEAT_APP]);
 	for (size_t k = 0; k < n; k++) {
-		const struct dcb_app *e = &a->e[idx[k]];
+		const struct dcb_app *e = &a.e[idx[k]];
 
 		wcur_u16(w, e->protocol);
 		/* OUI 00-1b-21: upper six bits 0, then the selector. */
 		wcur_u8(w, (uint8_t)cee_app_sel(e->selector));
 		wcur_u8(w, lldp_oui_cee[1]);
 		wcur_u8(w, lldp_oui_cee[2]);
-		wcur_u8(w, app_map(a, idx[k]));
+		wcur_u8(w, app_map(&a, idx[k]));
 	}
 }
 

@@ -6,7 +6,9 @@
  * App (4).  PG maps onto struct dcb_ets (PGID per priority becomes prio_tc,
  * PGID 15 means strict), PFC onto struct dcb_pfc, App onto the APP table
  * (CEE priority bitmaps expand to one entry per priority; selector 0
- * ethertype -> DCB_APP_SEL_ETHERTYPE, 1 port -> DCB_APP_SEL_ANY).
+ * ethertype -> DCB_APP_SEL_ETHERTYPE, 1 port -> DCB_APP_SEL_ANY; on write
+ * stream-port and dgram-port entries go out as port, see
+ * cee_app_project()).
  */
 #ifndef CEE_H
 #define CEE_H
@@ -91,9 +93,17 @@ int	cee_peer_decode(const struct lldp_pdu *, struct cee_tlv *);
  * Write the whole CEE org TLV from t: Control, then each feat[] present
  * with its payload from t->cfg.  PG writes PGID 15 for priorities whose TC
  * is strict and NumTCsSupported = ets.ets_cap; PFC writes pfc_cap; App
- * writes the ethertype and port entries, one per protocol with the
- * priorities OR-ed, as many as fit (other selectors have no CEE form).
+ * writes cee_app_project(cfg.app), one entry per (selector, protocol) with
+ * the priorities OR-ed, as many as fit.
  */
 void	cee_write(struct wcur *, const struct cee_tlv *);
+/*
+ * The APP table as CEE can carry it: ethertype entries, and every port
+ * entry (stream-port, dgram-port, port) as DCB_APP_SEL_ANY, since CEE
+ * selector 1 is "TCP/UDP port"; DSCP entries are dropped and entries that
+ * fold together are kept once.  This is exactly what a CEE peer decodes
+ * from our TLV, so negotiation compares tables in this form.
+ */
+void	cee_app_project(const struct dcb_app_table *, struct dcb_app_table *);
 
 #endif /* CEE_H */

@@ -79,18 +79,33 @@ dcbx_cee_rx_ctrl(struct dcbx_state *st, const struct cee_tlv *c)
 	return flags;
 }
 
-/* CEE App carries only ethertype and TCP/UDP port entries. */
+/*
+ * The peer's App for a willing port: a CEE port entry names a port of any
+ * transport, so it replaces our entries for that port whatever their IEEE
+ * selector (stream-port, dgram-port or port); dcbx_app_merge() then lets
+ * the peer win over same-selector entries as for IEEE.
+ */
 static void
-app_subset(const struct dcb_app_table *in, struct dcb_app_table *out)
+cee_app_merge(const struct dcb_app_table *local,
+    const struct dcb_app_table *peer, struct dcb_app_table *out)
 {
-	uint16_t i;
+	struct dcb_app_table keep, one, proj;
+	uint16_t i, j;
 
-	memset(out, 0, sizeof(*out));
-	out->willing = in->willing;
-	for (i = 0; i < in->n; i++)
-		if (in->e[i].selector == DCB_APP_SEL_ETHERTYPE ||
-		    in->e[i].selector == DCB_APP_SEL_ANY)
-			out->e[out->n++] = in->e[i];
+	memset(&keep, 0, sizeof(keep));
+	for (i = 0; i < local->n && i < DCB_APP_MAX; i++) {
+		memset(&one, 0, sizeof(one));
+		one.e[one.n++] = local->e[i];
+		cee_app_project(&one, &proj);
+		for (j = 0; proj.n == 1 && j < peer->n; j++)
+			if (peer->e[j].selector == DCB_APP_SEL_ANY &&
+			    proj.e[0].selector == DCB_APP_SEL_ANY &&
+			    peer->e[j].protocol == proj.e[0].protocol)
+				break;
+		if (proj.n == 0 || j == peer->n)
+			keep.e[keep.n++] = local->e[i];
+	}
+	dcbx_app_merge(&keep, peer, out);
 }
 
 /* Feature f of the operational config back to the admin one. */
@@ -128,7 +143,7 @@ cee_adopt(struct dcbx_state *st, const struct dcbx_local *l, int f)
 		c.pfc.pfc_en = p->pfc.pfc_en;
 		err = dcb_pfc_validate(&c.pfc, &why);
 	} else {
-		dcbx_app_merge(&l->admin.app, &p->app, &c.app);
+		cee_app_merge(&l->admin.app, &p->app, &c.app);
 		c.app.willing = l->willing;
 	}
 	if (err != DCB_OK) {
@@ -146,7 +161,11 @@ cee_adopt(struct dcbx_state *st, const struct dcbx_local *l, int f)
 	    "non-willing peer's %s", cee_name[f]);
 }
 
-/* OL LocalPeerCompatible: PG always; PFC and App must be identical. */
+/*
+ * OL LocalPeerCompatible: PG always; PFC and App must be identical.  App
+ * compares what CEE carries (cee_app_project()): the peer's echo of our
+ * dgram-port 4791 comes back as port 4791 and is the same entry.
+ */
 static bool
 cee_compatible(const struct dcbx_state *st, const struct dcbx_local *l,
     int f)
@@ -156,7 +175,7 @@ cee_compatible(const struct dcbx_state *st, const struct dcbx_local *l,
 	if (f == DCBX_F_PFC)
 		return l->admin.pfc.pfc_en == st->cee.cfg.pfc.pfc_en;
 	if (f == DCBX_F_APP) {
-		app_subset(&l->admin.app, &mine);
+		cee_app_project(&l->admin.app, &mine);
 		return dcb_app_table_equal(&mine, &st->cee.cfg.app);
 	}
 	return true;
@@ -283,7 +302,7 @@ cee_build(const struct dcbx_state *st, const struct dcbx_local *l,
 	t->cfg.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
 	t->cfg.ets = st->oper.ets;
 	t->cfg.pfc = st->oper.pfc;
-	app_subset(&st->oper.app, &t->cfg.app);
+	cee_app_project(&st->oper.app, &t->cfg.app);
 }
 
 /* DCBX_F_* bits of the features whose advertised content differs. */

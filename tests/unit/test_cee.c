@@ -171,6 +171,40 @@ write_skips_selectors_cee_cannot_carry(void **state)
 	assert_int_equal(t.cfg.app.e[0].selector, DCB_APP_SEL_ANY);
 }
 
+/*
+ * CEE App selector 1 is "TCP/UDP port": it covers the IEEE stream-port,
+ * dgram-port and port selectors alike, so a RoCEv2 policy (UDP 4791) goes
+ * out as port 4791, merged with any other entry for the same port.
+ */
+static void
+write_advertises_tcp_and_udp_ports_as_cee_port_entries(void **state)
+{
+	static struct cee_tlv in;
+	uint8_t buf[128];
+	struct wcur w;
+
+	memset(&in, 0, sizeof(in));
+	in.feat[CEE_FEAT_APP].present = true;
+	dcb_app_add(&in.cfg.app, &(struct dcb_app){ DCB_APP_SEL_DGRAM, 3, 4791 });
+	dcb_app_add(&in.cfg.app, &(struct dcb_app){ DCB_APP_SEL_ANY, 5, 4791 });
+	dcb_app_add(&in.cfg.app, &(struct dcb_app){ DCB_APP_SEL_STREAM, 4, 3260 });
+	wcur_init(&w, buf, sizeof(buf));
+	cee_write(&w, &in);
+	assert_false(w.bad);
+	/* Control (12) + App header (2 + 4) + two entries of 6 */
+	assert_int_equal(buf[1], 4 + 12 + 6 + 2 * 6);
+	assert_int_equal(cee_decode(buf + 6, w.len - 6, &t), DCB_OK);
+	dcb_app_sort(&t.cfg.app);
+	assert_int_equal(t.cfg.app.n, 3);
+	assert_int_equal(t.cfg.app.e[0].selector, DCB_APP_SEL_ANY);
+	assert_int_equal(t.cfg.app.e[0].protocol, 3260);
+	assert_int_equal(t.cfg.app.e[0].priority, 4);
+	assert_int_equal(t.cfg.app.e[1].protocol, 4791);
+	assert_int_equal(t.cfg.app.e[1].priority, 3);
+	assert_int_equal(t.cfg.app.e[2].protocol, 4791);
+	assert_int_equal(t.cfg.app.e[2].priority, 5);
+}
+
 static void
 write_cuts_app_to_what_fits(void **state)
 {
@@ -489,6 +523,8 @@ main(void)
 		cmocka_unit_test(write_reproduces_capture_bytes),
 		cmocka_unit_test(write_then_decode_is_identity),
 		cmocka_unit_test(write_skips_selectors_cee_cannot_carry),
+		cmocka_unit_test(
+		    write_advertises_tcp_and_udp_ports_as_cee_port_entries),
 		cmocka_unit_test(write_cuts_app_to_what_fits),
 		cmocka_unit_test(decode_rejects_sub_tlv_past_the_end),
 		cmocka_unit_test(decode_rejects_truncated_sub_tlv_header),

@@ -541,6 +541,77 @@ cee_two_controllers_report_mismatch_both_ways(void **state)
 	assert_int_equal(a.st.feat[DCBX_F_ETS].status, DCBX_ST_LOCAL);
 }
 
+/* The entry for (sel, proto, prio) in t, or NULL. */
+static const struct dcb_app *
+app_find(const struct dcb_app_table *t, uint8_t sel, uint16_t proto,
+    uint8_t prio)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->e[i].selector == sel && t->e[i].protocol == proto &&
+		    t->e[i].priority == prio)
+			return &t->e[i];
+	return NULL;
+}
+
+/*
+ * RoCEv2 is UDP port 4791 (dgram-port).  CEE App selector 1 is "TCP/UDP
+ * port", so the controller advertises it as port 4791 and the willing host
+ * runs it; the peer's port entry replaces the host's own entries for 4791
+ * of any transport.
+ */
+static void
+cee_controller_advertises_udp_port_policy_to_willing_host(void **state)
+{
+	struct fx_agent sw, host;
+	struct dcb_app roce = { DCB_APP_SEL_ANY, 5, 4791 };
+
+	(void)state;
+	fx_agent(&sw, false, MAC_LO, DCBX_CFG_CEE);
+	fx_agent(&host, true, MAC_HI, DCBX_CFG_CEE);
+	fx_peer_cfg(&sw.l.admin);
+	assert_int_equal(dcb_app_del(&sw.l.admin.app, &roce), DCB_OK);
+	fx_app(&sw.l.admin.app, DCB_APP_SEL_DGRAM, 4791, 5);
+	fx_app(&host.l.admin.app, DCB_APP_SEL_DGRAM, 4791, 2);
+	dcbx_init(&sw.st, &sw.l);
+	dcbx_init(&host.st, &host.l);
+	fx_converge(&sw, &host);
+	assert_int_equal(host.st.feat[DCBX_F_APP].status, DCBX_ST_PEER);
+	assert_non_null(app_find(&host.st.oper.app, DCB_APP_SEL_ANY, 4791, 5));
+	assert_null(app_find(&host.st.oper.app, DCB_APP_SEL_DGRAM, 4791, 2));
+	/* The controller keeps its own selector for its backend. */
+	assert_non_null(app_find(&sw.st.oper.app, DCB_APP_SEL_DGRAM, 4791, 5));
+	assert_int_equal(sw.st.feat[DCBX_F_APP].status, DCBX_ST_LOCAL);
+}
+
+/*
+ * Two controllers with the same policy, one written as dgram-port 4791
+ * and the other as port 4791: on the CEE wire both are port 4791, so
+ * App is compatible, not a mismatch.
+ */
+static void
+cee_udp_port_and_port_entries_are_compatible(void **state)
+{
+	struct fx_agent a, b;
+
+	(void)state;
+	fx_agent(&a, false, MAC_LO, DCBX_CFG_CEE);
+	fx_agent(&b, false, MAC_HI, DCBX_CFG_CEE);
+	fx_app(&a.l.admin.app, DCB_APP_SEL_DGRAM, 4791, 5);
+	fx_app(&b.l.admin.app, DCB_APP_SEL_ANY, 4791, 5);
+	dcbx_init(&a.st, &a.l);
+	dcbx_init(&b.st, &b.l);
+	fx_converge(&a, &b);
+	assert_int_equal(a.st.feat[DCBX_F_APP].status, DCBX_ST_LOCAL);
+	assert_int_equal(b.st.feat[DCBX_F_APP].status, DCBX_ST_LOCAL);
+	assert_false(a.st.cee.feat[CEE_FEAT_APP].error);
+	assert_false(b.st.cee.feat[CEE_FEAT_APP].error);
+	/* A different priority for the port is still a mismatch. */
+	b.l.admin.app.e[b.l.admin.app.n - 1].priority = 4;
+	(void)dcbx_local_changed(&b.st, &b.l);
+	fx_converge(&a, &b);
+	assert_int_equal(a.st.feat[DCBX_F_APP].status, DCBX_ST_MISMATCH);
+}
+
 int
 main(void)
 {
@@ -561,6 +632,9 @@ main(void)
 		    cee_controller_and_auto_host_converge_over_the_wire),
 		cmocka_unit_test(cee_converges_when_pdus_are_lost),
 		cmocka_unit_test(cee_two_controllers_report_mismatch_both_ways),
+		cmocka_unit_test(
+		    cee_controller_advertises_udp_port_policy_to_willing_host),
+		cmocka_unit_test(cee_udp_port_and_port_entries_are_compatible),
 	};
 
 	return cmocka_run_group_tests_name("dcbx_cee", tests, NULL, NULL);
