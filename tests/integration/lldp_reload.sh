@@ -1,0 +1,108 @@
+#!/bin/sh
+# Configuration checks and reloads: dcbxd -t names file:line for each kind
+# of error and says "configuration OK" for a good file; SIGHUP with a good
+# file applies what changed (the peer sees the new system name) without
+# dropping neighbours or restarting agents whose settings did not change;
+# SIGHUP with a bad file logs the error and keeps the running config.
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/netns.sh"
+. "$top_srcdir/tests/integration/lldp_common.sh"
+dx_need
+plan 18
+ns_setup o
+T=$NS_TMP
+
+# 1. dcbxd -t: exit 1 with file:line, or "configuration OK".
+t_err() {	# t_err NAME EXPECTED-MESSAGE-REGEX: the file is $T/NAME
+	_out=$("$DCBXD" -t -c "$T/$1" 2>&1); _rc=$?
+	[ "$_rc" -eq 1 ] && echo "$_out" | grep -Eq "^$T/$1:$2" || {
+		diag "rc $_rc: $_out"; return 1; }
+}
+printf 'dcbxd: { tx-interval = 2; };\nports = ( { match = "o*"; } );\n' >"$T/range.conf"
+check "-t: out-of-range value, file:line, exit 1" \
+    t_err range.conf '1: tx-interval 2 is out of range'
+printf 'dcbxd: { tx-interval = 5;\n  bogus = 1; };\nports = ( { match = "o*"; } );\n' >"$T/unknown.conf"
+check "-t: unknown setting, file:line, exit 1" \
+    t_err unknown.conf '2: unknown setting "bogus"'
+printf 'dcbxd: { };\nports = (\n  { match = "o*";\n    role = "boss"; } );\n' >"$T/kw.conf"
+check "-t: bad keyword, file:line, exit 1" t_err kw.conf '4: role "boss"'
+printf 'dcbxd: { tx-interval = 5; };\nports = ( { match = "o*";\n' >"$T/syntax.conf"
+check "-t: syntax error, file:line, exit 1" t_err syntax.conf '3: syntax error'
+conf() {	# conf NAME O2A-ADMIN-STATUS
+	dx_conf "$T/a.conf" 30 4 "system-name = \"$1\";" \
+	    "{ match = \"o1a\"; }, { match = \"o2a\"; admin-status = \"$2\"; }"
+}
+conf name-one rx-tx
+check "-t: a good file says configuration OK, exit 0" \
+    sh -c "[ \"\$('$DCBXD' -t -c '$T/a.conf')\" = 'configuration OK' ]"
+
+# Two links between a and b; tx-interval 30 s so that a frame counted in
+# the few seconds after a reload can only come from a fast transmission.
+ns_add a && ns_add b || bail "namespaces"
+veth_add a o1a b o1b && veth_add a o2a b o2b || bail "veth"
+for i in 1 2; do nsx a ip link set o${i}a up; nsx b ip link set o${i}b up; done
+dx_conf "$T/b.conf" 30 4 '' '{ match = "o*"; }'
+dx_start a a "$T/a.conf" && dx_start b b "$T/b.conf" || bail "start"
+b_names() {	# b_names NAME...: b's neighbours, by port, carry these names
+	dx_q b show-neighbors | python3 -c "
+import json, sys
+r = json.load(sys.stdin)
+got = sorted((n['ifname'], n['sys_name']) for n in r)
+want = sorted(zip(sys.argv[1].split(), sys.argv[2].split()))
+sys.exit(0 if got == want else 1)" "$1" "$2"
+}
+wait_for 5 b_names "o1b o2b" "name-one name-one" || bail "no discovery"
+rem_ok() {	# rem_ok NAME DEV: one insert, no delete, no ageout
+	dx_eval "$1" 'r[0]["remote_tables"] == {"inserts": 1, "deletes": 0, "drops": 0, "ageouts": 0}' show-stats "{\"dev\":\"$2\"}"
+}
+sleep 4.5		# txFast (4 frames, 1 s apart) is over
+
+# 2. SIGHUP, new system name: the peer sees it at once (a local change
+# is fast transmission), and nobody loses a neighbour.
+conf name-two rx-tx
+t0=$(date +%s%N)
+kill -HUP "$PID_a"
+if wait_for 3 b_names "o1b o2b" "name-two name-two"; then
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	diag "peer saw the new system name $ms ms after SIGHUP"
+	check "SIGHUP: the peer sees the new system name within 1 s" [ "$ms" -lt 1000 ]
+else
+	not_ok "SIGHUP: the peer sees the new system name"
+fi
+check "a kept its neighbours (1 insert, 0 deletes on o1a and o2a)" \
+    eval 'rem_ok a o1a && rem_ok a o2a'
+check "the peer updated us in place (1 insert, 0 deletes on o1b, o2b)" \
+    eval 'rem_ok b o1b && rem_ok b o2b'
+grep -q "configuration reloaded" "$T/a.log"; check "the reload is logged" [ $? -eq 0 ]
+sleep 4.5
+
+# 3. SIGHUP changing o2a only (admin-status rx): o2a stops sending (its
+# shutdown LLDPDU removes it from the peer), o1a is not restarted: it
+# sends nothing and keeps its neighbour.
+n0=$(dx_stat a o1a statsFramesOutTotal)
+conf name-two rx
+kill -HUP "$PID_a"
+check "o2a went rx-only: the peer deleted it at once" \
+    wait_for 2 b_names o1b name-two
+check "o2a still receives: its neighbour stays" \
+    dx_eval a 'len(r) == 1' show-neighbors '{"dev":"o2a"}'
+sleep 2
+n1=$(dx_stat a o1a statsFramesOutTotal)
+check "o1a was not restarted: no frame in the 2 s after reload ($n0 -> $n1)" \
+    [ "$n0" = "$n1" ]
+check "o1a kept its neighbour (1 insert, 0 deletes)" rem_ok a o1a
+
+# 4. SIGHUP with a broken file: error with file:line logged, the running
+# config stays (o2a rx-only, name-two), the daemon keeps going.
+printf 'dcbxd: { tx-interval = 30; system-name = "name-three" };\nports = ( { match = "o*" \n' >"$T/a.conf"
+kill -HUP "$PID_a"
+check "bad reload: the error is logged with file:line" \
+    wait_for 2 grep -q "reload failed, config unchanged: $T/a.conf:3:" "$T/a.log"
+check "the daemon is alive and answers" dx_nbrs a 2
+check "the running config stays (o2a still rx-only)" \
+    dx_eval a '[p["admin_status"] for p in r if p["ifname"] == "o2a"] == ["rx"]' show-ports
+check "the peer still sees name-two, neighbour kept" \
+    eval 'b_names o1b name-two && rem_ok b o1b'
+kill -TERM "$PID_a"; wait_for 3 sh -c "! kill -0 $PID_a 2>/dev/null"
+check "no sanitizer report" dx_sanitizer_clean a
+finish
