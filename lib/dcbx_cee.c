@@ -51,8 +51,14 @@ dcbx_cee_synced(const struct dcbx_state *st)
 static bool
 feat_synced(const struct dcbx_state *st, int f)
 {
-	/* Serial-number comparison: SeqNo may wrap after 2^32 changes. */
-	return st->my_ack != 0 && (int32_t)(st->my_ack - st->feat_seq[f]) >= 0;
+	/*
+	 * feat_seq[f] <= my_ack <= seq in serial-number order (SeqNo may
+	 * wrap after 2^32 changes).  An AckNo beyond our SeqNo is no ack of
+	 * ours: a peer still echoing what we sent before we restarted.
+	 */
+	return st->my_ack != 0 &&
+	    (int32_t)(st->my_ack - st->feat_seq[f]) >= 0 &&
+	    (int32_t)(st->seq - st->my_ack) >= 0;
 }
 
 /*

@@ -101,6 +101,36 @@ cee_seq_ack_table_with_lost_and_repeated_pdus(void **state)
 	}
 }
 
+/*
+ * We restarted (SeqNo 1) while the peer still acks 57 from our previous
+ * life: an AckNo we never sent acknowledges nothing, so we wait for the
+ * peer to ack 1 before judging its features.
+ */
+static void
+cee_ack_ahead_of_our_seq_is_not_an_ack(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct cee_tlv t;
+	int flags;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	l.mode = DCBX_CFG_CEE;
+	dcbx_init(&st, &l);
+	fx_cee(&t, 9, 57, false);
+	flags = dcbx_rx_tlvs(&st, &l, NULL, &t, MAC_HI, 1);
+	assert_true(flags & DCBX_CHG_TX);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_NO_PEER);
+	assert_int_equal(st.oper.pfc.pfc_en, l.admin.pfc.pfc_en);
+	assert_false(dcbx_cee_synced(&st));
+	/* The peer hears us and acks our real SeqNo: now adopt. */
+	t.ctrl.ack = st.seq;
+	(void)dcbx_rx_tlvs(&st, &l, NULL, &t, MAC_HI, 1);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	assert_int_equal(st.oper.pfc.pfc_en, t.cfg.pfc.pfc_en);
+}
+
 static void
 cee_local_change_before_ack_rides_on_the_pending_seq(void **state)
 {
@@ -619,6 +649,7 @@ main(void)
 		cmocka_unit_test(cee_seq_ack_table_with_lost_and_repeated_pdus),
 		cmocka_unit_test(
 		    cee_local_change_before_ack_rides_on_the_pending_seq),
+		cmocka_unit_test(cee_ack_ahead_of_our_seq_is_not_an_ack),
 		cmocka_unit_test(cee_feature_state_machine_table),
 		cmocka_unit_test(cee_missing_peer_feature_sets_error),
 		cmocka_unit_test(cee_unsettled_version_waits),
