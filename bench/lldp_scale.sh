@@ -1,0 +1,194 @@
+#!/bin/sh
+# lldp_scale.sh -- discovery time and footprint, dcbxd beside lldpd.
+#
+# Table 1, discovery on one veth pair between two namespaces, a daemon at
+# each end: (a) both running, links down, then both ends set up: ms from
+# link-up until each side sees the other; (b) both daemons started at the
+# same moment on links already up: ms from the launch.  Median of RUNS.
+#
+# Table 2, scale: PAIRS veth pairs (default "256 1024") between two
+# namespaces, created with ip -batch, one daemon on each side: ms from
+# link-up (all of side A up, then side B in one ip -batch) until every
+# neighbour is seen on both sides, then RSS and open descriptors of one
+# daemon, and its CPU while idle over IDLE seconds (percent of one CPU).
+# Neighbours are counted with show-ports (dcbxd) and "show statistics
+# summary" inserts minus deletes and ageouts (lldpd); the polling itself
+# costs both daemons a little.
+#
+# Usage: sudo bench/lldp_scale.sh [--json]
+#   env: PAIRS ("256 1024"), IDLE (30 s), RUNS (3), LIMIT (60 s per wait)
+# Goals (the LLDP issue): discovery within 100 ms of link-up; all 1024
+# pairs within 1 s of link-up; idle CPU no higher than lldpd's.
+. "$(cd "$(dirname "$0")" && pwd)/lldp_bench_lib.sh"
+PAIRS=${PAIRS:-256 1024}
+IDLE=${IDLE:-30}
+RUNS=${RUNS:-3}
+LIMIT=${LIMIT:-60}
+bl_init "${1:-}"
+TABLE2=$NS_TMP/rows2
+: >"$TABLE2"
+
+# sc_poll LIMIT-S SPEC...: poll every 10 ms until each daemon reports its
+# expected neighbour count; print ms since $T0 (date +%s%N) or "timeout".
+# SPEC is dx:SOCKET:N or ll:SOCKET:N.
+sc_poll() {
+	python3 - "$T0" "$@" <<'EOP'
+import json, socket, subprocess, sys, time
+t0, limit, specs = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3:]
+def count(kind, path):
+    try:
+        if kind == "dx":
+            s = socket.socket(socket.AF_UNIX); s.settimeout(5); s.connect(path)
+            s.sendall(b'{"cmd":"show-ports","args":{}}\n')
+            r = json.loads(s.makefile().readline()); s.close()
+            return sum(p.get("neighbors", 0) for p in r.get("result") or [])
+        out = subprocess.run(["lldpcli", "-u", path, "-f", "keyvalue", "show",
+            "statistics", "summary"], capture_output=True, text=True, timeout=5).stdout
+        kv = dict(l.split("=", 1) for l in out.splitlines() if "=" in l)
+        g = lambda k: int(kv.get("lldp.summary.%s.%s" % (k, k), 0))
+        return g("insert_cnt") - g("delete_cnt") - g("ageout_cnt")
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return -1
+todo = [s.split(":") for s in specs]
+end = time.time() + limit
+while todo and time.time() < end:
+    todo = [t for t in todo if count(t[0], t[1]) < int(t[2])]
+    if todo:
+        time.sleep(0.01)
+print("timeout" if todo else "%.0f" % ((time.time_ns() - t0) / 1e6))
+EOP
+}
+
+# sc_start KIND NS NAME PATTERN MAXN: a daemon, returns at once when
+# started; the poll spec in $SPEC.
+sc_start() {
+	if [ "$1" = dcbxd ]; then
+		bl_dx_start "$2" "$3" "$4" "max-neighbors = $5;"
+		SPEC="dx:$NS_TMP/$3.sock"
+	else
+		bl_ll_start "$2" "$3" "$4" "$5"
+		SPEC="ll:$NS_TMP/$3.lsock"
+	fi
+}
+
+# sc_stop NS...: stop every daemon in these namespaces, bounded.
+sc_stop() {
+	for _ns in "$@"; do
+		for _p in $(ip netns pids "$(ns_name "$_ns")"); do kill "$_p"; done
+	done
+	for _ns in "$@"; do
+		bl_wait 10 sh -c "[ -z \"\$(ip netns pids $(ns_name "$_ns"))\" ]" ||
+		    for _p in $(ip netns pids "$(ns_name "$_ns")"); do kill -9 "$_p"; done
+	done
+}
+
+# sc_links NS PREFIX N up|down: every link PREFIX0..N-1 in NS, one batch.
+sc_links() {
+	seq 0 $(($3 - 1)) | sed "s/.*/link set $2& $4/" >"$NS_TMP/batch"
+	ip -n "$(ns_name "$1")" -batch "$NS_TMP/batch"
+}
+
+# ---------------------------------------------------------- discovery
+ns_add da && ns_add db || bl_die "namespaces"
+veth_add da bxa db bxb || bl_die "veth"
+
+disc_linkup() {	# KIND: one run, prints ms
+	sc_start "$1" da a bxa 32; _sa=$SPEC
+	sc_start "$1" db b bxb 32; _sb=$SPEC
+	sleep 1
+	ip -n "$(ns_name da)" link set bxa up
+	T0=$(date +%s%N)
+	ip -n "$(ns_name db)" link set bxb up
+	sc_poll "$LIMIT" "$_sa:1" "$_sb:1"
+	sc_stop da db
+	ip -n "$(ns_name da)" link set bxa down
+	ip -n "$(ns_name db)" link set bxb down
+}
+
+disc_start() {	# KIND: one run on links already up, prints ms
+	ip -n "$(ns_name da)" link set bxa up
+	ip -n "$(ns_name db)" link set bxb up
+	sleep 1
+	T0=$(date +%s%N)
+	# Not a bare "wait": that would wait for the daemons too.
+	sc_start "$1" da a bxa 32 & _w=$!
+	sc_start "$1" db b bxb 32; wait "$_w"
+	[ "$1" = dcbxd ] && _x=dx:$NS_TMP/a.sock:1 _y=dx:$NS_TMP/b.sock:1 ||
+	    _x=ll:$NS_TMP/a.lsock:1 _y=ll:$NS_TMP/b.lsock:1
+	sc_poll "$LIMIT" "$_x" "$_y"
+	sc_stop da db
+	ip -n "$(ns_name da)" link set bxa down
+	ip -n "$(ns_name db)" link set bxb down
+}
+
+for c in linkup start; do
+	dx=""; ll=""
+	for i in $(seq "$RUNS"); do
+		dx="$dx $(disc_$c dcbxd)"; ll="$ll $(disc_$c lldpd)"
+		bl_log "discovery $c run $i: dcbxd$dx ms, lldpd$ll ms"
+	done
+	mdx=$(bl_median $(echo "$dx" | sed 's/timeout/999999/g'))
+	mll=$(bl_median $(echo "$ll" | sed 's/timeout/999999/g'))
+	case $c in
+	linkup) name="1 pair, link-up"; goal=100 ;;
+	start) name="1 pair, simultaneous start"; goal=1000 ;;
+	esac
+	bl_row "$name" "$mdx" "$mll" "$(bl_ratio "$mdx" "$mll")" "$goal" \
+	    "$(awk -v m="$mdx" -v g="$goal" 'BEGIN { print m <= g ? "yes" : "NO" }')"
+done
+sc_stop da db
+
+# ---------------------------------------------------------------- scale
+scale_run() {	# KIND N: one row in $TABLE2
+	sc_start "$1" sa a 'bva*' 32; _sa=$SPEC
+	sc_start "$1" sb b 'bvb*' 32; _sb=$SPEC
+	sleep 2
+	sc_links sa bva "$2" up
+	T0=$(date +%s%N)
+	sc_links sb bvb "$2" up
+	_up=$(( ($(date +%s%N) - T0) / 1000000 ))
+	_ms=$(sc_poll "$LIMIT" "$_sa:$2" "$_sb:$2")
+	sleep 2			# past the fast transmissions
+	_c0=$(bl_cpu sa); _c1=$(bl_cpu sb)
+	sleep "$IDLE"
+	_c0=$(( ($(bl_cpu sa) - _c0 + $(bl_cpu sb) - _c1) / 2 ))
+	_rss=$(bl_rss sa); _fds=$(bl_fds sa)
+	_cpu=$(awk -v c="$_c0" -v t="$IDLE" 'BEGIN { printf "%.3f", c / 1e7 / t }')
+	bl_log "scale $1 $2 pairs: ${_ms} ms (ip -batch up took ${_up} ms)," \
+	    "rss ${_rss} kB, fds ${_fds}, idle ${_cpu}%"
+	echo "$1	$2	$_ms	$_up	$_rss	$_fds	$_cpu" >>"$TABLE2"
+	sc_stop sa sb
+	sc_links sa bva "$2" down
+	sc_links sb bvb "$2" down
+}
+
+ns_add sa && ns_add sb || bl_die "namespaces"
+made=0
+for n in $PAIRS; do
+	seq "$made" $((n - 1)) | sed "s/.*/link add bva& netns $(ns_name sa) type veth peer name bvb& netns $(ns_name sb)/" >"$NS_TMP/mk"
+	t=$(date +%s%N)
+	ip -batch "$NS_TMP/mk" || bl_die "ip -batch: creating $n veth pairs failed"
+	bl_log "created veth pairs $made..$((n - 1)) in $(( ($(date +%s%N) - t) / 1000000 )) ms"
+	made=$n
+	scale_run dcbxd "$n"
+	scale_run lldpd "$n"
+done
+
+bl_print "discovery, one veth pair, ms (median of $RUNS)" \
+    "case:28,dcbxd_ms:9,lldpd_ms:9,ratio:6,goal_ms:8,met:4"
+: >"$BL_ROWS"
+for n in $PAIRS; do
+	dx=$(awk -F'\t' -v n="$n" '$1 == "dcbxd" && $2 == n' "$TABLE2")
+	ll=$(awk -F'\t' -v n="$n" '$1 == "lldpd" && $2 == n' "$TABLE2")
+	f() { echo "$1" | cut -f"$2"; }
+	bl_row "$n pairs, all seen (ms)" "$(f "$dx" 3)" "$(f "$ll" 3)" \
+	    "$(bl_ratio "$(f "$dx" 3)" "$(f "$ll" 3)")" "$(f "$dx" 4)"
+	bl_row "$n pairs, RSS (kB)" "$(f "$dx" 5)" "$(f "$ll" 5)" \
+	    "$(bl_ratio "$(f "$dx" 5)" "$(f "$ll" 5)")"
+	bl_row "$n pairs, open fds" "$(f "$dx" 6)" "$(f "$ll" 6)" \
+	    "$(bl_ratio "$(f "$dx" 6)" "$(f "$ll" 6)")"
+	bl_row "$n pairs, idle CPU (%)" "$(f "$dx" 7)" "$(f "$ll" 7)" \
+	    "$(bl_ratio "$(f "$dx" 7)" "$(f "$ll" 7)")"
+done
+bl_print "scale: PAIRS veth pairs, one daemon per side (per daemon; idle over $IDLE s)" \
+    "case:28,dcbxd:9,lldpd:9,ratio:6,up_ms:6"
