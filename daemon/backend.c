@@ -12,11 +12,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dcbxd.h"
-#include "log.h"
-#ifdef DCBXD_WITH_DCBNL
+#include "ctl.h"
 #include "dcbnl.h"
-#endif
+#include "dcbxd.h"
+#include "engine.h"
+#include "event.h"
+#include "log.h"
 
 const char *const backend_kind_name[] = {
 	[BACKEND_READONLY] = "readonly",
@@ -64,10 +65,56 @@ backend_readonly(struct backend *b, const char *why)
 	return (0);
 }
 
-#ifdef DCBXD_WITH_DCBNL
+/* Engine events go to the log and the event stream (and so to SNMP). */
+static void
+backend_engine_events(int fd, bool readable, bool writable, void *arg)
+{
+	struct backend *b = arg;
+	struct engine_event ev;
+	json_t *extra;
+
+	(void)fd; (void)readable; (void)writable;
+	while (engine_event_next(b, &ev) == 1) {
+		if (ev.err != 0)
+			log_warnx(LOG_SUB_ENGINE, "%s: %s (priority %d): %s",
+			    b->ifname, engine_ev_name[ev.kind], ev.prio,
+			    strerror(-ev.err));
+		else
+			log_notice(LOG_SUB_ENGINE, "%s: %s (priority %d)",
+			    b->ifname, engine_ev_name[ev.kind], ev.prio);
+		extra = json_pack("{s:s, s:i}", "kind",
+		    engine_ev_name[ev.kind], "priority", ev.prio);
+		ctl_event("engine", b->ifname, extra);
+	}
+}
+
 static int
-backend_try_dcbnl(struct backend *b, const char *ifname,
-    enum conf_backend want)
+backend_engine(struct backend *b, const char *ifname,
+    const struct conf_port *cp, const char *why)
+{
+	struct engine_opts o;
+	char buf[sizeof(b->why) + 64];
+	int rc;
+
+	engine_opts_from_conf(&o, ifname, &cp->engine, cp->cable_m, cp->mtu);
+	if ((rc = engine_open(b, &o)) < 0) {
+		snprintf(buf, sizeof(buf), "pause engine failed: %s",
+		    b->error[0] != '\0' ? b->error : strerror(-rc));
+		return (backend_readonly(b, buf));
+	}
+	snprintf(b->why, sizeof(b->why), "%s", why);
+	b->watch = ev_io_new(engine_event_fd(b), backend_engine_events, b);
+	return (0);
+}
+
+/*
+ * auto: dcbnl when the NIC has dcbnl ops; else the engine when the port
+ * has an engine = { } block; else read-only.  backend = "dcbnl" never
+ * falls back to the engine.  The reason is kept in b->why.
+ */
+static int
+backend_auto(struct backend *b, const char *ifname,
+    const struct conf_port *cp)
 {
 	struct dcbnl_probe_result pr;
 	struct dcbnl_opts opts = { .restore_on_close = dx.conf.restore_on_exit };
@@ -85,37 +132,40 @@ backend_try_dcbnl(struct backend *b, const char *ifname,
 		snprintf(why, sizeof(why), "dcbnl: %s", strerror(-rc));
 		return (backend_readonly(b, why));
 	}
-	if (pr.kind == BACKEND_ENGINE && want == CONF_BACKEND_AUTO) {
-		snprintf(why, sizeof(why), "%s; the pause engine is not built "
-		    "yet", pr.why);
+	if (cp->backend == CONF_BACKEND_DCBNL) {
+		snprintf(why, sizeof(why), "%s; backend = dcbnl in the config",
+		    pr.why);
+		return (backend_readonly(b, why));
+	}
+	if (pr.kind == BACKEND_ENGINE && cp->has_engine)
+		return (backend_engine(b, ifname, cp, pr.why));
+	if (pr.kind == BACKEND_ENGINE) {
+		snprintf(why, sizeof(why), "%s; no engine = { } block for "
+		    "this port", pr.why);
 		return (backend_readonly(b, why));
 	}
 	return (backend_readonly(b, pr.why));
 }
-#endif
 
 int
-backend_open(struct backend *b, const char *ifname, enum conf_backend want,
-    bool read_only)
+backend_open(struct backend *b, const char *ifname,
+    const struct conf_port *cp, bool read_only)
 {
 	memset(b, 0, sizeof(*b));
 	snprintf(b->ifname, sizeof(b->ifname), "%s", ifname);
 	if (read_only)
 		return (backend_readonly(b, "read-only mode"));
-	switch (want) {
+	switch (cp->backend) {
 	case CONF_BACKEND_READONLY:
 		return (backend_readonly(b, "backend = readonly in the config"));
 	case CONF_BACKEND_ENGINE:
-		return (backend_readonly(b, "the pause engine is not built "
-		    "yet"));
-	default:
+		return (backend_engine(b, ifname, cp,
+		    "backend = engine in the config"));
+	case CONF_BACKEND_DCBNL:
+	case CONF_BACKEND_AUTO:
 		break;
 	}
-#ifdef DCBXD_WITH_DCBNL
-	return (backend_try_dcbnl(b, ifname, want));
-#else
-	return (backend_readonly(b, "dcbnl backend not built in"));
-#endif
+	return (backend_auto(b, ifname, cp));
 }
 
 /* Each backend keeps its own books (last, applies, errors, error). */
@@ -133,6 +183,8 @@ backend_apply(struct backend *b, const struct dcb_config *oper,
 void
 backend_close(struct backend *b)
 {
+	ev_io_free(b->watch);
+	b->watch = NULL;
 	if (b->ops != NULL && b->ops->close != NULL)
 		b->ops->close(b);
 	b->ops = NULL;

@@ -14,6 +14,7 @@
 #include "dcb.h"
 
 struct json_t;
+struct ev_io;
 
 enum backend_kind {
 	BACKEND_READONLY = 0,
@@ -58,6 +59,8 @@ struct backend {
 	struct dcb_config	last;		/* last config applied */
 	uint64_t		applies;	/* successful applies */
 	uint64_t		errors;		/* failed applies */
+	struct ev_io		*watch;		/* the daemon's watch on the
+						   backend's event fd, if any */
 };
 
 #endif /* BACKEND_H */

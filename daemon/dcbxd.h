@@ -39,7 +39,7 @@ int	dcbxd_reload(char *err, size_t errlen);
  * struct backend (last, applies, errors, error text).
  */
 int	backend_open(struct backend *, const char *ifname,
-	    enum conf_backend want, bool read_only);
+	    const struct conf_port *, bool read_only);
 int	backend_apply(struct backend *, const struct dcb_config *,
 	    enum backend_dcbx);
 void	backend_close(struct backend *);

@@ -465,7 +465,7 @@ port_backend_open(struct port *p)
 {
 	if (p->be_open)
 		backend_close(&p->be);
-	p->be_open = backend_open(&p->be, p->ifname, p->cp.backend,
+	p->be_open = backend_open(&p->be, p->ifname, &p->cp,
 	    dx.read_only) == 0;
 	if (p->be_open)
 		log_info(LOG_SUB_DCBX, "%s: backend %s (%s)", p->ifname,

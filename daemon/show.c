@@ -303,6 +303,7 @@ show_stats(const struct port *p)
 	struct backend_stats bs;
 	json_t *lldp = json_object();
 	struct port *mp = (struct port *)(uintptr_t)p;
+	json_t *eng = NULL;
 	int i;
 
 	for (i = 0; i < LLDP_STAT__MAX; i++)
@@ -311,11 +312,16 @@ show_stats(const struct port *p)
 	memset(&bs, 0, sizeof(bs));
 	if (p->be_open && p->be.ops->stats != NULL)
 		(void)p->be.ops->stats(&mp->be, &bs);
-	return (json_pack("{s:s, s:o, s:{s:o, s:o}, s:n, s:o}",
+	/* The engine's per-priority counters; null for other backends. */
+	if (p->be_open && p->be.kind == BACKEND_ENGINE &&
+	    p->be.ops->show != NULL)
+		eng = p->be.ops->show(&mp->be);
+	return (json_pack("{s:s, s:o, s:{s:o, s:o}, s:o, s:o}",
 	    "ifname", p->ifname, "lldp", lldp,
 	    "pfc", "requests", show_u64x8(bs.pfc_requests),
 	    "indications", show_u64x8(bs.pfc_indications),
-	    "engine", "remote_tables", show_rem(&p->rem)));
+	    "engine", eng != NULL ? eng : json_null(),
+	    "remote_tables", show_rem(&p->rem)));
 }
 
 json_t *
