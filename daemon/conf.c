@@ -9,14 +9,11 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
-#include <inttypes.h>
 #include <libconfig.h>
 #include <libgen.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,6 +21,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "conf_field.h"
 #include "lldp.h"
 
 const struct dcb_kw conf_role_kw[] = {
@@ -66,513 +64,19 @@ const struct dcb_kw conf_advertise_kw[] = {
 	{ 0, NULL }
 };
 
-/* Parsing state: every error is kept, one "file:line: message" per line. */
-struct ctx {
-	const char	*path;
-	char		*err;
-	size_t		 errlen;
-	size_t		 used;
-	int		 nerr;
-};
-
-static void	conf_err(struct ctx *, const config_setting_t *,
-		    const char *, ...) __attribute__((format(printf, 3, 4)));
-
 static void
-conf_err(struct ctx *x, const config_setting_t *s, const char *fmt, ...)
-{
-	const char *file = s != NULL ? config_setting_source_file(s) : NULL;
-	int line = s != NULL ? config_setting_source_line(s) : 0;
-	va_list ap;
-	int n;
-
-	x->nerr++;
-	if (x->err == NULL || x->used + 1 >= x->errlen)
-		return;
-	n = snprintf(x->err + x->used, x->errlen - x->used, "%s%s:%d: ",
-	    x->used > 0 ? "\n" : "", file != NULL ? file : x->path, line);
-	if (n > 0)
-		x->used += (size_t)n;
-	if (x->used + 1 >= x->errlen) {
-		x->used = x->errlen - 1;
-		return;
-	}
-	va_start(ap, fmt);
-	n = vsnprintf(x->err + x->used, x->errlen - x->used, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		x->used += (size_t)n;
-	if (x->used >= x->errlen)
-		x->used = x->errlen - 1;
-}
-
-/* ------------------------------------------------------------ field rows */
-
-struct field;
-typedef void	field_parse_fn(struct ctx *, const config_setting_t *, void *,
-		    const struct field *);
-typedef void	field_emit_fn(config_setting_t *, const void *,
-		    const struct field *);
-
-struct field {
-	const char		*name;
-	field_parse_fn		*parse;
-	field_emit_fn		*emit;
-	size_t			 off;	/* of the member in the block's struct */
-	size_t			 size;	/* of the member */
-	long long		 min, max;
-	const struct dcb_kw	*kw;
-	const struct field	*sub;	/* a nested block */
-};
-
-#define MSIZE(t, m)	sizeof(((t *)0)->m)
-#define ROW(n, p, e, t, m, lo, hi, kw, sub) \
-	{ n, p, e, offsetof(t, m), MSIZE(t, m), lo, hi, kw, sub }
-#define F_UINT(n, t, m, lo, hi)	ROW(n, parse_uint, emit_uint, t, m, lo, hi, NULL, NULL)
-#define F_BOOL(n, t, m)		ROW(n, parse_bool, emit_bool, t, m, 0, 1, NULL, NULL)
-#define F_STR(n, t, m)		ROW(n, parse_str, emit_str, t, m, 0, 0, NULL, NULL)
-#define F_KW(n, t, m, kw)	ROW(n, parse_kw, emit_kw, t, m, 0, 0, kw, NULL)
-#define F_MASK(n, t, m, kw)	ROW(n, parse_mask, emit_mask, t, m, 0, 0, kw, NULL)
-/* A rate in bit/s (K, M, G are powers of 1000) or a size in bytes (1024). */
-#define F_RATE(n, t, m, lo, hi)	ROW(n, parse_rate, emit_rate, t, m, lo, hi, NULL, NULL)
-#define F_SIZE(n, t, m, lo, hi)	ROW(n, parse_size, emit_size, t, m, lo, hi, NULL, NULL)
-#define F_SUB(n, p, e, t, m, sub) ROW(n, p, e, t, m, 0, 0, NULL, sub)
-#define F_END			{ NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL }
-
-static void
-put_uint(void *p, size_t size, uint64_t v)
-{
-	switch (size) {
-	case 1: *(uint8_t *)p = (uint8_t)v; break;
-	case 2: *(uint16_t *)p = (uint16_t)v; break;
-	case 4: *(uint32_t *)p = (uint32_t)v; break;
-	default: *(uint64_t *)p = v; break;
-	}
-}
-
-static uint64_t
-get_uint(const void *p, size_t size)
-{
-	switch (size) {
-	case 1: return *(const uint8_t *)p;
-	case 2: return *(const uint16_t *)p;
-	case 4: return *(const uint32_t *)p;
-	default: return *(const uint64_t *)p;
-	}
-}
-
-static bool
-is_int(const config_setting_t *s)
-{
-	int t = config_setting_type(s);
-
-	return t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64;
-}
-
-static const char *
-kw_list(const struct dcb_kw *kw, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (; kw->name != NULL && used < len; kw++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-		    used > 0 ? ", " : "", kw->name);
-	return buf;
-}
-
-/* An integer in [lo, hi], or -1 after reporting why not. */
-static int
-get_ranged(struct ctx *x, const config_setting_t *s, const char *name,
-    long long lo, long long hi, long long *out)
-{
-	long long v;
-
-	if (!is_int(s)) {
-		conf_err(x, s, "%s must be an integer", name);
-		return -1;
-	}
-	v = config_setting_get_int64(s);
-	if (v < lo || v > hi) {
-		conf_err(x, s, "%s %lld is out of range %lld..%lld", name, v,
-		    lo, hi);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-/* A word from kw, or -1 after reporting why not. */
-static int
-get_word(struct ctx *x, const config_setting_t *s, const char *name,
-    const struct dcb_kw *kw, int *out)
-{
-	const char *w = config_setting_get_string(s);
-	char buf[160];
-
-	if (w == NULL) {
-		conf_err(x, s, "%s must be a string", name);
-		return -1;
-	}
-	if (dcb_kw_lookup(kw, w, out) != 0) {
-		conf_err(x, s, "%s \"%s\" is not one of: %s", name, w,
-		    kw_list(kw, buf, sizeof(buf)));
-		return -1;
-	}
-	return 0;
-}
-
-static void
-parse_uint(struct ctx *x, const config_setting_t *s, void *obj,
+parse_engine(struct field_ctx *x, const config_setting_t *s, void *obj,
     const struct field *f)
 {
-	long long v;
-
-	if (get_ranged(x, s, f->name, f->min, f->max, &v) == 0)
-		put_uint((char *)obj + f->off, f->size, (uint64_t)v);
+	((struct conf_port *)obj)->has_engine = true;
+	field_parse_sub(x, s, obj, f);
 }
 
 static void
-emit_uint(config_setting_t *g, const void *obj, const struct field *f)
+emit_engine(config_setting_t *g, const void *obj, const struct field *f)
 {
-	config_setting_t *s = config_setting_add(g, f->name, CONFIG_TYPE_INT);
-
-	config_setting_set_int(s, (int)get_uint((const char *)obj + f->off,
-	    f->size));
-}
-
-static void
-parse_bool(struct ctx *x, const config_setting_t *s, void *obj,
-    const struct field *f)
-{
-	if (config_setting_type(s) != CONFIG_TYPE_BOOL) {
-		conf_err(x, s, "%s must be true or false", f->name);
-		return;
-	}
-	*(bool *)((char *)obj + f->off) = config_setting_get_bool(s) != 0;
-}
-
-static void
-emit_bool(config_setting_t *g, const void *obj, const struct field *f)
-{
-	config_setting_t *s = config_setting_add(g, f->name, CONFIG_TYPE_BOOL);
-
-	config_setting_set_bool(s, *(const bool *)((const char *)obj + f->off));
-}
-
-/* Strings are never empty: an empty one would be a hidden default. */
-static void
-parse_str(struct ctx *x, const config_setting_t *s, void *obj,
-    const struct field *f)
-{
-	const char *v = config_setting_get_string(s);
-
-	if (v == NULL) {
-		conf_err(x, s, "%s must be a string", f->name);
-		return;
-	}
-	if (v[0] == '\0' || strlen(v) >= f->size) {
-		conf_err(x, s, "%s must be 1..%zu characters long", f->name,
-		    f->size - 1);
-		return;
-	}
-	memcpy((char *)obj + f->off, v, strlen(v) + 1);
-}
-
-static void
-emit_str(config_setting_t *g, const void *obj, const struct field *f)
-{
-	const char *v = (const char *)obj + f->off;
-
-	if (v[0] != '\0')
-		config_setting_set_string(config_setting_add(g, f->name,
-		    CONFIG_TYPE_STRING), v);
-}
-
-static void
-parse_kw(struct ctx *x, const config_setting_t *s, void *obj,
-    const struct field *f)
-{
-	int v;
-
-	if (get_word(x, s, f->name, f->kw, &v) == 0)
-		put_uint((char *)obj + f->off, f->size, (uint64_t)v);
-}
-
-static void
-emit_kw(config_setting_t *g, const void *obj, const struct field *f)
-{
-	int v = (int)get_uint((const char *)obj + f->off, f->size);
-
-	config_setting_set_string(config_setting_add(g, f->name,
-	    CONFIG_TYPE_STRING), dcb_kw_name(f->kw, v));
-}
-
-static bool
-is_seq(const config_setting_t *s)
-{
-	return config_setting_is_array(s) || config_setting_is_list(s);
-}
-
-/* A list of words, each a bit: advertise = ["ets", "pfc"]. */
-static void
-parse_mask(struct ctx *x, const config_setting_t *s, void *obj,
-    const struct field *f)
-{
-	uint64_t mask = 0;
-	int i, v, n0 = x->nerr;
-
-	if (!is_seq(s)) {
-		conf_err(x, s, "%s must be a list of words [ ... ]", f->name);
-		return;
-	}
-	for (i = 0; i < config_setting_length(s); i++) {
-		if (get_word(x, config_setting_get_elem(s, i), f->name, f->kw,
-		    &v) != 0)
-			continue;
-		if (mask & (uint64_t)v)
-			conf_err(x, s, "%s lists \"%s\" twice", f->name,
-			    dcb_kw_name(f->kw, v));
-		mask |= (uint64_t)v;
-	}
-	if (x->nerr == n0)
-		put_uint((char *)obj + f->off, f->size, mask);
-}
-
-static void
-emit_mask(config_setting_t *g, const void *obj, const struct field *f)
-{
-	uint64_t mask = get_uint((const char *)obj + f->off, f->size);
-	config_setting_t *a = config_setting_add(g, f->name, CONFIG_TYPE_ARRAY);
-	const struct dcb_kw *kw;
-
-	for (kw = f->kw; kw->name != NULL; kw++)
-		if (mask & (uint64_t)kw->val)
-			config_setting_set_string_elem(a, -1, kw->name);
-}
-
-/*
- * "10G", "16M", "0" or a plain integer.  Strict: digits, then at most one
- * upper-case K, M or G; nothing else ("1.5G", "1g", "16MB" are refused).
- */
-static int
-unit_value(const char *v, uint64_t base, uint64_t *out)
-{
-	static const char suffix[] = "KMG";
-	const char *p;
-	uint64_t n = 0, mul = 1;
-	int i;
-
-	for (p = v; isdigit((unsigned char)*p); p++) {
-		if (n > (UINT64_MAX - 9) / 10)
-			return -1;
-		n = n * 10 + (uint64_t)(*p - '0');
-	}
-	if (p == v)
-		return -1;
-	if (*p != '\0') {
-		if (p[1] != '\0' || strchr(suffix, *p) == NULL)
-			return -1;
-		for (i = 0; suffix[i] != '\0'; i++) {
-			mul *= base;
-			if (suffix[i] == *p)
-				break;
-		}
-	}
-	if (n > UINT64_MAX / mul)
-		return -1;
-	*out = n * mul;
-	return 0;
-}
-
-static void
-parse_units(struct ctx *x, const config_setting_t *s, void *obj,
-    const struct field *f, uint64_t base)
-{
-	const char *v = config_setting_get_string(s);
-	uint64_t n;
-
-	if (is_int(s) && config_setting_get_int64(s) >= 0)
-		n = (uint64_t)config_setting_get_int64(s);
-	else if (v == NULL || unit_value(v, base, &n) != 0) {
-		conf_err(x, s, "%s must be a number with an optional K, M or "
-		    "G suffix (\"10G\")", f->name);
-		return;
-	}
-	if (n < (uint64_t)f->min || n > (uint64_t)f->max) {
-		conf_err(x, s, "%s %" PRIu64 " is out of range %lld..%lld",
-		    f->name, n, f->min, f->max);
-		return;
-	}
-	put_uint((char *)obj + f->off, f->size, n);
-}
-
-static void
-emit_units(config_setting_t *g, const void *obj, const struct field *f,
-    uint64_t base)
-{
-	uint64_t n = get_uint((const char *)obj + f->off, f->size);
-	const char *sfx = "";
-	char buf[32];
-
-	if (n != 0 && n % (base * base * base) == 0)
-		n /= base * base * base, sfx = "G";
-	else if (n != 0 && n % (base * base) == 0)
-		n /= base * base, sfx = "M";
-	else if (n != 0 && n % base == 0)
-		n /= base, sfx = "K";
-	snprintf(buf, sizeof(buf), "%" PRIu64 "%s", n, sfx);
-	config_setting_set_string(config_setting_add(g, f->name,
-	    CONFIG_TYPE_STRING), buf);
-}
-
-static void
-parse_rate(struct ctx *x, const config_setting_t *s, void *obj,
-    const struct field *f)
-{
-	parse_units(x, s, obj, f, 1000);
-}
-
-static void
-emit_rate(config_setting_t *g, const void *obj, const struct field *f)
-{
-	emit_units(g, obj, f, 1000);
-}
-
-static void
-parse_size(struct ctx *x, const config_setting_t *s, void *obj,
-    const struct field *f)
-{
-	parse_units(x, s, obj, f, 1024);
-}
-
-static void
-emit_size(config_setting_t *g, const void *obj, const struct field *f)
-{
-	emit_units(g, obj, f, 1024);
-}
-
-/* cable-length = "100m" or "2km": metres, as SONiC's CABLE_LENGTH. */
-static void
-parse_cable(struct ctx *x, const config_setting_t *s, void *obj,
-    const struct field *f)
-{
-	const char *v = config_setting_get_string(s), *u;
-	uint64_t n;
-	size_t nd;
-
-	nd = v != NULL ? strspn(v, "0123456789") : 0;
-	u = v != NULL ? v + nd : NULL;
-	if (nd == 0 || nd > 9 || (strcmp(u, "m") != 0 && strcmp(u, "km") != 0)) {
-		conf_err(x, s, "%s must be a length in m or km (\"100m\", "
-		    "\"2km\")", f->name);
-		return;
-	}
-	n = strtoull(v, NULL, 10) * (strcmp(u, "km") == 0 ? 1000 : 1);
-	if (n < (uint64_t)f->min || n > (uint64_t)f->max) {
-		conf_err(x, s, "%s %" PRIu64 "m is out of range %lldm..%lldkm",
-		    f->name, n, f->min, f->max / 1000);
-		return;
-	}
-	put_uint((char *)obj + f->off, f->size, n);
-}
-
-static void
-emit_cable(config_setting_t *g, const void *obj, const struct field *f)
-{
-	uint64_t m = get_uint((const char *)obj + f->off, f->size);
-	char buf[32];
-
-	if (m % 1000 == 0)
-		snprintf(buf, sizeof(buf), "%" PRIu64 "km", m / 1000);
-	else
-		snprintf(buf, sizeof(buf), "%" PRIu64 "m", m);
-	config_setting_set_string(config_setting_add(g, f->name,
-	    CONFIG_TYPE_STRING), buf);
-}
-
-/*
- * Eight values, one per priority or traffic class (prio-tc, tc-bw: numbers
- * in [min, max]; tc-tsa: words of kw).  The whole array or nothing.
- */
-static void
-parse_array8(struct ctx *x, const config_setting_t *s, void *obj,
-    const struct field *f)
-{
-	uint8_t v[8];
-	long long n;
-	int i, w;
-
-	if (!is_seq(s) || config_setting_length(s) != 8) {
-		conf_err(x, s, "%s must be a list of 8 values, one per %s",
-		    f->name, strncmp(f->name, "prio", 4) == 0 ? "priority" :
-		    "traffic class");
-		return;
-	}
-	for (i = 0; i < 8; i++) {
-		const config_setting_t *e = config_setting_get_elem(s, i);
-
-		if (f->kw != NULL ? get_word(x, e, f->name, f->kw, &w) != 0 :
-		    get_ranged(x, e, f->name, f->min, f->max, &n) != 0)
-			return;
-		v[i] = (uint8_t)(f->kw != NULL ? w : n);
-	}
-	memcpy((char *)obj + f->off, v, sizeof(v));
-}
-
-static void
-emit_array8(config_setting_t *g, const void *obj, const struct field *f)
-{
-	const uint8_t *v = (const uint8_t *)obj + f->off;
-	config_setting_t *a = config_setting_add(g, f->name, CONFIG_TYPE_ARRAY);
-	int i;
-
-	for (i = 0; i < 8; i++)
-		if (f->kw != NULL)
-			config_setting_set_string_elem(a, -1,
-			    dcb_kw_name(f->kw, v[i]));
-		else
-			config_setting_set_int_elem(a, -1, v[i]);
-}
-
-/* prio-pfc = [3, 4]: the priorities with PFC on, as the pfc_en bits. */
-static void
-parse_priolist(struct ctx *x, const config_setting_t *s, void *obj,
-    const struct field *f)
-{
-	uint8_t en = 0;
-	long long p;
-	int i;
-
-	if (!is_seq(s)) {
-		conf_err(x, s, "%s must be a list of priorities [ ... ]",
-		    f->name);
-		return;
-	}
-	for (i = 0; i < config_setting_length(s); i++) {
-		if (get_ranged(x, config_setting_get_elem(s, i), f->name, 0, 7,
-		    &p) != 0)
-			return;
-		if (en & (1u << p)) {
-			conf_err(x, s, "%s lists priority %lld twice", f->name,
-			    p);
-			return;
-		}
-		en |= (uint8_t)(1u << p);
-	}
-	*((uint8_t *)obj + f->off) = en;
-}
-
-static void
-emit_priolist(config_setting_t *g, const void *obj, const struct field *f)
-{
-	uint8_t en = *((const uint8_t *)obj + f->off);
-	config_setting_t *a = config_setting_add(g, f->name, CONFIG_TYPE_ARRAY);
-	int p;
-
-	for (p = 0; p < DCB_NPRIO; p++)
-		if (en & (1u << p))
-			config_setting_set_int_elem(a, -1, p);
+	if (((const struct conf_port *)obj)->has_engine)
+		field_emit_sub(g, obj, f);
 }
 
 /* Ethertypes print in hex, as they are written everywhere else. */
@@ -585,77 +89,6 @@ emit_protocol(config_setting_t *g, const void *obj, const struct field *f)
 	config_setting_set_int(s, a->protocol);
 	if (a->selector == DCB_APP_SEL_ETHERTYPE)
 		config_setting_set_format(s, CONFIG_FORMAT_HEX);
-}
-
-/* ---------------------------------------------------------------- blocks */
-
-static const config_setting_t *
-member(const config_setting_t *g, const char *name)
-{
-	return g != NULL ? config_setting_get_member(g, name) : NULL;
-}
-
-/* Every key of the block must be a row of tab: typos are errors. */
-static void
-parse_block(struct ctx *x, const config_setting_t *g, void *obj,
-    const struct field *tab, const char *what)
-{
-	const struct field *f;
-	int i;
-
-	if (!config_setting_is_group(g)) {
-		conf_err(x, g, "%s must be a block { ... }", what);
-		return;
-	}
-	for (i = 0; i < config_setting_length(g); i++) {
-		const config_setting_t *s = config_setting_get_elem(g, i);
-		const char *name = config_setting_name(s);
-
-		for (f = tab; f->name != NULL; f++)
-			if (strcmp(f->name, name) == 0)
-				break;
-		if (f->name == NULL)
-			conf_err(x, s, "unknown setting \"%s\" in %s", name,
-			    what);
-		else
-			f->parse(x, s, obj, f);
-	}
-}
-
-static void
-emit_block(config_setting_t *g, const void *obj, const struct field *tab)
-{
-	for (; tab->name != NULL; tab++)
-		tab->emit(g, obj, tab);
-}
-
-static void
-parse_sub(struct ctx *x, const config_setting_t *s, void *obj,
-    const struct field *f)
-{
-	parse_block(x, s, (char *)obj + f->off, f->sub, f->name);
-}
-
-static void
-emit_sub(config_setting_t *g, const void *obj, const struct field *f)
-{
-	emit_block(config_setting_add(g, f->name, CONFIG_TYPE_GROUP),
-	    (const char *)obj + f->off, f->sub);
-}
-
-static void
-parse_engine(struct ctx *x, const config_setting_t *s, void *obj,
-    const struct field *f)
-{
-	((struct conf_port *)obj)->has_engine = true;
-	parse_sub(x, s, obj, f);
-}
-
-static void
-emit_engine(config_setting_t *g, const void *obj, const struct field *f)
-{
-	if (((const struct conf_port *)obj)->has_engine)
-		emit_sub(g, obj, f);
 }
 
 static const struct field dcbxd_fields[] = {
@@ -690,23 +123,23 @@ static const struct field ets_fields[] = {
 	F_BOOL("willing", struct dcb_ets, willing),
 	F_UINT("ets-cap", struct dcb_ets, ets_cap, 1, DCB_NTC),
 	F_BOOL("cbs", struct dcb_ets, cbs),
-	ROW("prio-tc", parse_array8, emit_array8, struct dcb_ets, prio_tc,
+	ROW("prio-tc", field_parse_array8, field_emit_array8, struct dcb_ets, prio_tc,
 	    0, DCB_NTC - 1, NULL, NULL),
-	ROW("tc-bw", parse_array8, emit_array8, struct dcb_ets, tc_bw,
+	ROW("tc-bw", field_parse_array8, field_emit_array8, struct dcb_ets, tc_bw,
 	    0, 100, NULL, NULL),
-	ROW("tc-tsa", parse_array8, emit_array8, struct dcb_ets, tc_tsa,
+	ROW("tc-tsa", field_parse_array8, field_emit_array8, struct dcb_ets, tc_tsa,
 	    0, 0, dcb_tsa_kw, NULL),
 	F_END
 };
 
 static const struct field pfc_fields[] = {
 	F_BOOL("willing", struct conf_port, admin.pfc.willing),
-	ROW("prio-pfc", parse_priolist, emit_priolist, struct conf_port,
+	ROW("prio-pfc", field_parse_priolist, field_emit_priolist, struct conf_port,
 	    admin.pfc.pfc_en, 0, 7, NULL, NULL),
 	F_UINT("pfc-cap", struct conf_port, admin.pfc.pfc_cap, 0, DCB_NPRIO),
 	F_BOOL("macsec-bypass", struct conf_port, admin.pfc.mbc),
 	F_UINT("delay", struct conf_port, admin.pfc.delay, 0, 65535),
-	ROW("cable-length", parse_cable, emit_cable, struct conf_port, cable_m,
+	ROW("cable-length", field_parse_cable, field_emit_cable, struct conf_port, cable_m,
 	    1, 100000, NULL, NULL),
 	F_UINT("mtu", struct conf_port, mtu, 0, 65535),
 	F_END
@@ -714,7 +147,7 @@ static const struct field pfc_fields[] = {
 
 static const struct field app_fields[] = {
 	F_KW("selector", struct dcb_app, selector, dcb_sel_kw),
-	ROW("protocol", parse_uint, emit_protocol, struct dcb_app, protocol,
+	ROW("protocol", field_parse_uint, emit_protocol, struct dcb_app, protocol,
 	    0, 65535, NULL, NULL),
 	F_UINT("priority", struct dcb_app, priority, 0, DCB_NPRIO - 1),
 	F_END
@@ -733,17 +166,17 @@ static const struct field engine_fields[] = {
 
 /* One validator verdict as "ets: tc-bw sums to 110, not 100". */
 static void
-check_dcb(struct ctx *x, const config_setting_t *s, const char *what, int rc,
-    const struct dcb_why *why)
+check_dcb(struct field_ctx *x, const config_setting_t *s, const char *what,
+    int rc, const struct dcb_why *why)
 {
 	if (rc != DCB_OK)
-		conf_err(x, s, "%s: %s", what, why->buf[0] != '\0' ? why->buf :
+		field_err(x, s, "%s: %s", what, why->buf[0] != '\0' ? why->buf :
 		    dcb_strerror(rc));
 }
 
 /* app = ( { selector = "dscp"; protocol = 26; priority = 3; }, ... ) */
 static void
-parse_app(struct ctx *x, const config_setting_t *s, void *obj,
+parse_app(struct field_ctx *x, const config_setting_t *s, void *obj,
     const struct field *f)
 {
 	struct dcb_app_table *t = &((struct conf_port *)obj)->admin.app;
@@ -752,7 +185,7 @@ parse_app(struct ctx *x, const config_setting_t *s, void *obj,
 	int i, n0, rc;
 
 	if (!config_setting_is_list(s)) {
-		conf_err(x, s, "app must be a list of entries ( { ... }, ... )");
+		field_err(x, s, "app must be a list of entries ( { ... }, ... )");
 		return;
 	}
 	for (i = 0; i < config_setting_length(s); i++) {
@@ -760,24 +193,24 @@ parse_app(struct ctx *x, const config_setting_t *s, void *obj,
 
 		memset(&a, 0, sizeof(a));
 		n0 = x->nerr;
-		parse_block(x, e, &a, app_fields, "app entry");
+		field_parse_block(x, e, &a, app_fields, "app entry");
 		if (x->nerr != n0)
 			continue;
-		if (member(e, "selector") == NULL ||
-		    member(e, "protocol") == NULL ||
-		    member(e, "priority") == NULL) {
-			conf_err(x, e, "app entry needs selector, protocol and "
+		if (field_member(e, "selector") == NULL ||
+		    field_member(e, "protocol") == NULL ||
+		    field_member(e, "priority") == NULL) {
+			field_err(x, e, "app entry needs selector, protocol and "
 			    "priority");
 			continue;
 		}
 		/* The validator's sentence already starts with "app". */
 		if ((rc = dcb_app_validate(&a, &why)) != DCB_OK)
-			conf_err(x, e, "%s", why.buf[0] != '\0' ? why.buf :
+			field_err(x, e, "%s", why.buf[0] != '\0' ? why.buf :
 			    dcb_strerror(rc));
 		else if ((rc = dcb_app_add(t, &a)) == DCB_ERR_DUP)
-			conf_err(x, e, "app entry is listed twice");
+			field_err(x, e, "app entry is listed twice");
 		else if (rc != DCB_OK)
-			conf_err(x, e, "app: %s", dcb_strerror(rc));
+			field_err(x, e, "app: %s", dcb_strerror(rc));
 	}
 }
 
@@ -789,7 +222,7 @@ emit_app(config_setting_t *g, const void *obj, const struct field *f)
 	unsigned int i;
 
 	for (i = 0; i < t->n; i++)
-		emit_block(config_setting_add(l, NULL, CONFIG_TYPE_GROUP),
+		field_emit_block(config_setting_add(l, NULL, CONFIG_TYPE_GROUP),
 		    &t->e[i], app_fields);
 }
 
@@ -802,13 +235,13 @@ static const struct field port_fields[] = {
 	F_KW("mode", struct conf_port, mode, conf_mode_kw),
 	F_KW("backend", struct conf_port, backend, conf_backend_kw),
 	F_MASK("advertise", struct conf_port, advertise, conf_advertise_kw),
-	F_SUB("ets", parse_sub, emit_sub, struct conf_port, admin.ets,
+	F_SUB("ets", field_parse_sub, field_emit_sub, struct conf_port, admin.ets,
 	    ets_fields),
 	/* The recommendation TLV has no willing bit (802.1Q-2018 D.2.10). */
-	F_SUB("reco", parse_sub, emit_sub, struct conf_port, admin.reco,
+	F_SUB("reco", field_parse_sub, field_emit_sub, struct conf_port, admin.reco,
 	    ets_fields + 1),
 	/* pfc rows reach into struct conf_port (cable-length, mtu). */
-	{ "pfc", parse_sub, emit_sub, 0, 0, 0, 0, NULL, pfc_fields },
+	{ "pfc", field_parse_sub, field_emit_sub, 0, 0, 0, 0, NULL, pfc_fields },
 	ROW("app", parse_app, emit_app, struct conf_port, admin.app, 0, 0,
 	    NULL, NULL),
 	F_SUB("engine", parse_engine, emit_engine, struct conf_port, engine,
@@ -842,23 +275,23 @@ is_pattern(const char *m)
 }
 
 static void
-port_check_match(struct ctx *x, const config_setting_t *e,
+port_check_match(struct field_ctx *x, const config_setting_t *e,
     const struct conf *c, const struct conf_port *p)
 {
 	size_t i;
 
 	if (p->match[0] == '\0') {
-		conf_err(x, e, "ports entry needs a match (an interface name "
+		field_err(x, e, "ports entry needs a match (an interface name "
 		    "or pattern)");
 		return;
 	}
 	if (!is_pattern(p->match) && strlen(p->match) >= IFNAMSIZ)
-		conf_err(x, member(e, "match"), "match \"%s\" is longer than "
+		field_err(x, field_member(e, "match"), "match \"%s\" is longer than "
 		    "an interface name (%d characters)", p->match,
 		    IFNAMSIZ - 1);
 	for (i = 0; i < c->nports; i++)
 		if (strcmp(c->ports[i].match, p->match) == 0)
-			conf_err(x, member(e, "match"), "match \"%s\" is "
+			field_err(x, field_member(e, "match"), "match \"%s\" is "
 			    "already used at line %d", p->match,
 			    c->ports[i].line);
 }
@@ -868,18 +301,19 @@ port_check_match(struct ctx *x, const config_setting_t *e,
  * willing bits; without a reco block it recommends its own ETS config.
  */
 static void
-port_finish(struct ctx *x, const config_setting_t *e, const struct conf *c,
-    struct conf_port *p, int n0)
+port_finish(struct field_ctx *x, const config_setting_t *e,
+    const struct conf *c, struct conf_port *p, int n0)
 {
-	const config_setting_t *ets = member(e, "ets"), *pfc = member(e, "pfc");
-	const config_setting_t *reco = member(e, "reco");
+	const config_setting_t *ets = field_member(e, "ets");
+	const config_setting_t *pfc = field_member(e, "pfc");
+	const config_setting_t *reco = field_member(e, "reco");
 	bool willing = p->role == CONF_ROLE_WILLING;
 	struct dcb_why why = { "" };
 
 	p->line = config_setting_source_line(e);
-	if (member(ets, "willing") == NULL)
+	if (field_member(ets, "willing") == NULL)
 		p->admin.ets.willing = willing;
-	if (member(pfc, "willing") == NULL)
+	if (field_member(pfc, "willing") == NULL)
 		p->admin.pfc.willing = willing;
 	p->admin.app.willing = willing;
 	if (reco == NULL)
@@ -896,25 +330,26 @@ port_finish(struct ctx *x, const config_setting_t *e, const struct conf *c,
 		    &why), &why);
 	check_dcb(x, pfc != NULL ? pfc : e, "pfc",
 	    dcb_pfc_validate(&p->admin.pfc, &why), &why);
-	check_dcb(x, member(e, "app") != NULL ? member(e, "app") : e, "app",
+	check_dcb(x, field_member(e, "app") != NULL ?
+	    field_member(e, "app") : e, "app",
 	    dcb_app_table_validate(&p->admin.app, &why), &why);
 }
 
 static void
-parse_ports(struct ctx *x, const config_setting_t *s, void *obj,
+parse_ports(struct field_ctx *x, const config_setting_t *s, void *obj,
     const struct field *f)
 {
 	struct conf *c = obj;
 	int i, n = config_setting_length(s), n0;
 
 	if (!config_setting_is_list(s)) {
-		conf_err(x, s, "ports must be a list of entries ( { ... }, ... )");
+		field_err(x, s, "ports must be a list of entries ( { ... }, ... )");
 		return;
 	}
 	free(c->ports);
 	c->nports = 0;
 	if ((c->ports = calloc(n > 0 ? (size_t)n : 1, sizeof(*c->ports))) == NULL) {
-		conf_err(x, s, "out of memory");
+		field_err(x, s, "out of memory");
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -923,7 +358,7 @@ parse_ports(struct ctx *x, const config_setting_t *s, void *obj,
 
 		n0 = x->nerr;
 		port_defaults(p);
-		parse_block(x, e, p, port_fields, "ports entry");
+		field_parse_block(x, e, p, port_fields, "ports entry");
 		port_finish(x, e, c, p, n0);
 		c->nports++;
 	}
@@ -937,13 +372,13 @@ emit_ports(config_setting_t *g, const void *obj, const struct field *f)
 	size_t i;
 
 	for (i = 0; i < c->nports; i++)
-		emit_block(config_setting_add(l, NULL, CONFIG_TYPE_GROUP),
+		field_emit_block(config_setting_add(l, NULL, CONFIG_TYPE_GROUP),
 		    &c->ports[i], port_fields);
 }
 
 static const struct field root_fields[] = {
-	{ "dcbxd", parse_sub, emit_sub, 0, 0, 0, 0, NULL, dcbxd_fields },
-	{ "snmp", parse_sub, emit_sub, 0, 0, 0, 0, NULL, snmp_fields },
+	{ "dcbxd", field_parse_sub, field_emit_sub, 0, 0, 0, 0, NULL, dcbxd_fields },
+	{ "snmp", field_parse_sub, field_emit_sub, 0, 0, 0, 0, NULL, snmp_fields },
 	{ "ports", parse_ports, emit_ports, 0, 0, 0, 0, NULL, NULL },
 	F_END
 };
@@ -990,7 +425,7 @@ conf_free(struct conf *c)
 
 /* libconfig's own syntax errors, in the same "file:line: " shape. */
 static int
-conf_read(struct ctx *x, config_t *cf, const char *path)
+conf_read(struct field_ctx *x, config_t *cf, const char *path)
 {
 	char dir[PATH_MAX];
 	FILE *fp;
@@ -1015,7 +450,7 @@ conf_read(struct ctx *x, config_t *cf, const char *path)
 int
 conf_load(const char *path, struct conf *c, char *err, size_t errlen)
 {
-	struct ctx x = { path, err, errlen, 0, 0 };
+	struct field_ctx x = { path, err, errlen, 0, 0 };
 	config_t cf;
 
 	conf_defaults(c);
@@ -1028,7 +463,7 @@ conf_load(const char *path, struct conf *c, char *err, size_t errlen)
 	snprintf(c->path, sizeof(c->path), "%s", path);
 	config_init(&cf);
 	if (conf_read(&x, &cf, path) == 0)
-		parse_block(&x, config_root_setting(&cf), c, root_fields,
+		field_parse_block(&x, config_root_setting(&cf), c, root_fields,
 		    "the file");
 	config_destroy(&cf);
 	if (x.nerr > 0) {
@@ -1098,147 +533,14 @@ conf_port_for(const struct conf *c, const char *ifname, struct conf_port *out)
 	return !out->exclude;
 }
 
-/* ---------------------------------------------------------------- writer */
-
-/*
- * libconfig's config_write() puts a group's brace on its own line and
- * leaves trailing blanks; this writer keeps the file's own style: tabs,
- * "name = {", short app entries on one line.
- */
-static void	write_setting(FILE *, const config_setting_t *, int);
-
-static void
-write_string(FILE *fp, const char *v)
-{
-	fputc('"', fp);
-	for (; *v != '\0'; v++)
-		if (*v == '"' || *v == '\\')
-			fprintf(fp, "\\%c", *v);
-		else if (*v == '\n')
-			fputs("\\n", fp);
-		else if (*v == '\t')
-			fputs("\\t", fp);
-		else if ((unsigned char)*v < 0x20)
-			fprintf(fp, "\\x%02x", (unsigned char)*v);
-		else
-			fputc(*v, fp);
-	fputc('"', fp);
-}
-
-static void
-write_scalar(FILE *fp, const config_setting_t *s)
-{
-	switch (config_setting_type(s)) {
-	case CONFIG_TYPE_INT:
-		fprintf(fp, config_setting_get_format(s) == CONFIG_FORMAT_HEX ?
-		    "0x%04X" : "%d", config_setting_get_int(s));
-		break;
-	case CONFIG_TYPE_INT64:
-		fprintf(fp, "%lldL", config_setting_get_int64(s));
-		break;
-	case CONFIG_TYPE_FLOAT:
-		fprintf(fp, "%.17g", config_setting_get_float(s));
-		break;
-	case CONFIG_TYPE_BOOL:
-		fputs(config_setting_get_bool(s) ? "true" : "false", fp);
-		break;
-	case CONFIG_TYPE_STRING:
-		write_string(fp, config_setting_get_string(s));
-		break;
-	}
-}
-
-/* A group of at most three scalars fits on one line. */
-static bool
-is_short_group(const config_setting_t *g)
-{
-	int i, n = config_setting_length(g);
-
-	for (i = 0; i < n; i++)
-		if (!config_setting_is_scalar(config_setting_get_elem(g, i)))
-			return false;
-	return n <= 3;
-}
-
-static void
-indent(FILE *fp, int depth)
-{
-	while (depth-- > 0)
-		fputc('\t', fp);
-}
-
-static void
-write_value(FILE *fp, const config_setting_t *s, int depth)
-{
-	int i, n = config_setting_length(s);
-
-	if (config_setting_is_scalar(s))
-		write_scalar(fp, s);
-	else if (config_setting_is_array(s)) {
-		fputc('[', fp);
-		for (i = 0; i < n; i++) {
-			fputs(i > 0 ? ", " : " ", fp);
-			write_scalar(fp, config_setting_get_elem(s, i));
-		}
-		fputs(n > 0 ? " ]" : "]", fp);
-	} else if (config_setting_is_group(s) && is_short_group(s)) {
-		fputc('{', fp);
-		for (i = 0; i < n; i++) {
-			const config_setting_t *e = config_setting_get_elem(s, i);
-
-			fprintf(fp, " %s = ", config_setting_name(e));
-			write_scalar(fp, e);
-			fputc(';', fp);
-		}
-		fputs(" }", fp);
-	} else if (config_setting_is_group(s)) {
-		fputs("{\n", fp);
-		for (i = 0; i < n; i++)
-			write_setting(fp, config_setting_get_elem(s, i),
-			    depth + 1);
-		indent(fp, depth);
-		fputc('}', fp);
-	} else {
-		fputs(n > 0 ? "(\n" : "(", fp);
-		for (i = 0; i < n; i++) {
-			indent(fp, depth + 1);
-			write_value(fp, config_setting_get_elem(s, i), depth + 1);
-			fputs(i + 1 < n ? ",\n" : "\n", fp);
-		}
-		indent(fp, n > 0 ? depth : 0);
-		fputc(')', fp);
-	}
-}
-
-static void
-write_setting(FILE *fp, const config_setting_t *s, int depth)
-{
-	indent(fp, depth);
-	fprintf(fp, "%s = ", config_setting_name(s));
-	write_value(fp, s, depth);
-	fputs(";\n", fp);
-}
-
-static void
-conf_write(FILE *fp, const config_t *cf)
-{
-	const config_setting_t *root = config_root_setting(cf);
-	int i;
-
-	for (i = 0; i < config_setting_length(root); i++) {
-		fputs(i > 0 ? "\n" : "", fp);
-		write_setting(fp, config_setting_get_elem(root, i), 0);
-	}
-}
-
 void
 conf_print(const struct conf *c, FILE *fp)
 {
 	config_t cf;
 
 	config_init(&cf);
-	emit_block(config_root_setting(&cf), c, root_fields);
-	conf_write(fp, &cf);
+	field_emit_block(config_root_setting(&cf), c, root_fields);
+	field_write_config(fp, &cf);
 	config_destroy(&cf);
 }
 
@@ -1294,7 +596,7 @@ persist_write(config_t *cf, const char *path, const char *ifname,
 	if ((fp = fdopen(fd, "w")) == NULL)
 		goto fail;
 	fputs(persist_header, fp);
-	conf_write(fp, cf);
+	field_write_config(fp, cf);
 	if (fflush(fp) != 0 || ferror(fp) || fsync(fd) != 0) {
 		fclose(fp);
 		fd = -1;
@@ -1400,7 +702,7 @@ conf_persist_admin(const struct conf *c, const char *ifname,
 		/* A pattern's settings, pinned to this one interface. */
 		snprintf(p.match, sizeof(p.match), "%s", ifname);
 		e = config_setting_add(ports, NULL, CONFIG_TYPE_GROUP);
-		emit_block(e, &p, port_fields);
+		field_emit_block(e, &p, port_fields);
 	}
 	rc = persist_write(&cf, c->path, ifname, adm, err, errlen);
 out:
