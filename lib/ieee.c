@@ -40,8 +40,15 @@ ets_tables_read(struct cur *c, struct dcb_ets *ets)
 	cur_bytes(c, ets->tc_tsa, sizeof(ets->tc_tsa));
 }
 
-int
-ieee_ets_decode(const uint8_t *p, size_t len, struct dcb_ets *ets)
+/*
+ * ETS Configuration and Recommendation share the layout; only the first
+ * octet differs.  D.2.10: the Recommendation's first octet is reserved --
+ * no willing, CBS or MaxTCs -- so the model gets ets_cap 8 (no limit to
+ * check).
+ */
+static int
+ets_decode_common(const uint8_t *p, size_t len, struct dcb_ets *ets,
+    bool reco)
 {
 	struct cur c;
 	uint8_t b;
@@ -51,6 +58,8 @@ ieee_ets_decode(const uint8_t *p, size_t len, struct dcb_ets *ets)
 		return DCB_ERR_LENGTH;
 	cur_init(&c, p, len);
 	b = cur_u8(&c);
+	if (reco)
+		b = 0;
 	ets->willing = (b & IEEE_W) != 0;
 	ets->cbs = (b & IEEE_CBS) != 0;
 	ets->ets_cap = (b & IEEE_MAXTCS) == 0 ? DCB_NTC : (b & IEEE_MAXTCS);
@@ -58,23 +67,16 @@ ieee_ets_decode(const uint8_t *p, size_t len, struct dcb_ets *ets)
 	return c.bad || c.left != 0 ? DCB_ERR_LENGTH : DCB_OK;
 }
 
-/*
- * D.2.10: the Recommendation's first octet is reserved -- no willing,
- * CBS or MaxTCs -- so the model gets ets_cap 8 (no limit to check).
- */
+int
+ieee_ets_decode(const uint8_t *p, size_t len, struct dcb_ets *ets)
+{
+	return ets_decode_common(p, len, ets, false);
+}
+
 int
 ieee_reco_decode(const uint8_t *p, size_t len, struct dcb_ets *ets)
 {
-	struct cur c;
-
-	memset(ets, 0, sizeof(*ets));
-	if (len != IEEE_ETS_INFO_LEN)
-		return DCB_ERR_LENGTH;
-	cur_init(&c, p, len);
-	(void)cur_u8(&c);
-	ets->ets_cap = DCB_NTC;
-	ets_tables_read(&c, ets);
-	return c.bad || c.left != 0 ? DCB_ERR_LENGTH : DCB_OK;
+	return ets_decode_common(p, len, ets, true);
 }
 
 int
