@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #ifdef HAVE_SYSTEMD
@@ -24,10 +25,12 @@
 #include "link.h"
 #include "log.h"
 #include "port.h"
+#include "priv.h"
 #include "snmp.h"
 
 struct dcbxd dx;
 static struct ev_signal *sig_ev[3];
+static int pid_fd = -1;
 
 struct opts {
 	bool		 foreground;
@@ -39,17 +42,20 @@ struct opts {
 	const char	*sock;
 	const char	*pidfile;
 	const char	*debug;
+	const char	*user;
 };
 
 static void
 usage(FILE *f)
 {
 	fprintf(f, "usage: dcbxd [-dtv] [-c FILE] [-s SOCKET] [-D SUBSYS,...] "
-	    "[-p PIDFILE] [--read-only]\n"
+	    "[-p PIDFILE] [-u USER] [--read-only]\n"
 	    "  -d  foreground, log to stderr    -t  check the config and exit\n"
 	    "  -v  with -t: print the config     -D  debug: all or "
 	    "main,link,lldp,dcbx,...\n"
-	    "  -c  config (default %s)\n  -s  control socket (default %s)\n",
+	    "  -c  config (default %s)\n  -s  control socket (default %s)\n"
+	    "  -u  run as USER once the sockets are open (keeps only "
+	    "CAP_NET_RAW, CAP_NET_ADMIN)\n",
 	    CONF_DEFAULT_PATH, CONF_DEFAULT_SOCKET);
 }
 
@@ -65,7 +71,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 	int ch;
 
 	o->conf = CONF_DEFAULT_PATH;
-	while ((ch = getopt_long(argc, argv, "dc:s:tvD:p:hV", lopts,
+	while ((ch = getopt_long(argc, argv, "dc:s:tvD:p:u:hV", lopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'd': o->foreground = true; break;
@@ -75,6 +81,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		case 'v': o->verbose = true; break;
 		case 'D': o->debug = optarg; break;
 		case 'p': o->pidfile = optarg; break;
+		case 'u': o->user = optarg; break;
 		case 'R': o->read_only = true; break;
 		case 'V': printf("dcbxd %s\n", PACKAGE_VERSION); exit(0);
 		case 'h': usage(stdout); exit(0);
@@ -127,9 +134,15 @@ dcbxd_reload(char *err, size_t errlen)
 {
 	struct conf nc, old;
 
+#ifdef HAVE_SYSTEMD
+	(void)sd_notify(0, "RELOADING=1");
+#endif
 	if (conf_load(dx.conf_path, &nc, err, errlen) < 0) {
 		log_warnx(LOG_SUB_CONF, "reload failed, config unchanged: %s",
 		    err);
+#ifdef HAVE_SYSTEMD
+		(void)sd_notifyf(0, "READY=1\nSTATUS=reload failed: %s", err);
+#endif
 		return (-1);
 	}
 	old = dx.conf;
@@ -140,6 +153,9 @@ dcbxd_reload(char *err, size_t errlen)
 	conf_free(&old);
 	log_info(LOG_SUB_CONF, "configuration reloaded from %s", dx.conf_path);
 	ctl_event("reload", NULL, NULL);
+#ifdef HAVE_SYSTEMD
+	(void)sd_notify(0, "READY=1\nSTATUS=running");
+#endif
 	return (0);
 }
 
@@ -183,17 +199,45 @@ daemonize(void)
 	}
 }
 
+/*
+ * The pid file is locked for our lifetime (flock: the lock belongs to the
+ * open file, so it survives the fork of daemonize()), so a second dcbxd
+ * with the same pid file stops here with a clear message instead of
+ * fighting the first over the same ports.  Locked before daemonize() so
+ * that the message reaches the terminal; the pid is written after.
+ */
 static void
-write_pidfile(const char *path)
+lock_pidfile(const char *path)
 {
-	FILE *f;
+	char buf[32];
+	ssize_t n;
 
 	if (path == NULL)
 		return;
-	if ((f = fopen(path, "w")) == NULL)
+	if ((pid_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0)
 		fatalx("pid file %s: %s", path, strerror(errno));
-	fprintf(f, "%ld\n", (long)getpid());
-	fclose(f);
+	if (flock(pid_fd, LOCK_EX | LOCK_NB) == 0)
+		return;
+	if (errno != EWOULDBLOCK)
+		fatalx("pid file %s: lock: %s", path, strerror(errno));
+	n = pread(pid_fd, buf, sizeof(buf) - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fatalx("pid file %s is locked by a running dcbxd (pid %s): "
+	    "not starting a second one", path, buf[0] != '\0' ? buf : "?");
+}
+
+static void
+write_pidfile(const char *path)
+{
+	char buf[32];
+	int n;
+
+	if (path == NULL)
+		return;
+	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	if (ftruncate(pid_fd, 0) < 0 || pwrite(pid_fd, buf, (size_t)n, 0) != n)
+		fatalx("pid file %s: %s", path, strerror(errno));
 }
 
 /* The socket's directory (/run/dcbxd) when systemd did not make it. */
@@ -252,6 +296,7 @@ main(int argc, char **argv)
 		return (check_conf(&o));
 	if (load_conf(&o, &dx.conf, err, sizeof(err)) < 0)
 		fatalx("%s", err);
+	lock_pidfile(o.pidfile);
 	if (!o.foreground) {
 		daemonize();
 		log_init("dcbxd", false, log_level);
@@ -263,10 +308,16 @@ main(int argc, char **argv)
 	dx.read_only = o.read_only || dx.conf.read_only;
 	dx.start_ms = ev_now_ms();
 	setup(&o);
+	if (o.user != NULL && priv_drop(o.user, err, sizeof(err)) < 0)
+		fatalx("-u %s: %s", o.user, err);
+	if (o.user != NULL)
+		log_info(LOG_SUB_MAIN, "running as %s with CAP_NET_RAW and "
+		    "CAP_NET_ADMIN only", o.user);
 	log_info(LOG_SUB_MAIN, "dcbxd %s started, %u ports, control socket %s",
 	    PACKAGE_VERSION, port_count(), dx.ctl_path);
 #ifdef HAVE_SYSTEMD
-	(void)sd_notify(0, "READY=1");
+	(void)sd_notifyf(0, "READY=1\nSTATUS=running\nMAINPID=%ld",
+	    (long)getpid());
 #endif
 	if (ev_run() < 0)
 		log_errx(LOG_SUB_MAIN, "event loop failed");
@@ -278,8 +329,13 @@ main(int argc, char **argv)
 	port_shutdown_all();
 	ctl_fini();
 	link_fini();
-	if (o.pidfile != NULL)
-		(void)unlink(o.pidfile);
+	if (o.pidfile != NULL && unlink(o.pidfile) < 0 && errno != ENOENT)
+		/* After -u the directory may not be ours: the lock is gone
+		 * with us, so a stale file stops nobody. */
+		log_debug(LOG_SUB_MAIN, "unlink %s: %s", o.pidfile,
+		    strerror(errno));
+	if (pid_fd >= 0)
+		close(pid_fd);
 	conf_free(&dx.conf);
 	for (size_t i = 0; i < sizeof(sig_ev) / sizeof(sig_ev[0]); i++)
 		ev_signal_free(sig_ev[i]);
