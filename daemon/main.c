@@ -274,6 +274,7 @@ setup(const struct opts *o)
 	make_sock_dir(dx.ctl_path);
 	if ((rc = ctl_init(dx.ctl_path, dx.conf.ctl_group)) < 0)
 		fatalx("control socket %s: %s", dx.ctl_path, strerror(-rc));
+	(void)port_be_mon_init();	/* logs why if it cannot */
 	if ((rc = link_init(port_link, port_sweep, NULL)) < 0)
 		fatalx("link monitor: %s", strerror(-rc));
 	/* Without a master agent the subagent logs once and keeps trying. */
@@ -329,6 +330,7 @@ main(int argc, char **argv)
 	port_shutdown_all();
 	ctl_fini();
 	link_fini();
+	port_be_mon_fini();
 	if (o.pidfile != NULL && unlink(o.pidfile) < 0 && errno != ENOENT)
 		/* After -u the directory may not be ours: the lock is gone
 		 * with us, so a stale file stops nobody. */

@@ -239,7 +239,7 @@ port_dcbx_local(struct port *p)
 	memcpy(p->dl.mac, p->mac, 6);
 }
 
-static void
+void
 port_apply_oper(struct port *p)
 {
 	enum backend_dcbx v = p->ds.active == DCBX_MODE_CEE ?
@@ -254,6 +254,7 @@ port_apply_oper(struct port *p)
 		    p->ifname, p->be.ops->name, p->be.error);
 		ctl_event("backend-error", p->ifname, show_backend(p));
 	}
+	port_be_result(p, rc);
 }
 
 /* Act on what negotiation reports: apply, log, tell subscribers, send. */
@@ -351,6 +352,7 @@ static void port_dcbx_rx(struct port *p, struct agent *a, struct nbr *n,
 static void port_dcbx_gone(struct port *p, struct agent *a)
 { (void)p; (void)a; }
 static void port_dcbx_start(struct port *p) { (void)p; }
+void port_apply_oper(struct port *p) { (void)p; }
 static void port_dcbx_reconf(struct port *p) { (void)p; }
 #endif
 
@@ -437,6 +439,7 @@ port_free(struct port *p, bool shutdown_pdu)
 
 	for (i = 0; i < LLDP_AGENT__MAX; i++)
 		agent_free(p->agent[i], shutdown_pdu && p->up);
+	port_be_stop(p);
 	if (p->be_open)
 		backend_close(&p->be);
 	ev_io_free(p->io);
@@ -465,6 +468,7 @@ port_backend_open(struct port *p)
 {
 	if (p->be_open)
 		backend_close(&p->be);
+	port_be_reset(p);
 	p->be_open = backend_open(&p->be, p->ifname, &p->cp,
 	    dx.read_only) == 0;
 	if (p->be_open)
@@ -499,7 +503,7 @@ port_create(const struct link_info *li, const struct conf_port *cp)
 		dx.has_chassis = true;
 	}
 	if ((p->io = ev_io_new(fd, port_readable, p)) == NULL ||
-	    port_set_agents(p, cp->agents) < 0) {
+	    port_be_start(p) < 0 || port_set_agents(p, cp->agents) < 0) {
 		port_free(p, false);
 		return (NULL);
 	}

@@ -41,7 +41,32 @@ struct port {
 	struct dcbx_state ds;
 	struct backend	 be;
 	bool		 be_open;
+	/* Backend upkeep (port_be.c). */
+	struct ev_timer	*be_retry;	/* next try of a failed apply */
+	unsigned int	 be_attempt;	/* failed tries in a row */
+	uint64_t	 be_retry_at_ms; /* its deadline, 0: none pending */
+	uint64_t	 nic_changes;	/* DCB config changed by others */
+	struct ev_timer	*stats_timer;
+	struct backend_stats pfc;	/* PFC counters, last sample */
+	uint64_t	 pfc_ms;	/* when sampled, 0: never */
+	uint64_t	 pfc_samples;
 };
+
+/*
+ * port_be.c: timers for retries and PFC counter samples (every
+ * port_be_stats_ms), created with the port; port_be_result() after every
+ * apply (0 or its error); the RTNLGRP_DCB monitor, one for the daemon.
+ */
+#define PORT_BE_STATS_MS	10000
+extern unsigned int	port_be_stats_ms;
+int	port_be_start(struct port *);
+void	port_be_stop(struct port *);
+void	port_be_reset(struct port *);
+void	port_be_result(struct port *, int rc);
+int	port_be_mon_init(void);
+void	port_be_mon_fini(void);
+/* Apply the operational config through the backend (and retry). */
+void	port_apply_oper(struct port *);
 
 /* Link notifications (link.h's callbacks). */
 void	port_link(const struct link_info *, bool present, void *);
