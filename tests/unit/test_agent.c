@@ -1,0 +1,480 @@
+/*
+ * test_agent.c -- daemon/agent.c through link-time seams: this file
+ * provides the port functions the agent calls (port_send captures frames,
+ * as lldpd's pcap_ops does) and a fake event layer with an injected clock,
+ * so that 802.1AB timing is checked to the millisecond without sleeping.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "agent.h"
+#include "dcbxd.h"
+#include "event.h"
+#include "port.h"
+
+struct dcbxd dx;
+
+/* ------------------------------------------------ fake clock and timers */
+
+struct ev_timer {
+	ev_timer_cb	*cb;
+	void		*arg;
+	bool		 armed;
+	uint64_t	 due;
+	struct ev_timer	*next;
+};
+
+static struct ev_timer	*timers;
+static uint64_t		 now_ms = 1000000;
+
+struct ev_timer *
+ev_timer_new(ev_timer_cb *cb, void *arg)
+{
+	struct ev_timer *t = calloc(1, sizeof(*t));
+
+	if (t == NULL)
+		return (NULL);
+	t->cb = cb;
+	t->arg = arg;
+	t->next = timers;
+	timers = t;
+	return (t);
+}
+
+void
+ev_timer_arm(struct ev_timer *t, uint64_t msec)
+{
+	t->armed = true;
+	t->due = now_ms + msec;
+}
+
+void
+ev_timer_stop(struct ev_timer *t)
+{
+	t->armed = false;
+}
+
+bool
+ev_timer_pending(const struct ev_timer *t)
+{
+	return (t->armed);
+}
+
+void
+ev_timer_free(struct ev_timer *t)
+{
+	struct ev_timer **pp;
+
+	if (t == NULL)
+		return;
+	for (pp = &timers; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == t) {
+			*pp = t->next;
+			break;
+		}
+	free(t);
+}
+
+uint64_t
+ev_now_ms(void)
+{
+	return (now_ms);
+}
+
+/* Move the clock to now + ms, firing due timers in deadline order. */
+static void
+advance(uint64_t ms)
+{
+	uint64_t end = now_ms + ms;
+	struct ev_timer *t, *first;
+
+	for (;;) {
+		first = NULL;
+		for (t = timers; t != NULL; t = t->next)
+			if (t->armed && t->due <= end &&
+			    (first == NULL || t->due < first->due))
+				first = t;
+		if (first == NULL)
+			break;
+		now_ms = first->due;
+		first->armed = false;
+		first->cb(first->arg);
+	}
+	now_ms = end;
+}
+
+/* ---------------------------------------------------------- port seam */
+
+static const uint8_t our_mac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
+
+static struct {
+	unsigned int	frames;
+	unsigned int	shutdowns;
+	uint64_t	last_ms;
+	unsigned int	added, changed, gone[3];
+	bool		link_up;
+} cap;
+
+void
+port_build_frame(struct port *p, int agent, struct wcur *w, bool shutdown)
+{
+	struct lldp_local l;
+
+	memset(&l, 0, sizeof(l));
+	l.chassis_subtype = LLDP_CHASSIS_MAC;
+	l.chassis_len = 6;
+	memcpy(l.chassis_id, our_mac, 6);
+	l.port_subtype = LLDP_PORT_IFNAME;
+	l.port_len = (uint8_t)strlen(p->ifname);
+	memcpy(l.port_id, p->ifname, l.port_len);
+	l.ttl = lldp_ttl(dx.conf.tx_interval, dx.conf.tx_hold);
+	lldp_frame_begin(w, lldp_agent_addr[agent], our_mac);
+	if (shutdown)
+		lldp_write_shutdown(w, &l);
+	else {
+		lldp_write_local(w, &l);
+		lldp_write_end(w);
+	}
+	lldp_frame_end(w);
+}
+
+int
+port_send(struct port *p, const void *buf, size_t len)
+{
+	struct lldp_frame f;
+	struct lldp_pdu *pdu = malloc(sizeof(*pdu));
+
+	(void)p;
+	assert_non_null(pdu);
+	/* Every frame the agent sends must be a valid LLDPDU. */
+	assert_int_equal(lldp_frame_parse(buf, len, &f), LLDP_DEC_OK);
+	assert_int_equal(lldp_decode(f.pdu, f.pdu_len, pdu), LLDP_DEC_OK);
+	if (pdu->ttl == 0)
+		cap.shutdowns++;
+	else
+		cap.frames++;
+	cap.last_ms = now_ms;
+	free(pdu);
+	return (0);
+}
+
+bool
+port_link_up(const struct port *p)
+{
+	(void)p;
+	return (cap.link_up);
+}
+
+void
+port_nbr_added(struct port *p, struct agent *a, struct nbr *n,
+    const struct lldp_pdu *pdu)
+{
+	(void)p; (void)a; (void)n; (void)pdu;
+	cap.added++;
+}
+
+void
+port_nbr_changed(struct port *p, struct agent *a, struct nbr *n,
+    const struct lldp_pdu *pdu)
+{
+	(void)p; (void)a; (void)n; (void)pdu;
+	cap.changed++;
+}
+
+void
+port_nbr_gone(struct port *p, struct agent *a, struct nbr *n, int why)
+{
+	(void)p; (void)a; (void)n;
+	cap.gone[why]++;
+}
+
+/* ------------------------------------------------------------ fixtures */
+
+struct fx {
+	struct port	*p;
+	struct agent	*a;
+};
+
+static int
+setup(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+
+	memset(&cap, 0, sizeof(cap));
+	cap.link_up = true;
+	memset(&dx, 0, sizeof(dx));
+	dx.conf.tx_interval = 30;	/* 802.1AB defaults (PROTOCOLS A) */
+	dx.conf.tx_hold = 4;
+	dx.conf.tx_fast = 1;
+	dx.conf.tx_fast_init = 4;
+	dx.conf.tx_credit_max = 5;
+	dx.conf.reinit_delay = 2;
+	dx.conf.max_neighbors = 4;
+	fx->p = calloc(1, sizeof(*fx->p));
+	strcpy(fx->p->ifname, "eth0");
+	fx->a = agent_new(fx->p, LLDP_AGENT_NEAREST_BRIDGE);
+	assert_non_null(fx->a);
+	*state = fx;
+	return (0);
+}
+
+static int
+teardown(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_free(fx->a, false);
+	free(fx->p);
+	free(fx);
+	assert_null(timers);	/* every timer was freed */
+	return (0);
+}
+
+/* Feed the agent a peer's LLDPDU: chassis MAC ...:<id>, port "p<id>". */
+static void
+feed(struct agent *a, uint8_t id, uint16_t ttl, const char *name)
+{
+	uint8_t buf[LLDP_MAX_PDU + 14], src[6] = { 0x02, 0, 0, 0, 1, id };
+	struct lldp_local l;
+	struct lldp_frame f;
+	struct wcur w;
+
+	memset(&l, 0, sizeof(l));
+	l.chassis_subtype = LLDP_CHASSIS_MAC;
+	l.chassis_len = 6;
+	memcpy(l.chassis_id, src, 6);
+	l.port_subtype = LLDP_PORT_LOCAL;
+	l.port_len = 2;
+	l.port_id[0] = 'p';
+	l.port_id[1] = (uint8_t)('0' + id);
+	l.ttl = ttl;
+	l.sys_name = name;
+	wcur_init(&w, buf, sizeof(buf));
+	lldp_frame_begin(&w, lldp_agent_addr[LLDP_AGENT_NEAREST_BRIDGE], src);
+	if (ttl == 0)
+		lldp_write_shutdown(&w, &l);
+	else {
+		lldp_write_local(&w, &l);
+		lldp_write_end(&w);
+	}
+	lldp_frame_end(&w);
+	assert_false(w.bad);
+	assert_int_equal(lldp_frame_parse(buf, w.len, &f), LLDP_DEC_OK);
+	agent_rx(a, &f);
+}
+
+/* --------------------------------------------------------------- tests */
+
+static void
+agent_start_sends_at_once_then_fast_tx_then_interval(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, true, true);
+	assert_int_equal(cap.frames, 1);		/* t = 0 */
+	advance(4500);			/* msgFastTx 1 s, txFastInit 4 */
+	assert_int_equal(cap.frames, 5);
+	advance(29000);			/* t = 33.5 s: interval 30 s */
+	assert_int_equal(cap.frames, 5);
+	advance(1000);			/* t = 34.5 s */
+	assert_int_equal(cap.frames, 6);
+	advance(30000);
+	assert_int_equal(cap.frames, 7);
+}
+
+static void
+agent_credit_limits_a_burst_then_refills_one_per_second(void **state)
+{
+	struct fx *fx = *state;
+	int i;
+
+	agent_set_state(fx->a, true, true);	/* 1 frame, 4 credits left */
+	for (i = 0; i < 10; i++)
+		agent_local_change(fx->a);
+	assert_int_equal(cap.frames, 5);	/* txCreditMax */
+	advance(999);
+	assert_int_equal(cap.frames, 5);
+	advance(1);				/* one credit back */
+	assert_int_equal(cap.frames, 6);
+	assert_int_equal(cap.last_ms, now_ms);
+}
+
+static void
+agent_new_neighbour_is_inserted_and_restarts_fast_tx(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, true, true);
+	advance(40000);				/* fast tx long over */
+	cap.frames = 0;
+	feed(fx->a, 1, 11, "peer");
+	assert_int_equal(fx->a->n, 1);
+	assert_int_equal(cap.added, 1);
+	assert_int_equal(fx->p->st[LLDP_STAT_FRAMES_IN], 1);
+	assert_int_equal(fx->p->rem.inserts, 1);
+	assert_int_equal(cap.frames, 1);	/* newNeighbor: txNow */
+	advance(3500);
+	assert_int_equal(cap.frames, 4);	/* and fast again */
+}
+
+static void
+agent_unchanged_pdu_only_refreshes_the_ttl(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, false, true);
+	feed(fx->a, 1, 11, "peer");
+	advance(8000);
+	feed(fx->a, 1, 11, "peer");		/* same bytes: fast path */
+	assert_int_equal(cap.added, 1);
+	assert_int_equal(cap.changed, 0);
+	assert_int_equal(fx->p->st[LLDP_STAT_FRAMES_IN], 2);
+	advance(10900);				/* 18.9 s: 10.9 s since */
+	assert_int_equal(fx->a->n, 1);
+	advance(100);				/* 11 s since the refresh */
+	assert_int_equal(fx->a->n, 0);
+	assert_int_equal(cap.gone[NBR_GONE_AGED], 1);
+	assert_int_equal(fx->p->st[LLDP_STAT_AGEOUTS], 1);
+}
+
+static void
+agent_changed_pdu_updates_the_neighbour_in_place(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, false, true);
+	feed(fx->a, 1, 11, "peer");
+	feed(fx->a, 1, 11, "renamed");
+	assert_int_equal(fx->a->n, 1);
+	assert_int_equal(cap.added, 1);
+	assert_int_equal(cap.changed, 1);
+	assert_int_equal(fx->p->rem.inserts, 1);
+}
+
+static void
+agent_shutdown_pdu_deletes_at_once(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, false, true);
+	feed(fx->a, 1, 11, "peer");
+	feed(fx->a, 1, 0, NULL);
+	assert_int_equal(fx->a->n, 0);
+	assert_int_equal(cap.gone[NBR_GONE_SHUTDOWN], 1);
+	assert_int_equal(fx->p->rem.deletes, 1);
+	assert_int_equal(fx->p->st[LLDP_STAT_AGEOUTS], 0);
+}
+
+static void
+agent_full_table_drops_newcomers_and_sets_too_many(void **state)
+{
+	struct fx *fx = *state;
+	uint8_t i;
+
+	agent_set_state(fx->a, false, true);
+	for (i = 1; i <= 5; i++)		/* max_neighbors 4 */
+		feed(fx->a, i, 20, "peer");
+	assert_int_equal(fx->a->n, 4);
+	assert_int_equal(fx->p->rem.drops, 1);
+	assert_true(agent_too_many(fx->a));
+	feed(fx->a, 2, 20, "peer");		/* known: still accepted */
+	assert_int_equal(fx->p->rem.drops, 1);
+	advance(19999);
+	assert_true(agent_too_many(fx->a));	/* the dropped one's TTL */
+	advance(1);
+	assert_false(agent_too_many(fx->a));
+}
+
+static void
+agent_table_grows_past_its_initial_size(void **state)
+{
+	struct fx *fx = *state;
+	uint8_t i;
+
+	dx.conf.max_neighbors = 200;
+	agent_set_state(fx->a, false, true);
+	for (i = 0; i < 100; i++)
+		feed(fx->a, i, 20, "peer");
+	assert_int_equal(fx->a->n, 100);
+	assert_true(fx->a->tabsz >= 128);
+	for (i = 0; i < 100; i++)		/* all still found */
+		feed(fx->a, i, 20, "peer");
+	assert_int_equal(cap.added, 100);
+	assert_int_equal(fx->p->st[LLDP_STAT_FRAMES_IN], 200);
+}
+
+static void
+agent_stop_flushes_sends_shutdown_and_waits_reinit_delay(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, true, true);
+	feed(fx->a, 1, 11, "peer");
+	agent_set_state(fx->a, false, false);
+	assert_int_equal(fx->a->n, 0);
+	assert_int_equal(cap.gone[NBR_GONE_FLUSH], 1);
+	assert_int_equal(cap.shutdowns, 1);
+	cap.frames = 0;
+	agent_set_state(fx->a, true, true);	/* at once: reinitDelay */
+	assert_int_equal(cap.frames, 0);
+	advance(1999);
+	assert_int_equal(cap.frames, 0);
+	advance(1);
+	assert_int_equal(cap.frames, 1);
+}
+
+static void
+agent_link_down_stop_sends_no_shutdown(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, true, true);
+	cap.link_up = false;
+	agent_set_state(fx->a, false, false);
+	assert_int_equal(cap.shutdowns, 0);
+	cap.frames = 0;
+	cap.link_up = true;
+	agent_set_state(fx->a, true, true);	/* no reinitDelay owed */
+	assert_int_equal(cap.frames, 1);
+}
+
+static void
+agent_rx_off_ignores_frames(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, true, false);	/* enabledTxOnly */
+	feed(fx->a, 1, 11, "peer");
+	assert_int_equal(fx->a->n, 0);
+	assert_int_equal(fx->p->st[LLDP_STAT_FRAMES_IN], 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(f)	cmocka_unit_test_setup_teardown(f, setup, teardown)
+		T(agent_start_sends_at_once_then_fast_tx_then_interval),
+		T(agent_credit_limits_a_burst_then_refills_one_per_second),
+		T(agent_new_neighbour_is_inserted_and_restarts_fast_tx),
+		T(agent_unchanged_pdu_only_refreshes_the_ttl),
+		T(agent_changed_pdu_updates_the_neighbour_in_place),
+		T(agent_shutdown_pdu_deletes_at_once),
+		T(agent_full_table_drops_newcomers_and_sets_too_many),
+		T(agent_table_grows_past_its_initial_size),
+		T(agent_stop_flushes_sends_shutdown_and_waits_reinit_delay),
+		T(agent_link_down_stop_sends_no_shutdown),
+		T(agent_rx_off_ignores_frames),
+#undef T
+	};
+
+	return (cmocka_run_group_tests_name("agent", tests, NULL, NULL));
+}
