@@ -239,24 +239,6 @@ port_dcbx_local(struct port *p)
 	memcpy(p->dl.mac, p->mac, 6);
 }
 
-void
-port_apply_oper(struct port *p)
-{
-	enum backend_dcbx v = p->ds.active == DCBX_MODE_CEE ?
-	    BACKEND_DCBX_CEE : BACKEND_DCBX_IEEE;
-	int rc;
-
-	if (!p->be_open)
-		return;
-	rc = backend_apply(&p->be, &p->ds.oper, v);
-	if (rc < 0) {
-		log_warnx(LOG_SUB_DCBX, "%s: %s backend refused the config: %s",
-		    p->ifname, p->be.ops->name, p->be.error);
-		ctl_event("backend-error", p->ifname, show_backend(p));
-	}
-	port_be_result(p, rc);
-}
-
 /* Act on what negotiation reports: apply, log, tell subscribers, send. */
 static void
 port_dcbx_result(struct port *p, int chg)
@@ -352,7 +334,6 @@ static void port_dcbx_rx(struct port *p, struct agent *a, struct nbr *n,
 static void port_dcbx_gone(struct port *p, struct agent *a)
 { (void)p; (void)a; }
 static void port_dcbx_start(struct port *p) { (void)p; }
-void port_apply_oper(struct port *p) { (void)p; }
 static void port_dcbx_reconf(struct port *p) { (void)p; }
 #endif
 

@@ -46,6 +46,7 @@ struct port {
 	unsigned int	 be_attempt;	/* failed tries in a row */
 	uint64_t	 be_retry_at_ms; /* its deadline, 0: none pending */
 	uint64_t	 nic_changes;	/* DCB config changed by others */
+	unsigned int	 be_echo;	/* our CEE commits not yet echoed */
 	struct ev_timer	*stats_timer;
 	struct backend_stats pfc;	/* PFC counters, last sample */
 	uint64_t	 pfc_ms;	/* when sampled, 0: never */
@@ -64,6 +65,8 @@ void	port_be_stop(struct port *);
 void	port_be_reset(struct port *);
 void	port_be_result(struct port *, int rc);
 int	port_be_mon_init(void);
+struct dcbnl_mon;
+int	port_be_mon_attach(struct dcbnl_mon *);	/* takes it; tests */
 void	port_be_mon_fini(void);
 /* Apply the operational config through the backend (and retry). */
 void	port_apply_oper(struct port *);

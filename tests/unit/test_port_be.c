@@ -1,0 +1,800 @@
+/*
+ * test_port_be.c -- daemon/port_be.c (backend upkeep) through seams: a
+ * fake event layer with an injected clock (as test_agent.c), a scripted
+ * backend whose apply() returns what each test says, the real read-only
+ * fallback of backend.c, and the real dcbnl backend and RTNLGRP_DCB
+ * monitor talking to the fake kernel of fake_dcbnl.c.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+#include <linux/rtnetlink.h>
+
+#include "ctl.h"
+#include "dcbxd.h"
+#include "engine.h"
+#include "event.h"
+#include "fake_dcbnl.h"
+#include "port.h"
+#include "show.h"
+
+struct dcbxd dx;
+
+/* ------------------------------------------------ fake clock and timers */
+
+struct ev_timer {
+	ev_timer_cb	*cb;
+	void		*arg;
+	bool		 armed;
+	uint64_t	 due;
+	struct ev_timer	*next;
+};
+
+static struct ev_timer	*timers;
+static uint64_t		 now_ms = 1000000;
+
+struct ev_timer *
+ev_timer_new(ev_timer_cb *cb, void *arg)
+{
+	struct ev_timer *t = calloc(1, sizeof(*t));
+
+	if (t == NULL)
+		return (NULL);
+	t->cb = cb;
+	t->arg = arg;
+	t->next = timers;
+	timers = t;
+	return (t);
+}
+
+void
+ev_timer_arm(struct ev_timer *t, uint64_t msec)
+{
+	t->armed = true;
+	t->due = now_ms + msec;
+}
+
+void
+ev_timer_stop(struct ev_timer *t)
+{
+	t->armed = false;
+}
+
+bool
+ev_timer_pending(const struct ev_timer *t)
+{
+	return (t->armed);
+}
+
+void
+ev_timer_free(struct ev_timer *t)
+{
+	struct ev_timer **pp;
+
+	if (t == NULL)
+		return;
+	for (pp = &timers; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == t) {
+			*pp = t->next;
+			break;
+		}
+	free(t);
+}
+
+uint64_t
+ev_now_ms(void)
+{
+	return (now_ms);
+}
+
+static unsigned int
+timers_armed(void)
+{
+	struct ev_timer *t;
+	unsigned int n = 0;
+
+	for (t = timers; t != NULL; t = t->next)
+		n += t->armed;
+	return (n);
+}
+
+/* Move the clock to now + ms, firing due timers in deadline order. */
+static void
+advance(uint64_t ms)
+{
+	uint64_t end = now_ms + ms;
+	struct ev_timer *t, *first;
+
+	for (;;) {
+		first = NULL;
+		for (t = timers; t != NULL; t = t->next)
+			if (t->armed && t->due <= end &&
+			    (first == NULL || t->due < first->due))
+				first = t;
+		if (first == NULL)
+			break;
+		now_ms = first->due;
+		first->armed = false;
+		first->cb(first->arg);
+	}
+	now_ms = end;
+}
+
+/* One fd watcher is enough: the monitor's. */
+struct ev_io {
+	int		 fd;
+	ev_io_cb	*cb;
+	void		*arg;
+};
+static struct ev_io	*mon_io;
+
+struct ev_io *
+ev_io_new(int fd, ev_io_cb *cb, void *arg)
+{
+	struct ev_io *io = calloc(1, sizeof(*io));
+
+	if (io == NULL)
+		return (NULL);
+	io->fd = fd;
+	io->cb = cb;
+	io->arg = arg;
+	mon_io = io;
+	return (io);
+}
+
+void
+ev_io_free(struct ev_io *io)
+{
+	if (io == mon_io)
+		mon_io = NULL;
+	free(io);
+}
+
+/* -------------------------------------- the daemon around port_be.c */
+
+static struct {
+	unsigned int	backend_error, nic_changed;
+	bool		reapplied;
+	int		command;
+} evs;
+
+void
+ctl_event(const char *name, const char *ifname, json_t *extra)
+{
+	(void)ifname;
+	if (strcmp(name, "backend-error") == 0)
+		evs.backend_error++;
+	if (strcmp(name, "nic-changed") == 0) {
+		evs.nic_changed++;
+		assert_non_null(extra);
+		evs.reapplied = json_is_true(json_object_get(extra,
+		    "reapplied"));
+		evs.command = (int)json_integer_value(json_object_get(extra,
+		    "command"));
+	}
+	json_decref(extra);
+}
+
+json_t *
+show_backend(const struct port *p)
+{
+	return (json_pack("{s:s}", "error", p->be.error));
+}
+
+static struct port	*ports;
+
+struct port *
+port_first(void)
+{
+	return (ports);
+}
+
+struct port *
+port_find(const char *ifname)
+{
+	struct port *p;
+
+	for (p = ports; p != NULL; p = p->next)
+		if (strcmp(p->ifname, ifname) == 0)
+			return (p);
+	return (NULL);
+}
+
+/* backend.c links the engine; no test here opens one. */
+const char *const engine_ev_name[] = { "stall", "recover", "headroom",
+	"io-error" };
+
+void
+engine_opts_from_conf(struct engine_opts *o, const char *ifname,
+    const struct conf_engine *e, uint32_t cable_m, uint32_t mtu)
+{
+	(void)o; (void)ifname; (void)e; (void)cable_m; (void)mtu;
+	fail_msg("engine_opts_from_conf called");
+}
+
+int
+engine_open(struct backend *b, const struct engine_opts *o)
+{
+	(void)b; (void)o;
+	fail_msg("engine_open called");
+	return (-ENOSYS);
+}
+
+int
+engine_event_fd(struct backend *b)
+{
+	(void)b;
+	return (-1);
+}
+
+int
+engine_event_next(struct backend *b, struct engine_event *ev)
+{
+	(void)b; (void)ev;
+	return (0);
+}
+
+/* ------------------------------------------------- a scripted backend */
+
+struct script {
+	int		 rc[16];	/* apply results; the last repeats */
+	int		 n, next;
+	uint64_t	 at[64];	/* when apply ran */
+	unsigned int	 applies;
+	uint64_t	 stats_at[16];
+	unsigned int	 stats;
+	int		 stats_fail_at;	/* this stats call fails (1-based) */
+	bool		 closed;
+};
+
+static int
+sc_apply(struct backend *b, const struct dcb_config *oper,
+    enum backend_dcbx v)
+{
+	struct script *s = b->priv;
+	int rc = s->rc[s->next < s->n ? s->next : s->n - 1];
+
+	(void)v;
+	s->next++;
+	if (s->applies < 64)
+		s->at[s->applies] = now_ms;
+	s->applies++;
+	/* Books kept as a backend must, except clearing the error text. */
+	if (rc == 0) {
+		b->last = *oper;
+		b->applied = true;
+		b->applies++;
+	} else
+		b->errors++;
+	return (rc);
+}
+
+static int
+sc_stats(struct backend *b, struct backend_stats *st)
+{
+	struct script *s = b->priv;
+
+	if (s->stats < 16)
+		s->stats_at[s->stats] = now_ms;
+	s->stats++;
+	if ((int)s->stats == s->stats_fail_at)
+		return (-EIO);
+	st->pfc_requests[3] = 100 * s->stats;
+	st->pfc_indications[3] = 7 * s->stats;
+	return (0);
+}
+
+static void
+sc_close(struct backend *b)
+{
+	((struct script *)b->priv)->closed = true;
+}
+
+static const struct backend_ops sc_ops = {
+	.name = "scripted", .apply = sc_apply, .stats = sc_stats,
+	.close = sc_close,
+};
+
+static struct dcb_config
+oper_cfg(uint8_t pfc_en)
+{
+	struct dcb_config c;
+
+	dcb_config_default(&c);
+	c.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
+	c.pfc.pfc_en = pfc_en;
+	return (c);
+}
+
+/* A port as port_create() leaves it: timers started, then the backend. */
+static struct port *
+port_add(const char *ifname)
+{
+	struct port *p = calloc(1, sizeof(*p));
+
+	assert_non_null(p);
+	snprintf(p->ifname, sizeof(p->ifname), "%s", ifname);
+	p->ds.oper = oper_cfg(0x08);
+	p->ds.active = DCBX_MODE_IEEE;
+	assert_int_equal(port_be_start(p), 0);
+	p->next = ports;
+	ports = p;
+	return (p);
+}
+
+static void
+port_scripted(struct port *p, struct script *s)
+{
+	p->be.ops = &sc_ops;
+	p->be.kind = BACKEND_ENGINE;
+	p->be.priv = s;
+	snprintf(p->be.ifname, sizeof(p->be.ifname), "%s", p->ifname);
+	p->be_open = true;
+}
+
+static void
+port_readonly(struct port *p)
+{
+	struct conf_port cp;
+
+	memset(&cp, 0, sizeof(cp));
+	assert_int_equal(backend_open(&p->be, p->ifname, &cp, true), 0);
+	p->be_open = true;
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	memset(&evs, 0, sizeof(evs));
+	port_be_stats_ms = PORT_BE_STATS_MS;
+	return (0);
+}
+
+static int
+teardown(void **state)
+{
+	struct port *p;
+
+	(void)state;
+	port_be_mon_fini();
+	while ((p = ports) != NULL) {
+		ports = p->next;
+		port_be_stop(p);
+		if (p->be_open)
+			backend_close(&p->be);
+		free(p);
+	}
+	assert_null(timers);
+	return (0);
+}
+
+/* ------------------------------------------------------------ retries */
+
+static void
+failed_apply_is_retried_with_dcbnl_backoff_until_it_succeeds(void **state)
+{
+	struct script s = { .rc = { -EIO, -EIO, -EIO, 0 }, .n = 4 };
+	struct port *p = port_add("eth1");
+	uint64_t t0 = now_ms;
+
+	(void)state;
+	port_scripted(p, &s);
+	port_apply_oper(p);
+	assert_int_equal(s.applies, 1);
+	assert_int_equal(evs.backend_error, 1);
+	assert_int_equal(p->be_retry_at_ms, t0 + dcbnl_retry_delay_ms(-EIO, 0));
+	/* show-ports keeps the reason while retrying. */
+	assert_string_equal(p->be.error, strerror(EIO));
+	assert_int_equal(p->be.err, -EIO);
+	advance(499);
+	assert_int_equal(s.applies, 1);
+	advance(1);
+	assert_int_equal(s.applies, 2);
+	assert_string_equal(p->be.error, strerror(EIO));
+	advance(600000);
+	assert_int_equal(s.applies, 4);
+	/* 500 ms, then doubling: dcbnl_retry_delay_ms(rc, attempt). */
+	assert_int_equal(s.at[1] - s.at[0], dcbnl_retry_delay_ms(-EIO, 0));
+	assert_int_equal(s.at[2] - s.at[1], dcbnl_retry_delay_ms(-EIO, 1));
+	assert_int_equal(s.at[3] - s.at[2], dcbnl_retry_delay_ms(-EIO, 2));
+	assert_int_equal(s.at[3] - s.at[0], 500 + 1000 + 2000);
+	/* Success: no more tries, no stale error, books reset. */
+	assert_string_equal(p->be.error, "");
+	assert_int_equal(p->be.err, 0);
+	assert_int_equal(p->be_attempt, 0);
+	assert_int_equal(p->be_retry_at_ms, 0);
+	assert_false(ev_timer_pending(p->be_retry));
+	assert_int_equal(evs.backend_error, 3);
+	assert_int_equal(p->be.kind, BACKEND_ENGINE);
+}
+
+static void
+busy_backend_backs_off_to_one_try_a_minute(void **state)
+{
+	struct script s = { .rc = { -EBUSY }, .n = 1 };
+	struct port *p = port_add("eth1");
+	unsigned int i;
+
+	(void)state;
+	port_scripted(p, &s);
+	port_apply_oper(p);
+	advance(10 * 60 * 1000);
+	/* 0.5+1+2+4+8+16+32 s, then 60 s each: 7 + 8 in ten minutes. */
+	assert_true(s.applies >= 12 && s.applies <= 64);
+	for (i = 1; i < s.applies && i < 64; i++)
+		assert_int_equal(s.at[i] - s.at[i - 1],
+		    dcbnl_retry_delay_ms(-EBUSY, i - 1));
+	assert_int_equal(s.at[s.applies - 1] - s.at[s.applies - 2], 60000);
+	assert_int_equal(s.at[7] - s.at[6], 32000);
+	assert_int_equal(s.at[8] - s.at[7], 60000);
+	assert_string_equal(p->be.error, strerror(EBUSY));
+	assert_true(ev_timer_pending(p->be_retry));
+	assert_int_equal(p->be.kind, BACKEND_ENGINE);
+	/* A new config that the backend takes ends the retries. */
+	s.rc[0] = 0;
+	port_apply_oper(p);
+	assert_false(ev_timer_pending(p->be_retry));
+	assert_string_equal(p->be.error, "");
+}
+
+static void
+check_fallback(int rc)
+{
+	struct script s = { .rc = { rc }, .n = 1 };
+	struct port *p = port_add("eth1");
+	char want[160];
+
+	port_scripted(p, &s);
+	port_apply_oper(p);
+	assert_int_equal(s.applies, 1);
+	assert_true(s.closed);
+	assert_true(p->be_open);
+	assert_int_equal(p->be.kind, BACKEND_READONLY);
+	assert_string_equal(p->be.ops->name, "readonly");
+	snprintf(want, sizeof(want), "scripted refused the config (%s): "
+	    "read-only", strerror(-rc));
+	assert_string_equal(p->be.why, want);
+	/* Read-only still records the negotiated config. */
+	assert_true(p->be.applied);
+	assert_true(dcb_config_equal(&p->be.last, &p->ds.oper));
+	assert_false(ev_timer_pending(p->be_retry));
+	assert_int_equal(p->be_attempt, 0);
+	advance(600000);
+	assert_int_equal(s.applies, 1);
+	/* Later applies go to the read-only backend and succeed. */
+	p->ds.oper = oper_cfg(0x10);
+	port_apply_oper(p);
+	assert_int_equal(p->be.last.pfc.pfc_en, 0x10);
+	assert_int_equal(evs.backend_error, 1);
+}
+
+static void
+unsupported_apply_falls_back_to_readonly_with_reason(void **state)
+{
+	(void)state;
+	check_fallback(-EOPNOTSUPP);
+}
+
+static void
+denied_apply_falls_back_to_readonly_with_reason(void **state)
+{
+	(void)state;
+	check_fallback(-EPERM);
+}
+
+/* --------------------------------------------------------- PFC counters */
+
+static void
+pfc_counters_are_sampled_per_port_at_its_own_interval(void **state)
+{
+	struct script sa = { .rc = { 0 }, .n = 1 };
+	struct script sb = { .rc = { 0 }, .n = 1, .stats_fail_at = 3 };
+	struct port *a = port_add("eth1"), *b, *c;
+	uint64_t t0 = now_ms;
+
+	(void)state;
+	port_scripted(a, &sa);		/* opened after port_be_start() */
+	advance(3000);
+	b = port_add("eth2");
+	port_scripted(b, &sb);
+	c = port_add("eth3");
+	port_readonly(c);		/* no stats op */
+	advance(22000);			/* to t0 + 25 s */
+	assert_int_equal(sa.stats, 3);
+	assert_int_equal(sa.stats_at[0], t0);
+	assert_int_equal(sa.stats_at[1], t0 + 10000);
+	assert_int_equal(sa.stats_at[2], t0 + 20000);
+	assert_int_equal(sb.stats, 3);
+	assert_int_equal(sb.stats_at[0], t0 + 3000);
+	assert_int_equal(sb.stats_at[2], t0 + 23000);
+	assert_int_equal(a->pfc_samples, 3);
+	assert_int_equal(a->pfc.pfc_requests[3], 300);
+	assert_int_equal(a->pfc_ms, t0 + 20000);
+	/* A failed read keeps the last good sample and its time. */
+	assert_int_equal(b->pfc_samples, 2);
+	assert_int_equal(b->pfc.pfc_indications[3], 14);
+	assert_int_equal(b->pfc_ms, t0 + 13000);
+	assert_int_equal(c->pfc_samples, 0);
+	/* One timer per port, nothing else ticking. */
+	assert_int_equal(timers_armed(), 3);
+	port_be_stats_ms = 1000;	/* takes effect at each next arming */
+	advance(10000);
+	assert_true(sa.stats >= 4 && sa.stats <= 14);
+}
+
+/* ---------------------------------------------- changes made by others */
+
+static struct fake	F;
+
+/* The monitor's socket: the fake kernel's notifications, or -ENOBUFS. */
+static struct {
+	struct dcbnl_tr	tr;
+	int		enobufs;
+} mw;
+
+static int
+mw_send(struct dcbnl_tr *t, const void *b, size_t n)
+{
+	(void)t; (void)b; (void)n;
+	fail_msg("the monitor sent a request");
+	return (-EIO);
+}
+
+static ssize_t
+mw_recv(struct dcbnl_tr *t, void *buf, size_t len)
+{
+	(void)t;
+	if (mw.enobufs > 0) {
+		mw.enobufs--;
+		return (-ENOBUFS);
+	}
+	return (F.tr.recv(&F.tr, buf, len));
+}
+
+static int
+mw_fd(struct dcbnl_tr *t)
+{
+	(void)t;
+	return (42);
+}
+
+static void
+mw_close(struct dcbnl_tr *t)
+{
+	(void)t;
+}
+
+static void
+mon_start(void)
+{
+	struct dcbnl_mon *m;
+
+	mw.tr = (struct dcbnl_tr){ mw_send, mw_recv, mw_fd, mw_close, 0 };
+	mw.enobufs = 0;
+	assert_non_null(m = dcbnl_mon_open_tr(&mw.tr));
+	assert_int_equal(port_be_mon_attach(m), 0);
+	assert_non_null(mon_io);
+	assert_int_equal(mon_io->fd, 42);
+}
+
+static void
+mon_readable(void)
+{
+	mon_io->cb(mon_io->fd, true, false, mon_io->arg);
+}
+
+static int
+nsets(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < F.nreq; i++)
+		n += F.req[i].type == RTM_SETDCB;
+	return (n);
+}
+
+/* eth0 on the fake NIC through the real dcbnl backend, config applied. */
+static struct port *
+port_dcbnl(uint8_t pfc_en, enum dcbx_mode mode)
+{
+	struct dcbnl_probe_result pr;
+	struct dcbnl_opts o = { .restore_on_close = false };
+	struct port *p = port_add(FAKE_IFNAME);
+
+	fake_init(&F);
+	assert_int_equal(dcbnl_probe_tr(&F.tr, FAKE_IFNAME, &pr), 0);
+	assert_int_equal(pr.kind, BACKEND_DCBNL);
+	assert_int_equal(dcbnl_backend_open_tr(&p->be, &F.tr, FAKE_IFNAME,
+	    &pr, &o), 0);
+	p->be_open = true;
+	p->ds.oper = oper_cfg(pfc_en);
+	p->ds.active = mode;
+	port_apply_oper(p);
+	assert_string_equal(p->be.error, "");
+	assert_int_equal(F.bad, 0);
+	return (p);
+}
+
+static void
+foreign_change_is_reported_and_negotiated_config_reapplied(void **state)
+{
+	struct port *p = port_dcbnl(0x08, DCBX_MODE_IEEE);
+
+	(void)state;
+	mon_start();
+	assert_int_equal(F.pfc.pfc_en, 0x08);
+	/* The echo of our own write: nothing to say, nothing to write. */
+	F.nreq = 0;
+	fake_notify(&F, DCB_CMD_IEEE_SET);
+	mon_readable();
+	assert_int_equal(evs.nic_changed, 0);
+	assert_int_equal(nsets(), 0);
+	/* `dcb pfc set dev eth0 prio-pfc 3:off` by someone else. */
+	F.pfc.pfc_en = 0;
+	fake_notify(&F, DCB_CMD_IEEE_SET);
+	mon_readable();
+	assert_int_equal(evs.nic_changed, 1);
+	assert_true(evs.reapplied);
+	assert_int_equal(evs.command, DCB_CMD_IEEE_SET);
+	assert_int_equal(p->nic_changes, 1);
+	assert_int_equal(F.pfc.pfc_en, 0x08);
+	assert_int_equal(fake_count(&F, DCB_CMD_IEEE_SET, DCB_ATTR_IEEE_PFC), 1);
+	/* The echo of that re-apply is ours again. */
+	F.nreq = 0;
+	fake_notify(&F, DCB_CMD_IEEE_SET);
+	mon_readable();
+	assert_int_equal(evs.nic_changed, 1);
+	assert_int_equal(nsets(), 0);
+	assert_int_equal(F.bad, 0);
+}
+
+static void
+own_multi_attribute_write_echoes_are_not_foreign(void **state)
+{
+	struct port *p = port_dcbnl(0x08, DCBX_MODE_IEEE);
+	struct ieee_ets ets_now;
+
+	(void)state;
+	mon_start();
+	/* A new config changing ETS and PFC: two IEEE_SET requests. */
+	p->ds.oper.ets.tc_bw[0] = 50;
+	p->ds.oper.ets.tc_bw[1] = 50;
+	p->ds.oper.ets.prio_tc[3] = 1;
+	p->ds.oper.pfc.pfc_en = 0x18;
+	F.nreq = 0;
+	port_apply_oper(p);
+	assert_string_equal(p->be.error, "");
+	assert_true(nsets() >= 2);
+	/* dcbnl_ieee_notify() after each: the first shows old ETS... */
+	ets_now = F.ets;
+	F.ets.tc_tx_bw[0] = 100;
+	F.ets.tc_tx_bw[1] = 0;
+	F.ets.prio_tc[3] = 0;
+	fake_notify(&F, DCB_CMD_IEEE_SET);
+	F.ets = ets_now;
+	fake_notify(&F, DCB_CMD_IEEE_SET);
+	F.nreq = 0;
+	mon_readable();
+	assert_int_equal(evs.nic_changed, 0);
+	assert_int_equal(nsets(), 0);
+	assert_int_equal(p->nic_changes, 0);
+}
+
+static void
+readonly_port_only_reports_foreign_change(void **state)
+{
+	struct port *p = port_add(FAKE_IFNAME);
+
+	(void)state;
+	fake_init(&F);
+	port_readonly(p);
+	port_apply_oper(p);
+	mon_start();
+	F.pfc.pfc_en = 0x01;
+	fake_notify(&F, DCB_CMD_IEEE_SET);
+	mon_readable();
+	assert_int_equal(evs.nic_changed, 1);
+	assert_false(evs.reapplied);
+	assert_int_equal(p->nic_changes, 1);
+	assert_int_equal(F.nreq, 0);		/* nothing written */
+	assert_int_equal(F.pfc.pfc_en, 0x01);
+}
+
+static void
+lost_notifications_reapply_every_dcbnl_port(void **state)
+{
+	struct port *p = port_dcbnl(0x08, DCBX_MODE_IEEE);
+	struct port *ro = port_add("eth9");
+
+	(void)state;
+	port_readonly(ro);
+	port_apply_oper(ro);
+	mon_start();
+	/* Someone's change whose notification the kernel dropped. */
+	F.pfc.pfc_en = 0x00;
+	mw.enobufs = 1;
+	F.nreq = 0;
+	mon_readable();
+	assert_int_equal(F.pfc.pfc_en, 0x08);
+	assert_int_equal(fake_count(&F, DCB_CMD_IEEE_SET, DCB_ATTR_IEEE_PFC), 1);
+	assert_int_equal(evs.nic_changed, 1);
+	assert_int_equal(p->nic_changes, 1);
+	assert_int_equal(ro->nic_changes, 0);
+	/* Nothing was changed this time: the NIC is read, nothing written. */
+	mw.enobufs = 1;
+	F.nreq = 0;
+	mon_readable();
+	assert_int_equal(nsets(), 0);
+	assert_true(F.nreq >= 1);
+	assert_int_equal(evs.nic_changed, 1);
+	assert_int_equal(F.bad, 0);
+}
+
+static void
+own_cee_commit_echo_does_not_loop(void **state)
+{
+	struct port *p;
+	int i;
+
+	(void)state;
+	p = port_dcbnl(0x08, DCBX_MODE_CEE);
+	assert_true(F.set_all >= 1);
+	assert_int_equal(p->be_echo, 1);
+	mon_start();
+	/* dcbnl_setall() -> dcbnl_cee_notify(): our own commit. */
+	for (i = 0; i < 3; i++) {
+		F.nreq = 0;
+		fake_notify(&F, DCB_CMD_SET_ALL);
+		mon_readable();
+	}
+	assert_int_equal(evs.nic_changed, 1);	/* only the 2nd one */
+	assert_int_equal(p->nic_changes, 1);
+	assert_int_equal(nsets(), 0);		/* 3rd: echo of the 2nd's */
+	assert_int_equal(p->be_echo, 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(
+		    failed_apply_is_retried_with_dcbnl_backoff_until_it_succeeds,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    busy_backend_backs_off_to_one_try_a_minute, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    unsupported_apply_falls_back_to_readonly_with_reason,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    denied_apply_falls_back_to_readonly_with_reason, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    pfc_counters_are_sampled_per_port_at_its_own_interval,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    foreign_change_is_reported_and_negotiated_config_reapplied,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    own_multi_attribute_write_echoes_are_not_foreign, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    readonly_port_only_reports_foreign_change, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    lost_notifications_reapply_every_dcbnl_port, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    own_cee_commit_echo_does_not_loop, setup, teardown),
+	};
+
+	return (cmocka_run_group_tests_name("port_be", tests, NULL, NULL));
+}
