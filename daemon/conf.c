@@ -14,6 +14,7 @@
 #include <fnmatch.h>
 #include <libconfig.h>
 #include <libgen.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -91,6 +92,24 @@ emit_protocol(config_setting_t *g, const void *obj, const struct field *f)
 		config_setting_set_format(s, CONFIG_FORMAT_HEX);
 }
 
+/*
+ * The user to run as once the sockets are open (as -u).  Checked now, so
+ * that a typo is "file:line: unknown user" from dcbxd -t and on reload,
+ * not a failed start after the sockets are open.
+ */
+static void
+parse_user(struct field_ctx *x, const config_setting_t *s, void *obj,
+    const struct field *f)
+{
+	const char *v = config_setting_get_string(s);
+
+	if (v != NULL && v[0] != '\0' && getpwnam(v) == NULL) {
+		field_err(x, s, "unknown user \"%s\"", v);
+		return;
+	}
+	field_parse_str(x, s, obj, f);
+}
+
 static const struct field dcbxd_fields[] = {
 	F_UINT("tx-interval", struct conf, tx_interval, 5, 32768),
 	F_UINT("tx-hold", struct conf, tx_hold, 2, 10),
@@ -103,6 +122,8 @@ static const struct field dcbxd_fields[] = {
 	F_STR("system-description", struct conf, sys_desc),
 	F_STR("control-socket", struct conf, ctl_socket),
 	F_STR("control-group", struct conf, ctl_group),
+	ROW("user", parse_user, field_emit_str, struct conf, user, 0, 0, NULL,
+	    NULL),
 	F_BOOL("read-only", struct conf, read_only),
 	F_BOOL("restore-on-exit", struct conf, restore_on_exit),
 	F_END

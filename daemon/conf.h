@@ -83,6 +83,7 @@ struct conf {
 	char		sys_desc[256];		/* default: uname */
 	char		ctl_socket[108];
 	char		ctl_group[64];		/* socket group, default "dcbx" */
+	char		user[64];		/* run as (-u wins), "": stay */
 	bool		read_only;		/* never write to a NIC */
 	bool		restore_on_exit;	/* put back the NIC's startup config */
 	/* snmp: { ... } */

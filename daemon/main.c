@@ -145,6 +145,9 @@ dcbxd_reload(char *err, size_t errlen)
 #endif
 		return (-1);
 	}
+	if (strcmp(nc.user, dx.conf.user) != 0)
+		log_warnx(LOG_SUB_CONF, "reload: user = \"%s\" takes effect "
+		    "at the next start", nc.user);
 	old = dx.conf;
 	dx.conf = nc;
 	dx.conf_defaults = false;
@@ -309,8 +312,12 @@ main(int argc, char **argv)
 	dx.read_only = o.read_only || dx.conf.read_only;
 	dx.start_ms = ev_now_ms();
 	setup(&o);
+	/* -u wins over the file's user = "NAME"; both drop the same way. */
+	if (o.user == NULL && dx.conf.user[0] != '\0')
+		o.user = dx.conf.user;
 	if (o.user != NULL && priv_drop(o.user, err, sizeof(err)) < 0)
-		fatalx("-u %s: %s", o.user, err);
+		fatalx("%s %s: %s", o.user == dx.conf.user ? "user" : "-u",
+		    o.user, err);
 	if (o.user != NULL)
 		log_info(LOG_SUB_MAIN, "running as %s with CAP_NET_RAW and "
 		    "CAP_NET_ADMIN only", o.user);

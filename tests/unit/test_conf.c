@@ -271,6 +271,11 @@ static const struct {
 	  "protocol = 26; priority = 3; },\n { selector = \"dscp\"; "
 	  "protocol = 26; priority = 3; } ); } );\n",
 	  "2: app entry is listed twice" },
+	/* user: checked at load time, like dcbxd -u would at start */
+	{ "dcbxd: {\n user = \"no-such-user-h15\";\n};\n",
+	  "2: unknown user \"no-such-user-h15\"" },
+	{ "dcbxd: { user = \"\"; };\n",
+	  "1: user must be 1..63 characters long" },
 };
 
 static void
@@ -302,6 +307,36 @@ conf_load_reports_every_mistake_not_just_the_first(void **state)
 	snprintf(want, sizeof(want), "%s:2: tx-hold 1 is out of range 2..10\n"
 	    "%s:3: tx-fast 0 is out of range 1..3600", tmpfile_, tmpfile_);
 	assert_string_equal(err, want);
+}
+
+static void	assert_conf_equal(const struct conf *, const struct conf *);
+
+static void
+conf_load_takes_user_and_prints_it_back(void **state)
+{
+	struct conf c, again;
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	assert_int_equal(load("dcbxd: { user = \"nobody\"; };\n", &c, err,
+	    sizeof(err)), 0);
+	assert_string_equal(c.user, "nobody");
+	assert_non_null(fp = open_memstream(&buf, &len));
+	conf_print(&c, fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_non_null(strstr(buf, "user = \"nobody\";"));
+	assert_int_equal(load(buf, &again, err, sizeof(err)), 0);
+	assert_conf_equal(&c, &again);
+	free(buf);
+	conf_free(&again);
+	conf_free(&c);
+	/* Not set: empty, and not printed. */
+	assert_int_equal(load("dcbxd: { tx-hold = 4; };\n", &c, err,
+	    sizeof(err)), 0);
+	assert_string_equal(c.user, "");
+	conf_free(&c);
 }
 
 static void
@@ -368,6 +403,7 @@ assert_conf_equal(const struct conf *a, const struct conf *b)
 	assert_string_equal(a->sys_desc, b->sys_desc);
 	assert_string_equal(a->ctl_socket, b->ctl_socket);
 	assert_string_equal(a->ctl_group, b->ctl_group);
+	assert_string_equal(a->user, b->user);
 	assert_int_equal(a->read_only, b->read_only);
 	assert_int_equal(a->restore_on_exit, b->restore_on_exit);
 	assert_int_equal(a->snmp_enabled, b->snmp_enabled);
@@ -570,6 +606,7 @@ main(void)
 		cmocka_unit_test(conf_port_for_takes_the_most_specific_entry),
 		cmocka_unit_test(conf_print_then_load_is_identity),
 		cmocka_unit_test(shipped_example_loads_cleanly),
+		cmocka_unit_test(conf_load_takes_user_and_prints_it_back),
 		cmocka_unit_test(conf_persist_admin_rewrites_the_exact_entry),
 		cmocka_unit_test(conf_persist_admin_pins_a_pattern_port_to_an_exact_entry),
 		cmocka_unit_test(conf_persist_admin_refuses_an_invalid_policy_and_keeps_the_file),
