@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <grp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -229,6 +230,132 @@ cmd_show_stats(struct client *c, json_t *args)
 	return (proto_ok(show_stats_all(p)));
 }
 
+/*
+ * The edits of a "set" request applied to *adm (the port's admin policy):
+ * partial ETS/PFC objects (null keeps an element), a whole APP table, the
+ * APP willing flag.  *parts gets the DCB_HAS_* bits edited.  The edited
+ * policy is validated as a whole, so that nothing is applied on error.
+ */
+static int
+set_edit(json_t *args, struct dcb_config *adm, uint8_t *parts, char *err,
+    size_t errlen)
+{
+	struct dcb_why why = { "" };
+	json_t *v;
+	int rc;
+
+	*parts = 0;
+	if ((v = json_object_get(args, "ets")) != NULL) {
+		if (proto_ets_from_json(v, &adm->ets, err, errlen) != 0)
+			return (-1);
+		*parts |= DCB_HAS_ETS;
+	}
+	if ((v = json_object_get(args, "reco")) != NULL) {
+		if (proto_ets_from_json(v, &adm->reco, err, errlen) != 0)
+			return (-1);
+		*parts |= DCB_HAS_RECO;
+	}
+	if ((v = json_object_get(args, "pfc")) != NULL) {
+		if (proto_pfc_from_json(v, &adm->pfc, err, errlen) != 0)
+			return (-1);
+		*parts |= DCB_HAS_PFC;
+	}
+	if ((v = json_object_get(args, "app")) != NULL) {
+		if (proto_app_from_json(v, &adm->app, err, errlen) != 0)
+			return (-1);
+		*parts |= DCB_HAS_APP;
+	}
+	if ((v = json_object_get(args, "app_willing")) != NULL) {
+		adm->app.willing = json_is_true(v);
+		*parts |= DCB_HAS_APP;
+	}
+	adm->has |= *parts;
+	if ((rc = dcb_config_validate(adm, &why)) != DCB_OK) {
+		snprintf(err, errlen, "%s", why.buf[0] != '\0' ? why.buf :
+		    dcb_strerror(rc));
+		return (-1);
+	}
+	return (0);
+}
+
+/* "ets,pfc": the parts a set edited, for the admin-changed event. */
+static const char *
+set_parts_name(uint8_t parts, char *buf, size_t len)
+{
+	static const struct dcb_kw names[] = {
+		{ DCB_HAS_ETS, "ets" }, { DCB_HAS_RECO, "reco" },
+		{ DCB_HAS_PFC, "pfc" }, { DCB_HAS_APP, "app" }, { 0, NULL }
+	};
+	const struct dcb_kw *k;
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (k = names; k->name != NULL; k++)
+		if ((parts & k->val) && o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s",
+			    o > 0 ? "," : "", k->name);
+	return (buf);
+}
+
+/*
+ * After `set --persist` the running config is re-read from the file just
+ * written, so that dx.conf and the file agree (the next reload compares
+ * against it).  Ports are not re-applied: the port that was set runs what
+ * the file now says, and run-time edits of other ports (set without
+ * --persist) stay until the next reload, as they would have anyway.
+ */
+static int
+set_conf_reread(char *err, size_t errlen)
+{
+	struct conf nc, old;
+
+	if (conf_load(dx.conf.path, &nc, err, errlen) != 0)
+		return (-1);
+	old = dx.conf;
+	dx.conf = nc;
+	conf_free(&old);
+	return (0);
+}
+
+/*
+ * With "persist" the file is written first (temp file, fsync, check,
+ * rename), so that a refusal there changes nothing; then the port runs
+ * the policy.  Only the parts the request edited are written.
+ */
+static json_t *
+cmd_set(struct client *c, json_t *args)
+{
+	const char *dev = json_string_value(json_object_get(args, "dev"));
+	bool persist = json_is_true(json_object_get(args, "persist"));
+	struct dcb_config adm, part;
+	struct port *p;
+	json_t *err;
+	char why[512], buf[32];
+	uint8_t parts;
+
+	(void)c;
+	if ((p = ctl_dev(args, true, &err)) == NULL)
+		return (err);
+	adm = p->cp.admin;
+	if (set_edit(args, &adm, &parts, why, sizeof(why)) != 0)
+		return (proto_err("EINVAL", "%s: %s", dev, why));
+	if (persist) {
+		part = adm;
+		part.has = parts;
+		if (conf_persist_admin(&dx.conf, p->ifname, &part, why,
+		    sizeof(why)) != 0)
+			return (proto_err("EIO", "not changed: %s", why));
+	}
+	if (port_set_admin(p, &adm, why, sizeof(why)) != 0)
+		return (proto_err("EINVAL", "%s", why));
+	ctl_event("admin-changed", dev, json_pack("{s:s, s:b}", "parts",
+	    set_parts_name(parts, buf, sizeof(buf)), "persist", persist));
+	if (persist && set_conf_reread(why, sizeof(why)) != 0)
+		return (proto_err("EIO", "%s runs the new policy and the file "
+		    "has it, but re-reading the file failed: %s", dev, why));
+	return (proto_ok(show_dcbx(p)));
+}
+
 static json_t *
 cmd_subscribe(struct client *c, json_t *args)
 {
@@ -261,6 +388,7 @@ static const struct ctl_cmd {
 	{ PROTO_SHOW_NEIGHBORS,	cmd_show_neighbors },
 	{ PROTO_SHOW_DCBX,	cmd_show_dcbx },
 	{ PROTO_SHOW_STATS,	cmd_show_stats },
+	{ PROTO_SET,		cmd_set },
 	{ PROTO_SUBSCRIBE,	cmd_subscribe },
 	{ PROTO_RELOAD,		cmd_reload },
 	{ NULL,			NULL }

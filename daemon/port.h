@@ -84,6 +84,13 @@ struct port	*port_first(void);		/* then p->next */
 unsigned int	 port_count(void);
 unsigned int	 port_nbr_count(const struct port *);
 bool		 port_link_up(const struct port *);
+/*
+ * A new admin DCB policy for one port at run time (dcbctl set): validated,
+ * then negotiation, backend and advertisement follow.  0, or -EINVAL with
+ * a sentence in err; nothing changes on error.
+ */
+int		 port_set_admin(struct port *, const struct dcb_config *,
+		    char *err, size_t errlen);
 
 /* For the agents. */
 void	port_build_frame(struct port *, int agent, struct wcur *,
