@@ -18,38 +18,66 @@
  * In ETS/PFC objects given to *_from_json an array element may be null,
  * which keeps that element (so {"tc_bw":[50,50,0,null,...]} edits).
  *
- * Results, per command (keys always present; null where unknown):
+ * Results, per command.  These are the shapes the daemon sends
+ * (daemon/show.c); every key listed is always present, null where unknown,
+ * and keys are only ever added, never renamed or removed.  Scripts should
+ * ignore keys they do not know.
  *   show-ports      [PORT...] sorted by ifname, PORT =
- *     {"ifname","link":"up"|"down","role":"willing"|"controller",
- *      "mode":"auto"|"ieee"|"cee","active":"ieee"|"cee"|"none",
- *      "backend":"dcbnl"|"engine"|"readonly","backend_why":"...",
- *      "backend_error":"" (last error text, "" when none),
- *      "neighbors":N}
- *   show-neighbors  [NEIGHBOR...], NEIGHBOR =
- *     {"ifname","chassis_id","chassis_id_type","port_id","port_id_type",
- *      "sys_name"|null,"ttl":N,"ttl_left":N,"dcbx":"ieee"|"cee"|"both"|"none"}
- *     (*_type: the 802.1AB subtype name, "mac", "ifname", "local", ...;
- *      chassis_id/port_id printable: MACs as aa:bb:.., else text or hex)
- *   show-dcbx       {"ifname","mode","active","role","peer_mac"|null,
+ *     {"ifname","ifindex":N,"mac":"aa:bb:..","link":"up"|"down",
+ *      "admin_status":"rx-tx"|"tx"|"rx"|"disabled" (conf's
+ *      words), "role":"willing"|"controller","mode":"auto"|"ieee"|"cee",
+ *      "active":"none"|"ieee"|"cee","backend":"dcbnl"|"engine"|"readonly"|
+ *      "none","backend_why":"...","backend_error":"" (last error, "" when
+ *      none),"neighbors":N,"too_many_neighbors":bool}
+ *   show-neighbors  [NEIGHBOR...] sorted by ifname, agent, chassis_id, port_id,
+ *     NEIGHBOR =
+ *     {"chassis_id","port_id","sys_name"|null,"ifname",
+ *      "agent":"nearest-bridge"|"nearest-nontpmr-bridge"|
+ *      "nearest-customer-bridge",
+ *      "chassis_id_type","chassis_id_subtype":N,"port_id_type",
+ *      "port_id_subtype":N,"sys_desc"|null,"port_desc"|null,
+ *      "ttl":N,"ttl_left":N,"dcbx":"ieee"|"cee"|"both"|"none",
+ *      "src_mac":"aa:bb:.."}
+ *     (*_type: the 802.1AB subtype name, "mac", "ifname", "local", ...,
+ *      *_subtype its number; chassis_id/port_id printable: MACs as
+ *      aa:bb:.., IPv4 addresses dotted, else the text, else hex)
+ *   show-dcbx       DCBX = {"ifname","mode","active","role","peer_mac"|null,
  *      "ets":{"status","reason","admin":ETS,"reco":ETS|null,
  *             "peer":ETS|null,"oper":ETS},
  *      "pfc":{"status","reason","admin":PFC,"peer":PFC|null,"oper":PFC},
  *      "app":{"status","reason","admin":[APP],"peer":[APP]|null,
- *             "oper":[APP]}}
- *     (status: dcbx_status_name[], reason: a sentence, "" if none)
- *   show-stats      [STATS...], STATS =
+ *             "oper":[APP]},
+ *      "invalid_peer":N (peer TLVs rejected so far)}
+ *     (status: dcbx_status_name[]: "no-peer" "local" "peer" "mismatch"
+ *      "error" "multiple-peers"; reason: a sentence, "" if none)
+ *   show-stats      [STATS...] sorted by ifname, STATS =
  *     {"ifname","lldp":{COUNTER:N,...} (802.1AB names, e.g.
  *      "statsFramesOutTotal"), "pfc":{"requests":[8],"indications":[8]},
- *      "engine":{COUNTER:[8 per priority],...}|null}
- *   set             the port's show-dcbx object after the change
+ *      "engine":{COUNTER:[8 per priority],...}|null,
+ *      "remote_tables":{"inserts","deletes","drops","ageouts"}}
+ *   set             DCBX of the port after the change
  *   subscribe       {} then events
  *   reload          {}
  *   version         {"version":"0.1.0"}
- * Events: {"event":NAME,"ifname":..., ...more scalars}, NAME one of
- *   "link" {"link"}, "neighbor-add"/"neighbor-update"/"neighbor-del"
- *   {"chassis_id","port_id","sys_name"}, "dcbx" {"feature","status",
- *   "reason"}, "oper" {"feature"}, "mode" {"active"}, "backend-error"
- *   {"error"}, "pfc-storm" {"priority"}, "reload" {}.
+ * Errors: "code" is an errno name: EINVAL (bad request or a policy that
+ * does not validate; nothing changed), EOPNOTSUPP (unknown cmd), ENODEV
+ * (no such port), EIO (set --persist could not write or re-read the
+ * file), ENOMEM.
+ *
+ * Events: one object per line, {"event":NAME,"ifname":IF, ...} ("ifname"
+ * is "" for daemon-wide events), the rest per NAME:
+ *   "link-changed"      PORT's keys
+ *   "port-removed"      nothing more
+ *   "neighbor-added", "neighbor-removed" (shutdown LLDPDU, or the agent
+ *   stopped), "neighbor-aged-out"     NEIGHBOR's keys
+ *   "mode-changed", "status-changed", "oper-changed"     DCBX's keys
+ *   "admin-changed"     {"parts":"ets,reco,pfc,app" (those set),
+ *                        "persist":bool}  (dcbctl set)
+ *   "backend-error"     {"backend","error"}
+ *   "nic-changed"       {"command":N,"reapplied":bool,"changes":N}
+ *   "engine"            {"kind","priority":N}
+ *   "reload"            nothing more
+ * A subscriber that falls 8 MiB behind is disconnected.
  */
 #ifndef PROTO_H
 #define PROTO_H

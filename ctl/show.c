@@ -302,8 +302,8 @@ void
 show_neighbors(FILE *fp, const json_t *r)
 {
 	static const struct column cols[] = {
-		{ "IFNAME", "ifname" }, { "CHASSIS-ID", "chassis_id" },
-		{ "PORT-ID", "port_id" }, { "SYSTEM-NAME", "sys_name" },
+		{ "IFNAME", "ifname" }, { "AGENT", "agent" },
+		{ "CHASSIS-ID", "chassis_id" }, { "PORT-ID", "port_id" }, { "SYSTEM-NAME", "sys_name" },
 		{ "TTL-LEFT", "ttl_left" }, { "DCBX", "dcbx" },
 	};
 
@@ -388,21 +388,50 @@ show_stats(FILE *fp, const json_t *r)
 		show_port_stats(fp, p);
 }
 
-/* "dcbx eth0 feature=pfc status=peer reason=..." */
+/* A value as one word: quoted when it holds a space, a quote or is empty. */
+static void
+event_value(FILE *fp, const char *s)
+{
+	if (s[0] != '\0' && strpbrk(s, " \t\"=") == NULL) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+/*
+ * "status-changed eth0 mode=ieee ... ets=peer pfc=peer app=local": the
+ * event's name and port, then its scalars as KEY=VALUE in the daemon's
+ * order; of nested objects only a feature's status (DCBX events carry the
+ * port's whole show-dcbx object: `monitor -j` has the rest).
+ */
 void
 show_event(FILE *fp, const json_t *ev)
 {
 	const char *key;
-	const json_t *v;
+	const json_t *v, *st;
 	char b1[32], b2[32];
 
 	fprintf(fp, "%s %s", get_text(ev, "event", b1, sizeof(b1)),
 	    get_text(ev, "ifname", b2, sizeof(b2)));
 	json_object_foreach((json_t *)(uintptr_t)ev, key, v) {
 		if (strcmp(key, "event") == 0 || strcmp(key, "ifname") == 0 ||
-		    json_is_object(v) || json_is_array(v))
+		    json_is_array(v))
 			continue;
-		fprintf(fp, " %s=%s", key, json_text(v, b1, sizeof(b1)));
+		if (json_is_object(v)) {
+			st = json_object_get(v, "status");
+			if (!json_is_string(st))
+				continue;
+			v = st;
+		}
+		fprintf(fp, " %s=", key);
+		event_value(fp, json_text(v, b1, sizeof(b1)));
 	}
 	fputc('\n', fp);
 	fflush(fp);

@@ -447,9 +447,13 @@ client_read(struct client *c)
 
 	if (c->incap - c->inlen < CTL_READ_CHUNK) {
 		if (c->incap + CTL_READ_CHUNK > CTL_IN_MAX) {
+			/* Say why, then close once that is sent. */
 			client_send(c, proto_err("EINVAL",
 			    "request longer than %u octets", CTL_IN_MAX));
-			c->dead = true;
+			c->inlen = 0;
+			c->eof = true;
+			if (c->subscriber)
+				c->dead = true;
 			return;
 		}
 		if ((p = realloc(c->in, c->incap + CTL_READ_CHUNK)) == NULL) {

@@ -149,6 +149,8 @@ show_nbr(const struct nbr *n, const struct lldp_pdu *pdu)
 	return (o);
 }
 
+static const struct port **ports_sorted(void);
+
 struct nbr_walk {
 	json_t		*arr;
 	struct lldp_pdu	*pdu;
@@ -173,22 +175,67 @@ show_port_nbrs(const struct port *p, struct nbr_walk *w)
 			agent_foreach_nbr(p->agent[i], show_nbr_one, w);
 }
 
+static int
+nbr_cmp(const void *a, const void *b)
+{
+	static const char *const keys[] = { "ifname", "agent", "chassis_id",
+	    "port_id" };
+	const json_t *const *x = a, *const *y = b;
+	const char *sx, *sy;
+	size_t k;
+	int c;
+
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		sx = json_string_value(json_object_get(*x, keys[k]));
+		sy = json_string_value(json_object_get(*y, keys[k]));
+		if ((c = strcmp(sx != NULL ? sx : "", sy != NULL ? sy : "")) != 0)
+			return (c);
+	}
+	return (0);
+}
+
+/* Stable output: neighbours sit in hash order in the agents' tables. */
+static json_t *
+nbrs_sorted(json_t *arr)
+{
+	size_t i, n = json_array_size(arr);
+	json_t **v, *out;
+
+	if (n < 2 || (v = calloc(n, sizeof(*v))) == NULL ||
+	    (out = json_array()) == NULL) {
+		if (n >= 2)
+			free(v);
+		return (arr);
+	}
+	for (i = 0; i < n; i++)
+		v[i] = json_array_get(arr, i);
+	qsort(v, n, sizeof(*v), nbr_cmp);
+	for (i = 0; i < n; i++)
+		json_array_append(out, v[i]);
+	free(v);
+	json_decref(arr);
+	return (out);
+}
+
 json_t *
 show_nbrs(const struct port *only)
 {
 	struct nbr_walk w;
-	const struct port *p;
+	const struct port **v;
+	size_t i;
 
 	w.arr = json_array();
 	if ((w.pdu = malloc(sizeof(*w.pdu))) == NULL)
 		return (w.arr);
 	if (only != NULL)
 		show_port_nbrs(only, &w);
-	else
-		for (p = port_first(); p != NULL; p = p->next)
-			show_port_nbrs(p, &w);
+	else if ((v = ports_sorted()) != NULL) {
+		for (i = 0; v[i] != NULL; i++)
+			show_port_nbrs(v[i], &w);
+		free(v);
+	}
 	free(w.pdu);
-	return (w.arr);
+	return (nbrs_sorted(w.arr));
 }
 
 static int
