@@ -344,7 +344,8 @@ cmd_set(struct client *c, json_t *args)
 		part.has = parts;
 		if (conf_persist_admin(&dx.conf, p->ifname, &part, why,
 		    sizeof(why)) != 0)
-			return (proto_err("EIO", "not changed: %s", why));
+			return (proto_err("EIO", "%s: not changed: %s", dev,
+			    why));
 	}
 	if (port_set_admin(p, &adm, why, sizeof(why)) != 0)
 		return (proto_err("EINVAL", "%s", why));

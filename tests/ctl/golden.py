@@ -1,0 +1,109 @@
+# golden.py -- helpers for dcbctl_golden.sh.
+#   mask TMPDIR < output > masked   volatile values out (see mask())
+#   inject IF COUNT                 COUNT distinct LLDPDUs on IF
+#   inorder EXPECTED ACTUAL         every line of EXPECTED appears in
+#                                   ACTUAL, in that order
+#   count SOCK DEV                  neighbours dcbxd shows on DEV
+import json, re, socket, sys, time
+
+# Per-port LLDP counters, TTLs left and the PIDs/paths of this run vary;
+# everything else dcbctl prints is fixed by the configs and the MACs.
+VOLATILE = ("ttl_left",)
+
+
+def mask_json(v, parent=None):
+    if isinstance(v, dict):
+        return {k: ("<n>" if (k in VOLATILE or parent == "lldp") and
+                    isinstance(x, int) else mask_json(x, k))
+                for k, x in v.items()}
+    if isinstance(v, list):
+        return [mask_json(x, parent) for x in v]
+    return v
+
+
+def mask_text(text):
+    out, ttl_col = [], None
+    for line in text.split("\n"):
+        if "TTL-LEFT" in line:
+            ttl_col = line.index("TTL-LEFT")
+        elif ttl_col is not None and len(line) > ttl_col and \
+                line[ttl_col].isdigit():
+            m = re.match(r"\d+", line[ttl_col:])
+            w = m.end()
+            line = line[:ttl_col] + "T" * w + line[ttl_col + w:]
+        line = re.sub(r"^(  stats\w+\s+)\d+$", r"\1N", line)
+        line = re.sub(r"( ttl_left=)\d+", r"\1N", line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def mask(tmp):
+    text = sys.stdin.read().replace(tmp, "TMP")
+    try:
+        # -j output: one value per line (monitor -j: many).
+        vals = [json.loads(l) for l in text.splitlines() if l]
+        if vals:
+            for v in vals:
+                print(json.dumps(mask_json(v), indent=1))
+            return
+    except ValueError:
+        pass
+    sys.stdout.write(mask_text(text))
+
+
+def tlv(t, body):
+    return bytes([t << 1 | len(body) >> 8, len(body) & 0xff]) + body
+
+
+# COUNT stations, each its own chassis (locally administered MAC
+# 02:00:5e:xx:xx:xx) and port "p<i>", TTL 600 s; sent with a pause every
+# 100 frames so that the socket buffers keep up, then once more (the
+# second round only refreshes what arrived).
+def inject(ifname, count):
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((ifname, 0))
+    frames = []
+    for i in range(int(count)):
+        mac = bytes([2, 0, 0x5e, i >> 16 & 0xff, i >> 8 & 0xff, i & 0xff])
+        pdu = (tlv(1, b"\x04" + mac) + tlv(2, b"\x07p%d" % i) +
+               tlv(3, b"\x02\x58") + tlv(5, b"sta%d" % i) + tlv(0, b""))
+        fr = b"\x01\x80\xc2\x00\x00\x0e" + mac + b"\x88\xcc" + pdu
+        frames.append(fr + b"\x00" * max(0, 60 - len(fr)))
+    for rnd in range(2):
+        for i, fr in enumerate(frames):
+            s.send(fr)
+            if i % 100 == 99:
+                time.sleep(0.01)
+
+
+def inorder(exp, act):
+    want = [l for l in open(exp).read().split("\n") if l]
+    have = open(act).read().split("\n")
+    i = 0
+    for l in have:
+        if i < len(want) and l == want[i]:
+            i += 1
+    if i < len(want):
+        print("missing, in order: %r" % want[i])
+        return 1
+    return 0
+
+
+def count(path, dev):
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(10)
+    s.connect(path)
+    s.sendall(b'{"cmd":"show-ports"}\n')
+    r = json.loads(s.makefile().readline())
+    print([p["neighbors"] for p in r["result"] if p["ifname"] == dev][0])
+
+
+cmd = sys.argv[1]
+if cmd == "mask":
+    mask(sys.argv[2])
+elif cmd == "inject":
+    inject(sys.argv[2], sys.argv[3])
+elif cmd == "inorder":
+    sys.exit(inorder(sys.argv[2], sys.argv[3]))
+elif cmd == "count":
+    count(sys.argv[2], sys.argv[3])
