@@ -64,7 +64,8 @@ dcbx = {"ifname": "eth0", "mode": "auto", "active": "ieee", "role": "controller"
         "app": {"status": "local", "reason": "", "admin": app, "peer": None, "oper": app}}
 nb = [{"ifname": "eth%d" % (i % 64), "chassis_id": "02:00:00:%02x:%02x:01" % (i >> 8, i & 255),
        "chassis_id_type": "mac", "port_id": "port%d" % i, "port_id_type": "ifname",
-       "sys_name": "sw%d" % i, "ttl": 120, "ttl_left": 99, "dcbx": "ieee"} for i in range(5000)]
+       "sys_name": "sw%d" % i, "agent": "nearest-bridge", "ttl": 120, "ttl_left": 99,
+       "dcbx": "ieee"} for i in range(5000)]
 ans = {"show-dcbx": {"ok": True, "result": dcbx},
        "show-neighbors": {"ok": True, "result": nb},
        "set": {"ok": True, "result": dcbx},
@@ -86,7 +87,7 @@ check "5000 neighbours on one line arrive whole" json_is "$tmp/nb.json" \
     'len(j) == 5000 and j[4999]["sys_name"] == "sw4999"'
 "$dcbctl" -s "$sock" show neighbors >"$tmp/nb.txt"
 check "show neighbors prints a header and 5000 rows" \
-    sh -c "[ \$(wc -l <'$tmp/nb.txt') -eq 5001 ] && head -1 '$tmp/nb.txt' | grep -q '^IFNAME  *CHASSIS-ID'"
+    sh -c "[ \$(wc -l <'$tmp/nb.txt') -eq 5001 ] && head -1 '$tmp/nb.txt' | grep -q '^IFNAME  *AGENT  *CHASSIS-ID'"
 "$dcbctl" -s "$sock" show ets dev eth0 >"$tmp/ets.txt"
 check "show ets prints dcb's vocabulary" sh -c \
     "grep -qx 'willing off ets-cap 8 cbs off' '$tmp/ets.txt' && grep -qx 'tc-bw 0:50 1:50 2:0 3:0 4:0 5:0 6:0 7:0' '$tmp/ets.txt' && grep -qx 'tc-tsa 0:ets 1:ets 2:ets 3:ets 4:ets 5:ets 6:strict 7:ets' '$tmp/ets.txt'"

@@ -21,7 +21,7 @@ need_cmd ip python3 timeout
 ip netns add "kprobe$$" 2>/dev/null || skip_all "cannot create network namespaces here"
 ip netns del "kprobe$$"
 
-plan 62
+plan 63
 ns_setup k
 PY="python3 $top_srcdir/tests/ctl/golden.py"
 ns_add c && ns_add s && ns_add x || bail "namespaces"
