@@ -77,6 +77,9 @@ prio_name(int prio)
 	}
 }
 
+static void	log_vemit(int, enum log_sub, const char *, const char *,
+		    va_list) __attribute__((format(printf, 4, 0)));
+
 static void
 log_vemit(int prio, enum log_sub sub, const char *suffix, const char *fmt,
     va_list ap)

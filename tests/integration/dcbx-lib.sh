@@ -189,7 +189,8 @@ def pfcset(p):
 # PG has no TSA per class but PGID 15 for strict priorities, so ETS is
 # compared per priority (strict, or the bandwidth of its group and the
 # priorities sharing it); App carries only EtherType and TCP/UDP port
-# entries (selector "port"), so the others are left out.
+# entries: stream-port, dgram-port and port all travel as "port", and DSCP
+# is left out.
 def ets_canon(e):
     out = []
     for p in range(8):
@@ -202,8 +203,10 @@ def ets_canon(e):
     return out
 
 def cee_app(l):
-    return sorted(("port" if s == "port" else s, n, p) for s, n, p in l
-                  if s in ("ethertype", "port"))
+    # TCP, UDP and TCP/UDP port entries all become CEE "port" entries.
+    ports = ("port", "stream-port", "dgram-port")
+    return sorted({("port" if s in ports else s, n, p) for s, n, p in l
+                   if s == "ethertype" or s in ports})
 
 def cfg_diff(r, where, pol):
     p, bad = POL[pol], []
