@@ -27,7 +27,7 @@ else
 fi
 
 if [ "${SKIP_FUZZ:-}" != 1 ]; then
-	if run_build build-fuzz CC=clang --enable-fuzzing --without-snmp; then
+	if run_build build-fuzz CC=clang --enable-fuzzing --without-snmp --enable-werror; then
 		( cd build-fuzz && make -s check TESTS=tests/fuzz/run-fuzz.sh FUZZ_SECONDS="${FUZZ_SECONDS:-15}" ) || rc=1
 		logs="$logs build-fuzz/test-suite.log"
 	else
