@@ -28,7 +28,10 @@
  *      words), "role":"willing"|"controller","mode":"auto"|"ieee"|"cee",
  *      "active":"none"|"ieee"|"cee","backend":"dcbnl"|"engine"|"readonly"|
  *      "none","backend_why":"...","backend_error":"" (last error, "" when
- *      none),"neighbors":N,"too_many_neighbors":bool}
+ *      none),"neighbors":N,"too_many_neighbors":bool,
+ *      "backend_retries":N (failed applies in a row),
+ *      "backend_retry_in_ms":N|null (next retry), "nic_changes":N (DCB
+ *      config changed by another program)}
  *   show-neighbors  [NEIGHBOR...] sorted by ifname, agent, chassis_id, port_id,
  *     NEIGHBOR =
  *     {"chassis_id","port_id","sys_name"|null,"ifname",

@@ -9,6 +9,7 @@
 
 #include "agent.h"
 #include "dcbxd.h"
+#include "event.h"
 #include "port.h"
 #include "proto.h"
 #include "show.h"
@@ -272,13 +273,29 @@ port_active(const struct port *p)
 #endif
 }
 
+/* The backend's upkeep (port_be.c): retries pending, others' changes. */
+static void
+show_port_backend(json_t *o, const struct port *p)
+{
+	uint64_t now = ev_now_ms();
+
+	json_object_set_new(o, "backend_retries",
+	    json_integer((json_int_t)p->be_attempt));
+	json_object_set_new(o, "backend_retry_in_ms", p->be_retry_at_ms == 0 ?
+	    json_null() : json_integer((json_int_t)(p->be_retry_at_ms > now ?
+	    p->be_retry_at_ms - now : 0)));
+	json_object_set_new(o, "nic_changes",
+	    json_integer((json_int_t)p->nic_changes));
+}
+
 json_t *
 show_port(const struct port *p)
 {
 	char mac[18];
+	json_t *o;
 
 	fmt_mac(p->mac, mac, sizeof(mac));
-	return (json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, "
+	o = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, "
 	    "s:s, s:s, s:I, s:b}",
 	    "ifname", p->ifname, "ifindex", p->ifindex, "mac", mac,
 	    "link", p->up ? "up" : "down",
@@ -291,7 +308,9 @@ show_port(const struct port *p)
 	    "backend_error", p->be_open ? p->be.error : "",
 	    "neighbors", (json_int_t)port_nbr_count(p),
 	    "too_many_neighbors", p->agent[0] != NULL &&
-		agent_too_many(p->agent[0])));
+		agent_too_many(p->agent[0]));
+	show_port_backend(o, p);
+	return (o);
 }
 
 static json_t *
@@ -356,8 +375,12 @@ show_stats(const struct port *p)
 	for (i = 0; i < LLDP_STAT__MAX; i++)
 		json_object_set_new(lldp, lldp_stat_name[i],
 		    json_integer((json_int_t)p->st[i]));
-	memset(&bs, 0, sizeof(bs));
-	if (p->be_open && p->be.ops->stats != NULL)
+	/*
+	 * PFC counters as port_be.c last sampled them (every
+	 * port_be_stats_ms, per port); read now only if never sampled.
+	 */
+	bs = p->pfc;
+	if (p->pfc_ms == 0 && p->be_open && p->be.ops->stats != NULL)
 		(void)p->be.ops->stats(&mp->be, &bs);
 	/* The engine's per-priority counters; null for other backends. */
 	if (p->be_open && p->be.kind == BACKEND_ENGINE &&
