@@ -28,6 +28,7 @@
 #include <jansson.h>
 
 #include "engine.h"
+#include "ifspeed.h"
 #include "engine_int.h"
 #include "headroom.h"
 #include "log.h"
@@ -324,23 +325,6 @@ eng_fail(struct backend *b, const char *what, int err)
 	return (-err);
 }
 
-/* The link's speed from sysfs (Mb/s), else 10G, as the issue says. */
-static uint64_t
-eng_link_speed(const char *ifname)
-{
-	char path[96], buf[32];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/speed", ifname);
-	if ((f = fopen(path, "re")) != NULL) {
-		if (fgets(buf, sizeof(buf), f) != NULL)
-			v = strtol(buf, NULL, 10);
-		fclose(f);
-	}
-	return (v > 0 ? (uint64_t)v * 1000000ull : 10000000000ull);
-}
-
 static int
 eng_ifreq(const char *name, unsigned long req, struct ifreq *ifr)
 {
@@ -484,7 +468,7 @@ engine_open(struct backend *b, const struct engine_opts *o)
 	pthread_mutex_init(&e->mu, NULL);
 	pthread_cond_init(&e->cv, NULL);
 	e->mtu = o->mtu;
-	e->speed = o->speed_bps ? o->speed_bps : eng_link_speed(o->ifname);
+	e->speed = o->speed_bps ? o->speed_bps : ifspeed_bps(o->ifname);
 	if (o->tap[0] != '\0')
 		snprintf(e->tapname, sizeof(e->tapname), "%s", o->tap);
 	else

@@ -11,7 +11,7 @@
 dx_need
 DCBCTL=$top_builddir/ctl/dcbctl
 [ -x "$DCBCTL" ] || skip_all "dcbctl not built"
-plan 9
+plan 11
 
 ns_setup g
 ns_add c && ns_add s || bail "cannot create namespaces"
@@ -59,5 +59,15 @@ ro_pfc() {
 	dx_q s show-dcbx '{"dev":"gs1"}' | python3 -c "import json,sys; r=json.load(sys.stdin); sys.exit(0 if r['pfc']['oper']['prio_pfc']==[False]*3+[True,True]+[False]*3 else 1)"
 }
 check "the read-only port adopted the same PFC (3, 4)" wait_for 5 ro_pfc
+# ieee_pfc.delay comes from the headroom calculator when the config gives
+# none: interface + cable delay both ways at the port's speed, 100 m cable.
+# gs1 reports no speed (veth): 10G, 2 x 8192 + 2 x 5000 = 26384 bits.
+# gs0's engine runs at 100M, which has no tabled interface delay:
+# 2 x 50 bits of cable = 100.
+pfc_delay() {
+	dx_q s show-dcbx "{\"dev\":\"$1\"}" | python3 -c "import json,sys; r=json.load(sys.stdin); sys.exit(0 if r['pfc']['oper']['delay'] == $2 else 1)"
+}
+check "PFC delay at 10G over 100 m is 26384 bits" pfc_delay gs1 26384
+check "PFC delay at the engine's 100M over 100 m is 100 bits" pfc_delay gs0 100
 check "no sanitizer report" sh -c "! grep -q Sanitizer $NS_TMP/s.log $NS_TMP/c.log"
 finish
