@@ -2,7 +2,8 @@
 # The whole test suite, from a fresh Debian 12 machine (as root):
 #   installs packages, builds with ASan+UBSan and -Werror, runs unit,
 #   interop (tshark), integration (network namespaces) tests, then a clang
-#   libFuzzer build whose targets each run for FUZZ_SECONDS.
+#   libFuzzer build whose targets each run for FUZZ_SECONDS, and checks that
+#   `make distcheck` passes.
 # Exits non-zero on any failure; ends with "N passed, N failed, N skipped".
 set -u
 cd "$(dirname "$0")/.."
@@ -26,6 +27,17 @@ else
 	rc=1
 fi
 
+# The release tarball builds and passes the unit tests out of tree.
+dist=skip
+if [ "${SKIP_DISTCHECK:-}" != 1 ] && [ -f build-test/Makefile ]; then
+	if ( cd build-test && make -s distcheck \
+	    DISTCHECK_CONFIGURE_FLAGS=--enable-werror >distcheck.out 2>&1 ); then
+		dist=pass
+	else
+		tail -40 build-test/distcheck.out; dist=fail; rc=1
+	fi
+fi
+
 if [ "${SKIP_FUZZ:-}" != 1 ]; then
 	if run_build build-fuzz CC=clang --enable-fuzzing --without-snmp --enable-werror; then
 		( cd build-fuzz && make -s check TESTS=tests/fuzz/run-fuzz.sh FUZZ_SECONDS="${FUZZ_SECONDS:-15}" ) || rc=1
@@ -45,6 +57,10 @@ for l in $logs; do
 	pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0} + ${e:-0} + ${x:-0})); skip=$((skip + ${s:-0}))
 	grep -h '^SKIP: ' "$l" | sed 's/^/skipped: /' || true
 done
+case $dist in
+pass) pass=$((pass + 1)); echo "distcheck: ok" ;;
+fail) fail=$((fail + 1)); echo "distcheck: FAILED (build-test/distcheck.out)" ;;
+esac
 [ "$fail" -eq 0 ] || rc=1
 echo "tests: $pass passed, $fail failed, $skip skipped"
 exit $rc
