@@ -1,8 +1,9 @@
 /*
  * test_agent.c -- daemon/agent.c through link-time seams: this file
  * provides the port functions the agent calls (port_send captures frames,
- * as lldpd's pcap_ops does) and a fake event layer with an injected clock,
- * so that 802.1AB timing is checked to the millisecond without sleeping.
+ * as lldpd's pcap_ops does); fake_event.c gives it timers on an injected
+ * clock, so that 802.1AB timing is checked to the millisecond without
+ * sleeping.
  */
 #include "config.h"
 
@@ -18,98 +19,10 @@
 #include "agent.h"
 #include "dcbxd.h"
 #include "event.h"
+#include "fake_event.h"
 #include "port.h"
 
 struct dcbxd dx;
-
-/* ------------------------------------------------ fake clock and timers */
-
-struct ev_timer {
-	ev_timer_cb	*cb;
-	void		*arg;
-	bool		 armed;
-	uint64_t	 due;
-	struct ev_timer	*next;
-};
-
-static struct ev_timer	*timers;
-static uint64_t		 now_ms = 1000000;
-
-struct ev_timer *
-ev_timer_new(ev_timer_cb *cb, void *arg)
-{
-	struct ev_timer *t = calloc(1, sizeof(*t));
-
-	if (t == NULL)
-		return (NULL);
-	t->cb = cb;
-	t->arg = arg;
-	t->next = timers;
-	timers = t;
-	return (t);
-}
-
-void
-ev_timer_arm(struct ev_timer *t, uint64_t msec)
-{
-	t->armed = true;
-	t->due = now_ms + msec;
-}
-
-void
-ev_timer_stop(struct ev_timer *t)
-{
-	t->armed = false;
-}
-
-bool
-ev_timer_pending(const struct ev_timer *t)
-{
-	return (t->armed);
-}
-
-void
-ev_timer_free(struct ev_timer *t)
-{
-	struct ev_timer **pp;
-
-	if (t == NULL)
-		return;
-	for (pp = &timers; *pp != NULL; pp = &(*pp)->next)
-		if (*pp == t) {
-			*pp = t->next;
-			break;
-		}
-	free(t);
-}
-
-uint64_t
-ev_now_ms(void)
-{
-	return (now_ms);
-}
-
-/* Move the clock to now + ms, firing due timers in deadline order. */
-static void
-advance(uint64_t ms)
-{
-	uint64_t end = now_ms + ms;
-	struct ev_timer *t, *first;
-
-	for (;;) {
-		first = NULL;
-		for (t = timers; t != NULL; t = t->next)
-			if (t->armed && t->due <= end &&
-			    (first == NULL || t->due < first->due))
-				first = t;
-		if (first == NULL)
-			break;
-		now_ms = first->due;
-		first->armed = false;
-		first->cb(first->arg);
-	}
-	now_ms = end;
-}
 
 /* ---------------------------------------------------------- port seam */
 
@@ -161,7 +74,7 @@ port_send(struct port *p, const void *buf, size_t len)
 		cap.shutdowns++;
 	else
 		cap.frames++;
-	cap.last_ms = now_ms;
+	cap.last_ms = ev_now_ms();
 	free(pdu);
 	return (0);
 }
@@ -234,7 +147,8 @@ teardown(void **state)
 	agent_free(fx->a, false);
 	free(fx->p);
 	free(fx);
-	assert_null(timers);	/* every timer was freed */
+	/* every timer was freed */
+	assert_int_equal(fake_ev_timers_live(), 0);
 	return (0);
 }
 
@@ -280,13 +194,13 @@ agent_start_sends_at_once_then_fast_tx_then_interval(void **state)
 
 	agent_set_state(fx->a, true, true);
 	assert_int_equal(cap.frames, 1);		/* t = 0 */
-	advance(4500);			/* msgFastTx 1 s, txFastInit 4 */
+	fake_ev_advance(4500);		/* msgFastTx 1 s, txFastInit 4 */
 	assert_int_equal(cap.frames, 5);
-	advance(29000);			/* t = 33.5 s: interval 30 s */
+	fake_ev_advance(29000);		/* t = 33.5 s: interval 30 s */
 	assert_int_equal(cap.frames, 5);
-	advance(1000);			/* t = 34.5 s */
+	fake_ev_advance(1000);		/* t = 34.5 s */
 	assert_int_equal(cap.frames, 6);
-	advance(30000);
+	fake_ev_advance(30000);
 	assert_int_equal(cap.frames, 7);
 }
 
@@ -300,11 +214,11 @@ agent_credit_limits_a_burst_then_refills_one_per_second(void **state)
 	for (i = 0; i < 10; i++)
 		agent_local_change(fx->a);
 	assert_int_equal(cap.frames, 5);	/* txCreditMax */
-	advance(999);
+	fake_ev_advance(999);
 	assert_int_equal(cap.frames, 5);
-	advance(1);				/* one credit back */
+	fake_ev_advance(1);		/* one credit back */
 	assert_int_equal(cap.frames, 6);
-	assert_int_equal(cap.last_ms, now_ms);
+	assert_int_equal(cap.last_ms, ev_now_ms());
 }
 
 static void
@@ -313,7 +227,7 @@ agent_new_neighbour_is_inserted_and_restarts_fast_tx(void **state)
 	struct fx *fx = *state;
 
 	agent_set_state(fx->a, true, true);
-	advance(40000);				/* fast tx long over */
+	fake_ev_advance(40000);		/* fast tx long over */
 	cap.frames = 0;
 	feed(fx->a, 1, 11, "peer");
 	assert_int_equal(fx->a->n, 1);
@@ -321,7 +235,7 @@ agent_new_neighbour_is_inserted_and_restarts_fast_tx(void **state)
 	assert_int_equal(fx->p->st[LLDP_STAT_FRAMES_IN], 1);
 	assert_int_equal(fx->p->rem.inserts, 1);
 	assert_int_equal(cap.frames, 1);	/* newNeighbor: txNow */
-	advance(3500);
+	fake_ev_advance(3500);
 	assert_int_equal(cap.frames, 4);	/* and fast again */
 }
 
@@ -332,14 +246,14 @@ agent_unchanged_pdu_only_refreshes_the_ttl(void **state)
 
 	agent_set_state(fx->a, false, true);
 	feed(fx->a, 1, 11, "peer");
-	advance(8000);
+	fake_ev_advance(8000);
 	feed(fx->a, 1, 11, "peer");		/* same bytes: fast path */
 	assert_int_equal(cap.added, 1);
 	assert_int_equal(cap.changed, 0);
 	assert_int_equal(fx->p->st[LLDP_STAT_FRAMES_IN], 2);
-	advance(10900);				/* 18.9 s: 10.9 s since */
+	fake_ev_advance(10900);		/* 18.9 s: 10.9 s since */
 	assert_int_equal(fx->a->n, 1);
-	advance(100);				/* 11 s since the refresh */
+	fake_ev_advance(100);		/* 11 s since the refresh */
 	assert_int_equal(fx->a->n, 0);
 	assert_int_equal(cap.gone[NBR_GONE_AGED], 1);
 	assert_int_equal(fx->p->st[LLDP_STAT_AGEOUTS], 1);
@@ -387,9 +301,9 @@ agent_full_table_drops_newcomers_and_sets_too_many(void **state)
 	assert_true(agent_too_many(fx->a));
 	feed(fx->a, 2, 20, "peer");		/* known: still accepted */
 	assert_int_equal(fx->p->rem.drops, 1);
-	advance(19999);
+	fake_ev_advance(19999);
 	assert_true(agent_too_many(fx->a));	/* the dropped one's TTL */
-	advance(1);
+	fake_ev_advance(1);
 	assert_false(agent_too_many(fx->a));
 }
 
@@ -425,9 +339,9 @@ agent_stop_flushes_sends_shutdown_and_waits_reinit_delay(void **state)
 	cap.frames = 0;
 	agent_set_state(fx->a, true, true);	/* at once: reinitDelay */
 	assert_int_equal(cap.frames, 0);
-	advance(1999);
+	fake_ev_advance(1999);
 	assert_int_equal(cap.frames, 0);
-	advance(1);
+	fake_ev_advance(1);
 	assert_int_equal(cap.frames, 1);
 }
 

@@ -1,6 +1,6 @@
 /*
  * test_port_be.c -- daemon/port_be.c (backend upkeep) through seams: a
- * fake event layer with an injected clock (as test_agent.c), a scripted
+ * fake event layer with an injected clock (fake_event.c), a scripted
  * backend whose apply() returns what each test says, the real read-only
  * fallback of backend.c, and the real dcbnl backend and RTNLGRP_DCB
  * monitor talking to the fake kernel of fake_dcbnl.c.
@@ -23,111 +23,12 @@
 #include "dcbxd.h"
 #include "engine.h"
 #include "event.h"
+#include "fake_event.h"
 #include "fake_dcbnl.h"
 #include "port.h"
 #include "show.h"
 
 struct dcbxd dx;
-
-/* ------------------------------------------------ fake clock and timers */
-
-struct ev_timer {
-	ev_timer_cb	*cb;
-	void		*arg;
-	bool		 armed;
-	uint64_t	 due;
-	struct ev_timer	*next;
-};
-
-static struct ev_timer	*timers;
-static uint64_t		 now_ms = 1000000;
-
-struct ev_timer *
-ev_timer_new(ev_timer_cb *cb, void *arg)
-{
-	struct ev_timer *t = calloc(1, sizeof(*t));
-
-	if (t == NULL)
-		return (NULL);
-	t->cb = cb;
-	t->arg = arg;
-	t->next = timers;
-	timers = t;
-	return (t);
-}
-
-void
-ev_timer_arm(struct ev_timer *t, uint64_t msec)
-{
-	t->armed = true;
-	t->due = now_ms + msec;
-}
-
-void
-ev_timer_stop(struct ev_timer *t)
-{
-	t->armed = false;
-}
-
-bool
-ev_timer_pending(const struct ev_timer *t)
-{
-	return (t->armed);
-}
-
-void
-ev_timer_free(struct ev_timer *t)
-{
-	struct ev_timer **pp;
-
-	if (t == NULL)
-		return;
-	for (pp = &timers; *pp != NULL; pp = &(*pp)->next)
-		if (*pp == t) {
-			*pp = t->next;
-			break;
-		}
-	free(t);
-}
-
-uint64_t
-ev_now_ms(void)
-{
-	return (now_ms);
-}
-
-static unsigned int
-timers_armed(void)
-{
-	struct ev_timer *t;
-	unsigned int n = 0;
-
-	for (t = timers; t != NULL; t = t->next)
-		n += t->armed;
-	return (n);
-}
-
-/* Move the clock to now + ms, firing due timers in deadline order. */
-static void
-advance(uint64_t ms)
-{
-	uint64_t end = now_ms + ms;
-	struct ev_timer *t, *first;
-
-	for (;;) {
-		first = NULL;
-		for (t = timers; t != NULL; t = t->next)
-			if (t->armed && t->due <= end &&
-			    (first == NULL || t->due < first->due))
-				first = t;
-		if (first == NULL)
-			break;
-		now_ms = first->due;
-		first->armed = false;
-		first->cb(first->arg);
-	}
-	now_ms = end;
-}
 
 /* One fd watcher is enough: the monitor's. */
 struct ev_io {
@@ -266,7 +167,7 @@ sc_apply(struct backend *b, const struct dcb_config *oper,
 	(void)v;
 	s->next++;
 	if (s->applies < 64)
-		s->at[s->applies] = now_ms;
+		s->at[s->applies] = ev_now_ms();
 	s->applies++;
 	/* Books kept as a backend must, except clearing the error text. */
 	if (rc == 0) {
@@ -284,7 +185,7 @@ sc_stats(struct backend *b, struct backend_stats *st)
 	struct script *s = b->priv;
 
 	if (s->stats < 16)
-		s->stats_at[s->stats] = now_ms;
+		s->stats_at[s->stats] = ev_now_ms();
 	s->stats++;
 	if ((int)s->stats == s->stats_fail_at)
 		return (-EIO);
@@ -374,7 +275,7 @@ teardown(void **state)
 			backend_close(&p->be);
 		free(p);
 	}
-	assert_null(timers);
+	assert_int_equal(fake_ev_timers_live(), 0);
 	return (0);
 }
 
@@ -385,7 +286,7 @@ failed_apply_is_retried_with_dcbnl_backoff_until_it_succeeds(void **state)
 {
 	struct script s = { .rc = { -EIO, -EIO, -EIO, 0 }, .n = 4 };
 	struct port *p = port_add("eth1");
-	uint64_t t0 = now_ms;
+	uint64_t t0 = ev_now_ms();
 
 	(void)state;
 	port_scripted(p, &s);
@@ -396,12 +297,12 @@ failed_apply_is_retried_with_dcbnl_backoff_until_it_succeeds(void **state)
 	/* show-ports keeps the reason while retrying. */
 	assert_string_equal(p->be.error, strerror(EIO));
 	assert_int_equal(p->be.err, -EIO);
-	advance(499);
+	fake_ev_advance(499);
 	assert_int_equal(s.applies, 1);
-	advance(1);
+	fake_ev_advance(1);
 	assert_int_equal(s.applies, 2);
 	assert_string_equal(p->be.error, strerror(EIO));
-	advance(600000);
+	fake_ev_advance(600000);
 	assert_int_equal(s.applies, 4);
 	/* 500 ms, then doubling: dcbnl_retry_delay_ms(rc, attempt). */
 	assert_int_equal(s.at[1] - s.at[0], dcbnl_retry_delay_ms(-EIO, 0));
@@ -428,7 +329,7 @@ busy_backend_backs_off_to_one_try_a_minute(void **state)
 	(void)state;
 	port_scripted(p, &s);
 	port_apply_oper(p);
-	advance(10 * 60 * 1000);
+	fake_ev_advance(10 * 60 * 1000);
 	/* 0.5+1+2+4+8+16+32 s, then 60 s each: 7 + 8 in ten minutes. */
 	assert_true(s.applies >= 12 && s.applies <= 64);
 	for (i = 1; i < s.applies && i < 64; i++)
@@ -469,7 +370,7 @@ check_fallback(int rc)
 	assert_true(dcb_config_equal(&p->be.last, &p->ds.oper));
 	assert_false(ev_timer_pending(p->be_retry));
 	assert_int_equal(p->be_attempt, 0);
-	advance(600000);
+	fake_ev_advance(600000);
 	assert_int_equal(s.applies, 1);
 	/* Later applies go to the read-only backend and succeed. */
 	p->ds.oper = oper_cfg(0x10);
@@ -500,16 +401,16 @@ pfc_counters_are_sampled_per_port_at_its_own_interval(void **state)
 	struct script sa = { .rc = { 0 }, .n = 1 };
 	struct script sb = { .rc = { 0 }, .n = 1, .stats_fail_at = 3 };
 	struct port *a = port_add("eth1"), *b, *c;
-	uint64_t t0 = now_ms;
+	uint64_t t0 = ev_now_ms();
 
 	(void)state;
 	port_scripted(a, &sa);		/* opened after port_be_start() */
-	advance(3000);
+	fake_ev_advance(3000);
 	b = port_add("eth2");
 	port_scripted(b, &sb);
 	c = port_add("eth3");
 	port_readonly(c);		/* no stats op */
-	advance(22000);			/* to t0 + 25 s */
+	fake_ev_advance(22000);		/* to t0 + 25 s */
 	assert_int_equal(sa.stats, 3);
 	assert_int_equal(sa.stats_at[0], t0);
 	assert_int_equal(sa.stats_at[1], t0 + 10000);
@@ -526,9 +427,9 @@ pfc_counters_are_sampled_per_port_at_its_own_interval(void **state)
 	assert_int_equal(b->pfc_ms, t0 + 13000);
 	assert_int_equal(c->pfc_samples, 0);
 	/* One timer per port, nothing else ticking. */
-	assert_int_equal(timers_armed(), 3);
+	assert_int_equal(fake_ev_timers_armed(), 3);
 	port_be_stats_ms = 1000;	/* takes effect at each next arming */
-	advance(10000);
+	fake_ev_advance(10000);
 	assert_true(sa.stats >= 4 && sa.stats <= 14);
 }
 
