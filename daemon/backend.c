@@ -31,11 +31,7 @@ ro_apply(struct backend *b, const struct dcb_config *oper,
     enum backend_dcbx v)
 {
 	(void)v;
-	b->last = *oper;
-	b->applied = true;
-	b->applies++;
-	b->err = 0;
-	b->error[0] = '\0';
+	backend_record(b, oper);
 	return (0);
 }
 

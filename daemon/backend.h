@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dcb.h"
 
@@ -62,5 +63,32 @@ struct backend {
 	struct ev_io		*watch;		/* the daemon's watch on the
 						   backend's event fd, if any */
 };
+
+/*
+ * The books every ops->apply keeps.  Inline so that each backend's unit
+ * test links its backend alone, without backend.c.
+ */
+
+/* A successful apply; oper NULL: the backend has set b->last itself. */
+static inline void
+backend_record(struct backend *b, const struct dcb_config *oper)
+{
+	if (oper != NULL)
+		b->last = *oper;
+	b->applied = true;
+	b->applies++;
+	b->err = 0;
+	b->error[0] = '\0';
+}
+
+/* A failed apply: err (negative errno) and why it failed; returns err. */
+static inline int
+backend_record_err(struct backend *b, int err, const char *why)
+{
+	b->errors++;
+	b->err = err;
+	snprintf(b->error, sizeof(b->error), "%s", why);
+	return (err);
+}
 
 #endif /* BACKEND_H */

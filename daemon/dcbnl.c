@@ -467,19 +467,13 @@ dcbnl_apply(struct backend *b, const struct dcb_config *oper,
 		rc = mode == BACKEND_DCBX_CEE ? dcbnl_apply_cee(p, oper) :
 		    dcbnl_apply_ieee(p, oper);
 	if (rc < 0) {
-		b->errors++;
-		b->err = rc;
-		snprintf(b->error, sizeof(b->error), "%s", p->ctx.err);
+		backend_record_err(b, rc, p->ctx.err);
 		log_warnx(LOG_SUB_DCBNL, "%s: apply failed: %s", b->ifname,
 		    b->error);
 		return rc;
 	}
-	if (!p->firmware)
-		b->last = *oper;
-	b->applied = true;
-	b->applies++;
-	b->err = 0;
-	b->error[0] = '\0';
+	/* In firmware mode dcbnl_apply_firmware() set b->last from the NIC. */
+	backend_record(b, p->firmware ? NULL : oper);
 	return 0;
 }
 

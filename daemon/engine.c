@@ -158,23 +158,15 @@ eng_apply(struct backend *b, const struct dcb_config *oper,
 	int rc;
 
 	(void)v;
-	if ((rc = dcb_config_validate(oper, &why)) != DCB_OK) {
-		b->err = -EINVAL;
-		snprintf(b->error, sizeof(b->error), "%s", why.buf);
-		b->errors++;
-		return (-EINVAL);
-	}
+	if ((rc = dcb_config_validate(oper, &why)) != DCB_OK)
+		return (backend_record_err(b, -EINVAL, why.buf));
 	pthread_mutex_lock(&e->mu);
 	esched_cfg_build(&e->pending, oper);
 	e->has_pending = true;
 	__atomic_store_n(&e->ctl_pending, true, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&e->mu);
 	eng_kick(e);
-	b->last = *oper;
-	b->applied = true;
-	b->applies++;
-	b->err = 0;
-	b->error[0] = '\0';
+	backend_record(b, oper);
 	return (0);
 }
 
