@@ -197,17 +197,28 @@ dcbnl_probe_tr(struct dcbnl_tr *tr, const char *ifname,
 	return 0;
 }
 
+/* The real transport for ifname, or a negative errno (logged). */
+static int
+dcbnl_tr_open(const char *ifname, struct dcbnl_tr **trp)
+{
+	int rc;
+
+	if ((*trp = dcbnl_tr_libnl(false)) == NULL) {
+		rc = -errno;
+		log_warn(LOG_SUB_DCBNL, "%s: netlink socket", ifname);
+		return rc;
+	}
+	return 0;
+}
+
 int
 dcbnl_probe(const char *ifname, struct dcbnl_probe_result *pr)
 {
 	struct dcbnl_tr *tr;
 	int rc;
 
-	if ((tr = dcbnl_tr_libnl(false)) == NULL) {
-		rc = -errno;
-		log_warn(LOG_SUB_DCBNL, "%s: netlink socket", ifname);
+	if ((rc = dcbnl_tr_open(ifname, &tr)) < 0)
 		return rc;
-	}
 	rc = dcbnl_probe_tr(tr, ifname, pr);
 	tr->close(tr);
 	return rc;
@@ -606,14 +617,10 @@ dcbnl_backend_open(struct backend *b, const char *ifname,
     const struct dcbnl_probe_result *pr, const struct dcbnl_opts *opts)
 {
 	struct dcbnl_tr *tr;
-
 	int rc;
 
-	if ((tr = dcbnl_tr_libnl(false)) == NULL) {
-		rc = -errno;
-		log_warn(LOG_SUB_DCBNL, "%s: netlink socket", ifname);
+	if ((rc = dcbnl_tr_open(ifname, &tr)) < 0)
 		return rc;
-	}
 	return dcbnl_backend_open_tr(b, tr, ifname, pr, opts);
 }
 
