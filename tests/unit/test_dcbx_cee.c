@@ -26,6 +26,15 @@ cee_settle(struct dcbx_state *st, const struct dcbx_local *l,
 	return all;
 }
 
+/* A host forced to CEE mode, willing or not, started. */
+static void
+cee_host(struct dcbx_local *l, struct dcbx_state *st, bool willing)
+{
+	fx_local(l, willing, MAC_LO);
+	l->mode = DCBX_CFG_CEE;
+	dcbx_init(st, l);
+}
+
 /* ---- The control sub-TLV handshake. */
 
 struct seq_row {
@@ -78,9 +87,7 @@ cee_seq_ack_table_with_lost_and_repeated_pdus(void **state)
 	struct cee_tlv t;
 
 	(void)state;
-	fx_local(&l, true, MAC_LO);
-	l.mode = DCBX_CFG_CEE;
-	dcbx_init(&st, &l);
+	cee_host(&l, &st, true);
 	assert_int_equal(st.active, DCBX_MODE_CEE);
 	assert_int_equal(st.seq, 1);
 	for (size_t i = 0; i < sizeof(seq_rows) / sizeof(seq_rows[0]); i++) {
@@ -115,9 +122,7 @@ cee_ack_ahead_of_our_seq_is_not_an_ack(void **state)
 	int flags;
 
 	(void)state;
-	fx_local(&l, true, MAC_LO);
-	l.mode = DCBX_CFG_CEE;
-	dcbx_init(&st, &l);
+	cee_host(&l, &st, true);
 	fx_cee(&t, 9, 57, false);
 	flags = dcbx_rx_tlvs(&st, &l, NULL, &t, MAC_HI, 1);
 	assert_true(flags & DCBX_CHG_TX);
@@ -139,9 +144,7 @@ cee_local_change_before_ack_rides_on_the_pending_seq(void **state)
 	struct cee_tlv t;
 
 	(void)state;
-	fx_local(&l, true, MAC_LO);
-	l.mode = DCBX_CFG_CEE;
-	dcbx_init(&st, &l);
+	cee_host(&l, &st, true);
 	fx_cee(&t, 1, 0, false);
 	cee_settle(&st, &l, &t);
 	assert_int_equal(st.seq, 2);
@@ -236,9 +239,7 @@ cee_feature_state_machine_table(void **state)
 		struct dcbx_state st;
 		struct cee_tlv t;
 
-		fx_local(&l, r->lw, MAC_LO);
-		l.mode = DCBX_CFG_CEE;
-		dcbx_init(&st, &l);
+		cee_host(&l, &st, r->lw);
 		feat_row_peer(r, &l, &t);
 		cee_settle(&st, &l, &t);
 		/* With equal configs, adopting cannot be told apart. */
@@ -261,9 +262,7 @@ cee_missing_peer_feature_sets_error(void **state)
 	struct cee_tlv t;
 
 	(void)state;
-	fx_local(&l, true, MAC_LO);
-	l.mode = DCBX_CFG_CEE;
-	dcbx_init(&st, &l);
+	cee_host(&l, &st, true);
 	fx_cee(&t, 1, 0, false);
 	t.feat[CEE_FEAT_APP].present = false;
 	t.cfg.has &= (uint8_t)~DCB_HAS_APP;
@@ -284,9 +283,7 @@ cee_unsettled_version_waits(void **state)
 	struct cee_tlv t;
 
 	(void)state;
-	fx_local(&l, true, MAC_LO);
-	l.mode = DCBX_CFG_CEE;
-	dcbx_init(&st, &l);
+	cee_host(&l, &st, true);
 	fx_cee(&t, 1, 0, false);
 	t.ctrl.oper_ver = 1;
 	t.ctrl.max_ver = 1;
@@ -328,9 +325,7 @@ cee_invalid_peer_feature_is_rejected_and_flagged(void **state)
 		static const uint8_t bit[] = { DCB_HAS_ETS, DCB_HAS_PFC,
 		    DCB_HAS_APP };
 
-		fx_local(&l, true, MAC_LO);
-		l.mode = DCBX_CFG_CEE;
-		dcbx_init(&st, &l);
+		cee_host(&l, &st, true);
 		fx_cee(&t, 1, 0, false);
 		if (r->decoder) {
 			t.cfg.has &= (uint8_t)~bit[r->f];
@@ -359,9 +354,7 @@ cee_multiple_peers_suspend_and_freeze_acks(void **state)
 	struct cee_tlv t;
 
 	(void)state;
-	fx_local(&l, true, MAC_LO);
-	l.mode = DCBX_CFG_CEE;
-	dcbx_init(&st, &l);
+	cee_host(&l, &st, true);
 	fx_cee(&t, 1, 0, false);
 	cee_settle(&st, &l, &t);
 	assert_int_equal(st.ack, 1);
