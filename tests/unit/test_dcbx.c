@@ -343,6 +343,20 @@ ieee_invalid_peer_config_is_rejected_counted_and_explained(void **state)
 
 /* ---- Per-port events and their DCBX_CHG_* flags. */
 
+/*
+ * A host (willing or not) started in MAC_LO, that has heard one IEEE peer
+ * at MAC_HI sending every TLV, its ETS and PFC willing bits both peer_w.
+ */
+static void
+ieee_heard(struct dcbx_local *l, struct dcbx_state *st, struct ieee_peer *p,
+    bool willing, bool peer_w)
+{
+	fx_local(l, willing, MAC_LO);
+	dcbx_init(st, l);
+	fx_ieee(p, ALL, peer_w, peer_w);
+	dcbx_rx_tlvs(st, l, p, NULL, MAC_HI, 1);
+}
+
 static void
 rx_adopting_reports_every_change_once(void **state)
 {
@@ -390,11 +404,8 @@ multiple_peers_suspend_dcbx_until_one_remains(void **state)
 	int f;
 
 	(void)state;
-	fx_local(&l, true, MAC_LO);
-	dcbx_init(&st, &l);
+	ieee_heard(&l, &st, &p, true, false);
 	dcbx_oper_admin(&l, &admin);
-	fx_ieee(&p, ALL, false, false);
-	dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
 	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
 	/* A second neighbour: as if the peer had sent nothing. */
 	p.cfg.pfc.pfc_cap = 1;		/* invalid, but must not count */
@@ -425,10 +436,7 @@ npeers_rising_to_two_without_a_pdu_suspends(void **state)
 	struct ieee_peer p;
 
 	(void)state;
-	fx_local(&l, true, MAC_LO);
-	dcbx_init(&st, &l);
-	fx_ieee(&p, ALL, false, false);
-	dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
+	ieee_heard(&l, &st, &p, true, false);
 	assert_true((dcbx_npeers(&st, &l, 2) & DCBX_CHG_OPER) != 0);
 	assert_int_equal(st.feat[DCBX_F_ETS].status, DCBX_ST_MULTIPLE_PEERS);
 	assert_int_equal(st.npeers, 2);
@@ -455,11 +463,8 @@ peer_gone_reverts_to_admin_and_says_why(void **state)
 		struct ieee_peer p;
 		struct dcb_config admin;
 
-		fx_local(&l, true, MAC_LO);
-		dcbx_init(&st, &l);
+		ieee_heard(&l, &st, &p, true, false);
 		dcbx_oper_admin(&l, &admin);
-		fx_ieee(&p, ALL, false, false);
-		dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
 		assert_int_equal(dcbx_peer_gone(&st, &l, gone_rows[i].link_down),
 		    DCBX_CHG_OPER | DCBX_CHG_STATUS | DCBX_CHG_TX);
 		assert_false(st.peer_present);
@@ -480,10 +485,7 @@ local_change_reapplies_against_the_stored_peer(void **state)
 
 	(void)state;
 	/* A controller facing a willing peer: its admin PFC is oper. */
-	fx_local(&l, false, MAC_LO);
-	dcbx_init(&st, &l);
-	fx_ieee(&p, ALL, true, true);
-	dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
+	ieee_heard(&l, &st, &p, false, true);
 	l.admin.pfc.pfc_en = 0x08 | 0x40;
 	assert_int_equal(dcbx_local_changed(&st, &l),
 	    DCBX_CHG_OPER | DCBX_CHG_TX);
