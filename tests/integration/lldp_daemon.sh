@@ -10,9 +10,7 @@
 dx_need
 plan 13
 ns_setup o
-ns_add a && ns_add b || bail "namespaces"
-veth_add a o1a b o1b || bail "veth"
-nsx a ip link set o1a up; nsx b ip link set o1b up
+ns_pair o1a o1b
 dx_conf "$NS_TMP/c.conf" 5 2 '' '{ match = "o*"; }'
 T=$NS_TMP
 chmod 755 "$T"			# user nobody reads the config

@@ -7,9 +7,7 @@
 dx_need
 plan 5
 ns_setup d
-ns_add a && ns_add b || bail "namespaces"
-veth_add a d2a b d2b || bail "veth"
-nsx a ip link set d2a up; nsx b ip link set d2b up
+ns_pair d2a d2b
 dx_conf "$NS_TMP/c.conf" 5 2
 dx_start a a "$NS_TMP/c.conf" || bail "dcbxd"
 # Sender: every kind of bad LLDPDU, as fast as one process can, for 3 s.

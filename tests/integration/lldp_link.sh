@@ -10,9 +10,7 @@
 dx_need
 plan 18
 ns_setup o
-ns_add a && ns_add b || bail "namespaces"
-veth_add a o1a b o1b || bail "veth"
-nsx a ip link set o1a up; nsx b ip link set o1b up
+ns_pair o1a o1b
 # tx-interval 30 s (TTL 121 s): nothing here ages out or is sent on the
 # regular timer within a few seconds, so every frame counted is fast tx.
 dx_conf "$NS_TMP/c.conf" 30 4 '' '{ match = "o*"; }'

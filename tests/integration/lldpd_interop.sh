@@ -8,9 +8,7 @@ dx_need
 need_cmd lldpd lldpcli
 plan 6
 ns_setup d
-ns_add a && ns_add b || bail "namespaces"
-veth_add a d1a b d1b 02:00:00:00:1a:01 02:00:00:00:1b:01 || bail "veth"
-nsx a ip link set d1a up; nsx b ip link set d1b up
+ns_pair d1a d1b 02:00:00:00:1a:01 02:00:00:00:1b:01
 dx_conf "$NS_TMP/c.conf" 5 2 'system-name = "dcbxd-side";'
 dx_start a a "$NS_TMP/c.conf" || bail "dcbxd"
 # lldpd drops privileges (user _lldpd): it needs to reach its socket.

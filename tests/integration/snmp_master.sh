@@ -9,9 +9,7 @@
 sn_need
 sn_setup
 plan 8
-ns_add a && ns_add b || bail "namespaces"
-veth_add a s0 b s1 || bail "veth"
-nsx a ip link set s0 up; nsx b ip link set s1 up
+ns_pair s0 s1
 sn_conf a willing "" yes
 sn_conf b controller "3, 4" no
 sn_start a a || bail "dcbxd a"

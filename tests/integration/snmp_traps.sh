@@ -16,9 +16,7 @@ CLEARED=$SN_OID_OURS.0.2
 sn_need
 sn_setup
 plan 12
-ns_add a && ns_add b || bail "namespaces"
-veth_add a s0 b s1 02:00:00:00:0a:01 02:00:00:00:0b:01 || bail "veth"
-nsx a ip link set s0 up; nsx b ip link set s1 up
+ns_pair s0 s1 02:00:00:00:0a:01 02:00:00:00:0b:01
 sn_trapd || bail "snmptrapd did not start"
 sn_snmpd || bail "snmpd did not start"
 sn_conf a controller "3, 4" yes $HOLD

@@ -1,7 +1,8 @@
 # netns.sh -- network namespaces for tests, always cleaned up.
 #
 # ns_setup PREFIX creates a unique namespace prefix ($NS_PREFIX); ns_add NAME
-# creates "$NS_PREFIX-NAME"; veth_add NS1 IF1 NS2 IF2 joins two of them.
+# creates "$NS_PREFIX-NAME"; veth_add NS1 IF1 NS2 IF2 joins two of them;
+# ns_pair IF1 IF2 does all three for the usual namespaces a and b.
 # Everything created, and every process started with bg_start, is removed
 # on exit, whether the test passes, fails or is interrupted.
 NS_LIST=""
@@ -42,6 +43,14 @@ veth_add() {
 	[ -n "$5" ] && ip -n "$(ns_name "$1")" link set "$2" address "$5"
 	[ -n "$6" ] && ip -n "$(ns_name "$3")" link set "$4" address "$6"
 	return 0
+}
+
+# ns_pair IF1 IF2 [MAC1 MAC2]: namespaces a and b joined by a veth pair,
+# IF1 in a and IF2 in b, both ends up; bails out without them.
+ns_pair() {
+	ns_add a && ns_add b || bail "namespaces"
+	veth_add a "$1" b "$2" "${3:-}" "${4:-}" || bail "veth"
+	nsx a ip link set "$1" up; nsx b ip link set "$2" up
 }
 
 # nsx NS CMD...: run CMD inside a namespace.
