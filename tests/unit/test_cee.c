@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "cee.h"
+#include "pdu_fx.h"
 
 /*
  * A Cisco Nexus 5000 CEE TLV (public capture "dcbx-intel.pcap"), info
@@ -433,45 +434,15 @@ cin_decode_recognises_headers_only(void **state)
 
 /* ---- cee_peer_decode over whole LLDPDUs ---- */
 
-struct pdu_build {
-	uint8_t		buf[LLDP_MAX_PDU];
-	struct wcur	w;
-	struct lldp_pdu	pdu;
-};
 static struct pdu_build b;
-
-static void
-pdu_begin(void)
-{
-	struct lldp_local l;
-
-	memset(&l, 0, sizeof(l));
-	l.chassis_subtype = LLDP_CHASSIS_LOCAL;
-	l.chassis_len = 2;
-	memcpy(l.chassis_id, "sw", 2);
-	l.port_subtype = LLDP_PORT_IFNAME;
-	l.port_len = 4;
-	memcpy(l.port_id, "eth0", 4);
-	l.ttl = 120;
-	wcur_init(&b.w, b.buf, sizeof(b.buf));
-	lldp_write_local(&b.w, &l);
-}
-
-static void
-pdu_end(void)
-{
-	lldp_write_end(&b.w);
-	assert_false(b.w.bad);
-	assert_int_equal(lldp_decode(b.buf, b.w.len, &b.pdu), LLDP_DEC_OK);
-}
 
 static void
 peer_decode_finds_cee(void **state)
 {
-	pdu_begin();
+	pdu_begin(&b);
 	lldp_write_org(&b.w, lldp_oui_cee, CEE_SUBTYPE_CIN, cin, sizeof(cin));
 	lldp_write_org(&b.w, lldp_oui_cee, CEE_SUBTYPE_CEE, n5k, sizeof(n5k));
-	pdu_end();
+	pdu_end(&b);
 	assert_int_equal(cee_peer_decode(&b.pdu, &t), CEE_SUBTYPE_CEE);
 	assert_int_equal(t.err, DCB_OK);
 	assert_int_equal(t.cfg.has, DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP);
@@ -480,9 +451,9 @@ peer_decode_finds_cee(void **state)
 static void
 peer_decode_reports_cin_alone(void **state)
 {
-	pdu_begin();
+	pdu_begin(&b);
 	lldp_write_org(&b.w, lldp_oui_cee, CEE_SUBTYPE_CIN, cin, sizeof(cin));
-	pdu_end();
+	pdu_end(&b);
 	assert_int_equal(cee_peer_decode(&b.pdu, &t), CEE_SUBTYPE_CIN);
 	assert_int_equal(t.subtype, CEE_SUBTYPE_CIN);
 	assert_int_equal(t.cfg.has, 0);
@@ -491,10 +462,10 @@ peer_decode_reports_cin_alone(void **state)
 static void
 peer_decode_rejects_two_cee_tlvs(void **state)
 {
-	pdu_begin();
+	pdu_begin(&b);
 	lldp_write_org(&b.w, lldp_oui_cee, CEE_SUBTYPE_CEE, n5k, sizeof(n5k));
 	lldp_write_org(&b.w, lldp_oui_cee, CEE_SUBTYPE_CEE, n5k, sizeof(n5k));
-	pdu_end();
+	pdu_end(&b);
 	assert_int_equal(cee_peer_decode(&b.pdu, &t), CEE_SUBTYPE_CEE);
 	assert_int_equal(t.err, DCB_ERR_DUP);
 	assert_int_equal(t.cfg.has, 0);
@@ -506,10 +477,10 @@ peer_decode_without_cee_returns_0(void **state)
 {
 	static const uint8_t pfc[2] = { 0x08, 0x08 };
 
-	pdu_begin();
+	pdu_begin(&b);
 	lldp_write_org(&b.w, lldp_oui_8021, 11, pfc, sizeof(pfc));
 	lldp_write_org(&b.w, lldp_oui_cee, 3, pfc, sizeof(pfc));
-	pdu_end();
+	pdu_end(&b);
 	assert_int_equal(cee_peer_decode(&b.pdu, &t), 0);
 	assert_int_equal(t.cfg.has, 0);
 }

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "ieee.h"
+#include "pdu_fx.h"
 
 /*
  * ETS Configuration, whole TLV:
@@ -337,37 +338,6 @@ writers_report_a_full_buffer(void **state)
 }
 
 /* ---- ieee_peer_decode over whole LLDPDUs ---- */
-
-struct pdu_build {
-	uint8_t		buf[LLDP_MAX_PDU];
-	struct wcur	w;
-	struct lldp_pdu	pdu;
-};
-
-static void
-pdu_begin(struct pdu_build *b)
-{
-	struct lldp_local l;
-
-	memset(&l, 0, sizeof(l));
-	l.chassis_subtype = LLDP_CHASSIS_LOCAL;
-	l.chassis_len = 2;
-	memcpy(l.chassis_id, "sw", 2);
-	l.port_subtype = LLDP_PORT_IFNAME;
-	l.port_len = 4;
-	memcpy(l.port_id, "eth0", 4);
-	l.ttl = 120;
-	wcur_init(&b->w, b->buf, sizeof(b->buf));
-	lldp_write_local(&b->w, &l);
-}
-
-static void
-pdu_end(struct pdu_build *b)
-{
-	lldp_write_end(&b->w);
-	assert_false(b->w.bad);
-	assert_int_equal(lldp_decode(b->buf, b->w.len, &b->pdu), LLDP_DEC_OK);
-}
 
 static void
 sample_config(struct dcb_config *c)
