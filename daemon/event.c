@@ -21,6 +21,7 @@ struct ev_timer {
 struct ev_io {
 	struct event	*rd;
 	struct event	*wr;
+	struct event	*later;		/* ev_io_defer_read() */
 	ev_io_cb	*cb;
 	void		*arg;
 	int		 fd;
@@ -84,6 +85,16 @@ ev_break(void)
 	event_base_loopbreak(ev_base);
 }
 
+static struct timeval
+ev_tv(uint64_t msec)
+{
+	struct timeval tv;
+
+	tv.tv_sec = (time_t)(msec / 1000);
+	tv.tv_usec = (suseconds_t)(msec % 1000) * 1000;
+	return (tv);
+}
+
 static void
 ev_timer_fire(evutil_socket_t fd, short what, void *arg)
 {
@@ -113,10 +124,8 @@ ev_timer_new(ev_timer_cb *cb, void *arg)
 void
 ev_timer_arm(struct ev_timer *t, uint64_t msec)
 {
-	struct timeval tv;
+	struct timeval tv = ev_tv(msec);
 
-	tv.tv_sec = (time_t)(msec / 1000);
-	tv.tv_usec = (suseconds_t)(msec % 1000) * 1000;
 	evtimer_add(t->ev, &tv);
 }
 
@@ -149,6 +158,16 @@ ev_io_fire(evutil_socket_t fd, short what, void *arg)
 	io->cb(fd, (what & EV_READ) != 0, (what & EV_WRITE) != 0, io->arg);
 }
 
+static void
+ev_io_later(evutil_socket_t fd, short what, void *arg)
+{
+	struct ev_io *io = arg;
+
+	(void)fd;
+	(void)what;
+	io->cb(io->fd, true, false, io->arg);
+}
+
 struct ev_io *
 ev_io_new(int fd, ev_io_cb *cb, void *arg)
 {
@@ -161,7 +180,9 @@ ev_io_new(int fd, ev_io_cb *cb, void *arg)
 	io->arg = arg;
 	io->rd = event_new(ev_base, fd, EV_READ | EV_PERSIST, ev_io_fire, io);
 	io->wr = event_new(ev_base, fd, EV_WRITE | EV_PERSIST, ev_io_fire, io);
-	if (io->rd == NULL || io->wr == NULL || event_add(io->rd, NULL) < 0) {
+	io->later = evtimer_new(ev_base, ev_io_later, io);
+	if (io->rd == NULL || io->wr == NULL || io->later == NULL ||
+	    event_add(io->rd, NULL) < 0) {
 		ev_io_free(io);
 		return (NULL);
 	}
@@ -171,10 +192,21 @@ ev_io_new(int fd, ev_io_cb *cb, void *arg)
 void
 ev_io_want_read(struct ev_io *io, bool on)
 {
+	evtimer_del(io->later);
 	if (on)
 		event_add(io->rd, NULL);
 	else
 		event_del(io->rd);
+}
+
+/* libevent makes both calls no-ops when nothing changes: no epoll_ctl. */
+void
+ev_io_defer_read(struct ev_io *io, uint64_t msec)
+{
+	struct timeval tv = ev_tv(msec);
+
+	event_del(io->rd);
+	evtimer_add(io->later, &tv);
 }
 
 void
@@ -195,6 +227,8 @@ ev_io_free(struct ev_io *io)
 		event_free(io->rd);
 	if (io->wr != NULL)
 		event_free(io->wr);
+	if (io->later != NULL)
+		event_free(io->later);
 	free(io);
 }
 

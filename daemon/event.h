@@ -36,6 +36,12 @@ void		 ev_timer_free(struct ev_timer *);	/* NULL is fine */
 struct ev_io	*ev_io_new(int fd, ev_io_cb *, void *);
 void		 ev_io_want_read(struct ev_io *, bool);
 void		 ev_io_want_write(struct ev_io *, bool);
+/*
+ * Stop watching for reading and call back (readable) msec from now: the
+ * owner drains a busy fd on a timer instead of waking per packet, and
+ * resumes watching with ev_io_want_read(io, true) once it finds it empty.
+ */
+void		 ev_io_defer_read(struct ev_io *, uint64_t msec);
 void		 ev_io_free(struct ev_io *);		/* NULL is fine */
 
 struct ev_signal *ev_signal_new(int signo, ev_signal_cb *, void *);

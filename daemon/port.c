@@ -23,12 +23,13 @@
 
 #define PORT_HASH	256
 /*
- * Receive moderation: at most PORT_RX_BURST frames per wakeup, then back
- * to the loop; after a burst the socket is left unwatched for
- * PORT_RX_HOLD_MS and drained again on a timer (see port_readable()).
+ * Receive moderation (port_readable()): at most PORT_RX_BURST frames per
+ * wakeup; between drains of a burst the socket is left unwatched for a
+ * hold that adapts to the rate, PORT_RX_HOLD_MIN to PORT_RX_HOLD_MAX ms.
  */
-#define PORT_RX_BURST	(8 * SOCK_BATCH)
-#define PORT_RX_HOLD_MS	20
+#define PORT_RX_BURST		(8 * SOCK_BATCH)
+#define PORT_RX_HOLD_MIN	1
+#define PORT_RX_HOLD_MAX	32
 
 static struct port	*port_list;
 static struct port	*port_hash[PORT_HASH];
@@ -218,14 +219,38 @@ port_rx_batch(struct port *p, const struct sock_batch *b, int n)
 }
 
 /*
+ * How long to leave the socket unwatched after a drain of 'got' frames
+ * ('more': the budget ran out first).  The hold starts short after a
+ * silence and doubles while drains stay under half the budget, so a
+ * steady flood settles at PORT_RX_BURST/2..PORT_RX_BURST frames per
+ * wakeup (or the longest hold); a full budget halves it and comes back
+ * at once, so what queues meanwhile stays well inside the receive buffer.
+ */
+static uint64_t
+port_rx_hold(struct port *p, int got, bool more)
+{
+	if (more) {
+		if (p->rx_hold_ms > PORT_RX_HOLD_MIN)
+			p->rx_hold_ms /= 2;
+		return (0);
+	}
+	if (p->rx_hold_ms == 0)
+		p->rx_hold_ms = PORT_RX_HOLD_MIN;
+	else if (got < PORT_RX_BURST / 2 && p->rx_hold_ms < PORT_RX_HOLD_MAX)
+		p->rx_hold_ms *= 2;
+	return (p->rx_hold_ms);
+}
+
+/*
  * Readable, or the hold timer fired: drain up to PORT_RX_BURST frames.
  * Waking per frame cost a context switch every ~3 frames under a flood
  * (bench/README.md), so after any frame the socket stays unwatched for
- * PORT_RX_HOLD_MS and the timer drains what came meanwhile in one
- * recvmmsg(); only a drain that finds nothing watches the socket again.
- * The first frame after a silence is therefore handled at once, later
- * ones of a burst at most PORT_RX_HOLD_MS late.  A full burst comes back
- * after a zero timer: the loop serves other fds and ports in between.
+ * a hold (port_rx_hold()) and the timer drains what came meanwhile with
+ * a few recvmmsg(); only a drain that finds nothing watches the socket
+ * again.  The first frame after a silence is therefore handled at once,
+ * later ones of a burst at most PORT_RX_HOLD_MAX ms late.  A full budget
+ * comes back after a zero timer: the loop serves other fds and ports in
+ * between, so a flood on one port starves nothing.
  */
 static void
 port_readable(int fd, bool rd, bool wr, void *arg)
@@ -246,10 +271,11 @@ port_readable(int fd, bool rd, bool wr, void *arg)
 		port_rx_batch(p, &b, n);
 		got += n;
 	} while (n == SOCK_BATCH && got < PORT_RX_BURST);
-	if (got == 0)
+	if (got == 0) {
+		p->rx_hold_ms = 0;
 		ev_io_want_read(p->io, true);
-	else
-		ev_io_defer_read(p->io, n == SOCK_BATCH ? 0 : PORT_RX_HOLD_MS);
+	} else
+		ev_io_defer_read(p->io, port_rx_hold(p, got, n == SOCK_BATCH));
 }
 
 /* -------------------------------------------------------------- DCBX */

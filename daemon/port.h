@@ -33,6 +33,7 @@ struct port {
 	struct conf_port cp;		/* the settings that apply */
 	int		 fd;
 	struct ev_io	*io;
+	unsigned int	 rx_hold_ms;	/* receive moderation, 0: watching */
 	struct agent	*agent[LLDP_AGENT__MAX];
 	uint64_t	 st[LLDP_STAT__MAX];	/* 802.1AB statistics */
 	struct agent_rem_stats rem;		/* this port's share */

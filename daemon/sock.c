@@ -158,24 +158,38 @@ sock_send(int fd, int ifindex, const void *frame, size_t len)
 	return (n == (ssize_t)len ? 0 : -EMSGSIZE);
 }
 
-ssize_t
-sock_recv(int fd, void *buf, size_t len)
+int
+sock_recv_batch(int fd, struct sock_batch *b)
 {
-	struct sockaddr_ll sll;
-	socklen_t slen = sizeof(sll);
-	ssize_t n;
+	struct mmsghdr mm[SOCK_BATCH];
+	struct iovec iov[SOCK_BATCH];
+	struct sockaddr_ll sll[SOCK_BATCH];
+	int i, n;
 
-	for (;;) {
-		n = recvfrom(fd, buf, len, MSG_TRUNC | MSG_DONTWAIT,
-		    (struct sockaddr *)&sll, &slen);
-		if (n >= 0)
-			break;
-		if (errno != EINTR)
-			return (-errno);
+	memset(mm, 0, sizeof(mm));
+	for (i = 0; i < SOCK_BATCH; i++) {
+		iov[i].iov_base = b->buf[i];
+		iov[i].iov_len = sizeof(b->buf[i]);
+		mm[i].msg_hdr.msg_iov = &iov[i];
+		mm[i].msg_hdr.msg_iovlen = 1;
+		mm[i].msg_hdr.msg_name = &sll[i];
+		mm[i].msg_hdr.msg_namelen = sizeof(sll[i]);
 	}
-	/* Belt and braces if PACKET_IGNORE_OUTGOING is not supported. */
-	if (sll.sll_pkttype == PACKET_OUTGOING)
-		return (0);
+	/*
+	 * MSG_TRUNC: packet_recvmsg() then reports each frame's full length,
+	 * so a truncated one is seen.  With MSG_DONTWAIT recvmmsg() stops at
+	 * the first empty read and returns what it has.
+	 */
+	do
+		n = recvmmsg(fd, mm, SOCK_BATCH, MSG_TRUNC | MSG_DONTWAIT,
+		    NULL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return (errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno);
+	for (i = 0; i < n; i++)
+		/* Belt and braces if PACKET_IGNORE_OUTGOING is unsupported. */
+		b->len[i] = sll[i].sll_pkttype == PACKET_OUTGOING ? 0 :
+		    mm[i].msg_len;
 	return (n);
 }
 
