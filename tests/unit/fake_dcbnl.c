@@ -253,6 +253,15 @@ u8attr(struct fake *f, const struct fa *a, int n, uint16_t type)
 	return x->p;
 }
 
+/* The value of a u8 attribute, or 0 when it is missing (recorded as bad). */
+static uint8_t
+u8val(struct fake *f, const struct fa *a, int n, uint16_t type)
+{
+	const uint8_t *v = u8attr(f, a, n, type);
+
+	return v != NULL ? *v : 0;
+}
+
 /* __dcbnl_pg_setcfg(): TC_0..7 nests of 4 params, then BW_ID_0..7. */
 static void
 cee_pg(struct fake *f, const struct fa *pg, struct fake_cee_tc *tc,
@@ -269,10 +278,10 @@ cee_pg(struct fake *f, const struct fa *pg, struct fake_cee_tc *tc,
 
 		if (t == NULL || !t->nested || attrs(f, t->p, t->len, p, 4) != 4)
 			return bad(f, "PG TC nest wrong");
-		tc[i].pgid = *u8attr(f, p, 4, DCB_TC_ATTR_PARAM_PGID);
-		tc[i].up = *u8attr(f, p, 4, DCB_TC_ATTR_PARAM_UP_MAPPING);
-		tc[i].strict = *u8attr(f, p, 4, DCB_TC_ATTR_PARAM_STRICT_PRIO);
-		tc[i].pct = *u8attr(f, p, 4, DCB_TC_ATTR_PARAM_BW_PCT);
+		tc[i].pgid = u8val(f, p, 4, DCB_TC_ATTR_PARAM_PGID);
+		tc[i].up = u8val(f, p, 4, DCB_TC_ATTR_PARAM_UP_MAPPING);
+		tc[i].strict = u8val(f, p, 4, DCB_TC_ATTR_PARAM_STRICT_PRIO);
+		tc[i].pct = u8val(f, p, 4, DCB_TC_ATTR_PARAM_BW_PCT);
 		if ((v = u8attr(f, a, n, DCB_PG_ATTR_BW_ID_0 + i)) != NULL)
 			bw[i] = *v;
 	}
@@ -283,7 +292,7 @@ cee_set(struct fake *f, uint8_t cmd, const struct fa *top, int n,
     struct wb *w)
 {
 	struct fa a[16];
-	const struct fa *x;
+	const struct fa *x, *id;
 	int k, i;
 
 	switch (cmd) {
@@ -292,7 +301,7 @@ cee_set(struct fake *f, uint8_t cmd, const struct fa *top, int n,
 		    (k = attrs(f, x->p, x->len, a, 16)) != 8)
 			return bad(f, "PFC_CFG wrong"), -EINVAL;
 		for (i = 0; i < 8; i++)
-			f->cee_pfc[i] = *u8attr(f, a, k, DCB_PFC_UP_ATTR_0 + i);
+			f->cee_pfc[i] = u8val(f, a, k, DCB_PFC_UP_ATTR_0 + i);
 		wb_u8(w, DCB_ATTR_PFC_CFG, 0);
 		return 0;
 	case DCB_CMD_PGTX_SCFG:
@@ -308,12 +317,13 @@ cee_set(struct fake *f, uint8_t cmd, const struct fa *top, int n,
 	case DCB_CMD_SAPP:
 		if ((x = find(top, n, DCB_ATTR_APP)) == NULL ||
 		    (k = attrs(f, x->p, x->len, a, 16)) != 3 ||
-		    find(a, k, DCB_APP_ATTR_ID)->len != 2 || f->cee_app_n == 16)
+		    (id = find(a, k, DCB_APP_ATTR_ID)) == NULL ||
+		    id->len != 2 || f->cee_app_n == 16)
 			return bad(f, "SAPP wrong"), -EINVAL;
 		i = f->cee_app_n++;
-		f->cee_app_idtype[i] = *u8attr(f, a, k, DCB_APP_ATTR_IDTYPE);
-		memcpy(&f->cee_app_id[i], find(a, k, DCB_APP_ATTR_ID)->p, 2);
-		f->cee_app_prio[i] = *u8attr(f, a, k, DCB_APP_ATTR_PRIORITY);
+		f->cee_app_idtype[i] = u8val(f, a, k, DCB_APP_ATTR_IDTYPE);
+		memcpy(&f->cee_app_id[i], id->p, 2);
+		f->cee_app_prio[i] = u8val(f, a, k, DCB_APP_ATTR_PRIORITY);
 		wb_u8(w, DCB_ATTR_APP, 0);
 		return 0;
 	case DCB_CMD_SET_ALL:
