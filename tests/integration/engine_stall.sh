@@ -2,7 +2,9 @@
 # Stall prevention: B's host stops draining (its TAP is down, so writes
 # fail).  After --stall-ms B must stop asking A to pause priority 3 (time 0),
 # drop and count, and raise a "stall" event; A must not stay paused.  When
-# the host drains again, B raises "recover".
+# the host drains again, B raises "recover".  The 1 MiB queue fills in
+# about 80 ms at 100 Mb/s, well before the 300 ms stall time, so B has
+# asked for a pause before it gives up even on a loaded machine.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/engine/lib.sh"
@@ -10,7 +12,7 @@ engine_need
 plan 6
 two_ns e
 engine_start A a0 --tap dcb-a --speed 1G --pfc 3 --qmem 4M || bail "engine A"
-engine_start B b0 --tap dcb-b --speed 1G --pfc 3 --qmem 1M --stall-ms 100 ||
+engine_start B b0 --tap dcb-b --speed 1G --pfc 3 --qmem 1M --stall-ms 300 ||
 	bail "engine B"
 nsx B ip link set dcb-b down
 nsx A "$ETOOL" gen dcb-a --stream 3:vlan:100M:2000 --duration 3000 >/dev/null
