@@ -271,7 +271,12 @@ port_readable(int fd, bool rd, bool wr, void *arg)
 		port_rx_batch(p, &b, n);
 		got += n;
 	} while (n == SOCK_BATCH && got < PORT_RX_BURST);
-	if (got == 0) {
+	/*
+	 * Nothing queued, or one frame that woke us (rx_hold_ms 0: we were
+	 * watching): no burst, so watch.  Holding after the periodic LLDPDU
+	 * of every port would cost an idle daemon a second wakeup each.
+	 */
+	if (got == 0 || (got == 1 && p->rx_hold_ms == 0)) {
 		p->rx_hold_ms = 0;
 		ev_io_want_read(p->io, true);
 	} else
