@@ -79,6 +79,9 @@ port_be_reset(struct port *p)
 		ev_timer_stop(p->be_retry);
 	p->be_attempt = 0;
 	p->be_retry_at_ms = 0;
+	/* A backend is about to be (re)opened: sample it once back in the loop. */
+	if (p->stats_timer != NULL)
+		ev_timer_arm(p->stats_timer, 0);
 }
 
 static unsigned int
@@ -203,16 +206,21 @@ port_be_stats_fire(void *arg)
 	struct backend_stats bs;
 	int rc;
 
-	if (p->be_open && p->be.ops != NULL && p->be.ops->stats != NULL) {
-		memset(&bs, 0, sizeof(bs));
-		if ((rc = p->be.ops->stats(&p->be, &bs)) == 0) {
-			p->pfc = bs;
-			p->pfc_ms = ev_now_ms();
-			p->pfc_samples++;
-		} else
-			log_debug(LOG_SUB_DCBX, "%s: PFC counters: %s",
-			    p->ifname, strerror(-rc));
-	}
+	/*
+	 * A backend without counters (read-only) needs no timer at all: a
+	 * thousand idle ports must not wake the daemon for nothing.
+	 * port_be_reset() arms it again when another backend is opened.
+	 */
+	if (!p->be_open || p->be.ops == NULL || p->be.ops->stats == NULL)
+		return;
+	memset(&bs, 0, sizeof(bs));
+	if ((rc = p->be.ops->stats(&p->be, &bs)) == 0) {
+		p->pfc = bs;
+		p->pfc_ms = ev_now_ms();
+		p->pfc_samples++;
+	} else
+		log_debug(LOG_SUB_DCBX, "%s: PFC counters: %s", p->ifname,
+		    strerror(-rc));
 	if (p->stats_timer != NULL)
 		ev_timer_arm(p->stats_timer, port_be_stats_ms);
 }
