@@ -426,9 +426,11 @@ agent_rx_changed(struct agent *a, struct nbr *n, const struct lldp_frame *f,
 	if (nbr_store(n, f, pdu) < 0)
 		return;
 	nbr_arm(n, pdu->ttl, ev_now_ms());
-	/* Decode our own copy, which outlives the receive buffer. */
-	if (nbr_decode(n, &agent_pdu) == LLDP_DEC_OK)
-		port_nbr_changed(a->port, a, n, &agent_pdu);
+	/*
+	 * pdu points into the receive buffer, valid for this call: the port
+	 * copies what it keeps (port.h), so no second decode of our copy.
+	 */
+	port_nbr_changed(a->port, a, n, pdu);
 }
 
 static void
@@ -468,8 +470,7 @@ agent_rx_new(struct agent *a, const struct lldp_frame *f,
 	agent_rem.last_change_ms = now;
 	/* newNeighbor: fast transmission so the new peer learns us soon. */
 	agent_fast_start(a);
-	if (nbr_decode(n, &agent_pdu) == LLDP_DEC_OK)
-		port_nbr_added(a->port, a, n, &agent_pdu);
+	port_nbr_added(a->port, a, n, pdu);
 }
 
 void

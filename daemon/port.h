@@ -97,6 +97,11 @@ int		 port_set_admin(struct port *, const struct dcb_config *,
 void	port_build_frame(struct port *, int agent, struct wcur *,
 	    bool shutdown);
 int	port_send(struct port *, const void *, size_t);
+/*
+ * The PDU given to these points into the receive buffer and is valid only
+ * during the call: copy what is kept (the neighbour itself keeps its own
+ * copy of the bytes, see nbr_decode()).
+ */
 void	port_nbr_added(struct port *, struct agent *, struct nbr *,
 	    const struct lldp_pdu *);
 void	port_nbr_changed(struct port *, struct agent *, struct nbr *,
