@@ -26,12 +26,10 @@
 #include "log.h"
 #include "port.h"
 #include "show.h"
-#ifdef DCBXD_WITH_DCBNL
 #include "dcbnl.h"
 #define dcb_app kdcb_app	/* the uapi name clashes with our model's */
 #include <linux/dcbnl.h>
 #undef dcb_app
-#endif
 
 #define PORT_BE_MON_BURST	16	/* datagrams per wakeup */
 #define PORT_BE_MON_EVENTS	8	/* events per datagram */
@@ -39,10 +37,8 @@
 
 static void	port_be_retry_fire(void *);
 static void	port_be_stats_fire(void *);
-#ifdef DCBXD_WITH_DCBNL
 static uint64_t	port_be_writes(struct port *);
 static void	port_be_count_echo(struct port *, uint64_t, int);
-#endif
 
 unsigned int	port_be_stats_ms = PORT_BE_STATS_MS;
 
@@ -87,13 +83,7 @@ port_be_reset(struct port *p)
 static unsigned int
 port_be_delay_ms(const struct port *p, int rc)
 {
-#ifdef DCBXD_WITH_DCBNL
 	return (dcbnl_retry_delay_ms(rc, p->be_attempt));
-#else
-	(void)p;
-	return (rc == -EOPNOTSUPP || rc == -ENODEV || rc == -EPERM ? 0 :
-	    500);
-#endif
 }
 
 static enum backend_dcbx
@@ -162,17 +152,13 @@ port_be_result(struct port *p, int rc)
 static int
 port_be_apply(struct port *p)
 {
-#ifdef DCBXD_WITH_DCBNL
 	uint64_t w = port_be_writes(p);
-#endif
 	int rc;
 
 	if (!p->be_open)
 		return (0);
 	rc = backend_apply(&p->be, &p->ds.oper, port_be_version(p));
-#ifdef DCBXD_WITH_DCBNL
 	port_be_count_echo(p, w, rc);
-#endif
 	if (rc < 0) {
 		log_warnx(LOG_SUB_DCBX, "%s: %s backend refused the config: %s",
 		    p->ifname, p->be.ops->name, p->be.error);
@@ -227,7 +213,6 @@ port_be_stats_fire(void *arg)
 
 /* ---------------------------------------------- changes made by others */
 
-#ifdef DCBXD_WITH_DCBNL
 static struct dcbnl_mon	*be_mon;
 static struct ev_io	*be_mon_io;
 
@@ -434,7 +419,3 @@ port_be_mon_fini(void)
 	be_mon_io = NULL;
 	be_mon = NULL;
 }
-#else
-int	port_be_mon_init(void) { return (0); }
-void	port_be_mon_fini(void) { }
-#endif

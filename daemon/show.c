@@ -265,12 +265,7 @@ ports_sorted(void)
 static const char *
 port_active(const struct port *p)
 {
-#ifdef DCBXD_WITH_DCBX
 	return (dcbx_mode_name[p->ds.active]);
-#else
-	(void)p;
-	return ("none");
-#endif
 }
 
 /* The backend's upkeep (port_be.c): retries pending, others' changes. */
@@ -407,7 +402,6 @@ show_stats_all(const struct port *only)
 	return (show_each(show_stats));
 }
 
-#ifdef DCBXD_WITH_DCBX
 /* The peer's config in the active mode, or NULL. */
 static const struct dcb_config *
 dcbx_peer_cfg(const struct port *p)
@@ -469,12 +463,3 @@ show_dcbx(const struct port *p)
 	    "ets", ets, "pfc", pfc, "app", app,
 	    "invalid_peer", (json_int_t)p->ds.invalid_peer));
 }
-#else
-json_t *
-show_dcbx(const struct port *p)
-{
-	return (json_pack("{s:s, s:s, s:s, s:s, s:n}", "ifname", p->ifname,
-	    "mode", dcb_kw_name(conf_mode_kw, p->cp.mode), "active", "none",
-	    "role", dcb_kw_name(conf_role_kw, p->cp.role), "peer_mac"));
-}
-#endif
