@@ -146,10 +146,8 @@ port_build_frame(struct port *p, int agent, struct wcur *w, bool shutdown)
 		lldp_write_shutdown(w, &l);
 	else {
 		lldp_write_local(w, &l);
-#ifdef DCBXD_WITH_DCBX
 		if (agent == LLDP_AGENT_NEAREST_BRIDGE)
 			dcbx_write_tlvs(&p->ds, &p->dl, w);
-#endif
 		lldp_write_end(w);
 	}
 	lldp_frame_end(w);
@@ -285,7 +283,6 @@ port_readable(int fd, bool rd, bool wr, void *arg)
 
 /* -------------------------------------------------------------- DCBX */
 
-#ifdef DCBXD_WITH_DCBX
 /*
  * ieee_pfc.delay, the link delay allowance in bits, when the config gives
  * none: the headroom calculator's interface and cable terms, both ways, at
@@ -415,15 +412,6 @@ port_dcbx_reconf(struct port *p)
 	port_dcbx_local(p);
 	port_dcbx_result(p, dcbx_local_changed(&p->ds, &p->dl));
 }
-#else
-/* LLDP-only build: lib/dcbx.c is not linked yet. */
-static void port_dcbx_rx(struct port *p, struct agent *a, struct nbr *n,
-    const struct lldp_pdu *pdu) { (void)p; (void)a; (void)n; (void)pdu; }
-static void port_dcbx_gone(struct port *p, struct agent *a)
-{ (void)p; (void)a; }
-static void port_dcbx_start(struct port *p) { (void)p; }
-static void port_dcbx_reconf(struct port *p) { (void)p; }
-#endif
 
 /* -------------------------------------------------------- neighbours */
 
