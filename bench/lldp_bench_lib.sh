@@ -169,3 +169,19 @@ bl_ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "-";
 	    else printf "%.2f\n", a / b }'
 }
+
+# bl_flood_setup MAX_NEIGHBORS: a sender namespace (src) with one veth to
+# dcbxd (dut, port bd0) and one to lldpd (lut, port bl0), both daemons
+# started with room for MAX_NEIGHBORS neighbours on that port.
+bl_flood_setup() {
+	_max=$1
+	[ -x "$FLOOD" ] || bl_die "lldp-flood not built: $FLOOD"
+	ns_add src && ns_add dut && ns_add lut || bl_die "namespaces"
+	veth_add src bfd dut bd0 && veth_add src bfl lut bl0 || bl_die "veth"
+	for _l in "src bfd" "src bfl" "dut bd0" "lut bl0"; do
+		set -- $_l; ip -n "$(ns_name "$1")" link set "$2" up
+	done
+	bl_dx_start dut dx bd0 "max-neighbors = $_max;"
+	bl_ll_start lut ll bl0 "$_max"
+	sleep 1
+}

@@ -21,17 +21,8 @@
 TOTAL=${TOTAL:-10000}
 STEP=${STEP:-1000}
 RATE=${RATE:-2000}
-[ -x "$FLOOD" ] || bl_die "lldp-flood not built: $FLOOD"
 bl_init "${1:-}"
-
-ns_add src && ns_add dut && ns_add lut || bl_die "namespaces"
-veth_add src bfd dut bd0 && veth_add src bfl lut bl0 || bl_die "veth"
-for l in "src bfd" "src bfl" "dut bd0" "lut bl0"; do
-	set -- $l; ip -n "$(ns_name "$1")" link set "$2" up
-done
-bl_dx_start dut dx bd0 "max-neighbors = 20000;"
-bl_ll_start lut ll bl0 20000
-sleep 1
+bl_flood_setup 20000
 
 # lldpd cannot be asked: past about 2,000 neighbours on a port, lldpcli's
 # "show statistics" (ports or summary) fails ("message received is too

@@ -19,17 +19,8 @@
 RATE=${RATE:-10000}
 SECS=${SECS:-2}
 RUNS=${RUNS:-3}
-[ -x "$FLOOD" ] || bl_die "lldp-flood not built: $FLOOD"
 bl_init "${1:-}"
-
-ns_add src && ns_add dut && ns_add lut || bl_die "namespaces"
-veth_add src bfd dut bd0 && veth_add src bfl lut bl0 || bl_die "veth"
-for l in "src bfd" "src bfl" "dut bd0" "lut bl0"; do
-	set -- $l; ip -n "$(ns_name "$1")" link set "$2" up
-done
-bl_dx_start dut dx bd0 "max-neighbors = 1000;"
-bl_ll_start lut ll bl0 1000
-sleep 1
+bl_flood_setup 1000
 
 # rx_run DAEMON NBRS FLOOD-FLAGS: one run, prints "us_per_pdu rx sent".
 rx_run() {
