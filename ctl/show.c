@@ -230,11 +230,25 @@ dcbx_status(FILE *fp, const char *name, const json_t *feat)
 	    reason[0] != '\0' && strcmp(reason, "-") != 0 ? ")" : "");
 }
 
+/* One ETS or PFC feature: its status line, then the side-by-side grid. */
+static void
+dcbx_feature(FILE *fp, const json_t *r, const char *name,
+    const struct proto_field *fields)
+{
+	const json_t *feat = json_object_get(r, name);
+	struct table *t;
+
+	dcbx_status(fp, name, feat);
+	t = table_new(9);
+	dcbx_grid(t, fields, feat);
+	table_print(t, fp, "  ");
+	table_free(t);
+}
+
 void
 show_dcbx(FILE *fp, const json_t *r)
 {
 	char b[4][32];
-	struct table *t;
 	json_t *feat;
 
 	fprintf(fp, "%s: mode %s, active %s, role %s, peer %s\n",
@@ -242,18 +256,8 @@ show_dcbx(FILE *fp, const json_t *r)
 	    get_text(r, "active", b[2], 32), get_text(r, "role", b[3], 32),
 	    json_is_string(json_object_get(r, "peer_mac")) ?
 	    json_string_value(json_object_get(r, "peer_mac")) : "none");
-	feat = json_object_get(r, "ets");
-	dcbx_status(fp, "ets", feat);
-	t = table_new(9);
-	dcbx_grid(t, proto_ets_fields, feat);
-	table_print(t, fp, "  ");
-	table_free(t);
-	feat = json_object_get(r, "pfc");
-	dcbx_status(fp, "pfc", feat);
-	t = table_new(9);
-	dcbx_grid(t, proto_pfc_fields, feat);
-	table_print(t, fp, "  ");
-	table_free(t);
+	dcbx_feature(fp, r, "ets", proto_ets_fields);
+	dcbx_feature(fp, r, "pfc", proto_pfc_fields);
 	feat = json_object_get(r, "app");
 	dcbx_status(fp, "app", feat);
 	dcbx_app_grid(fp, feat);
