@@ -34,6 +34,7 @@ struct ev_signal {
 };
 
 static struct event_base *ev_base;
+static uint64_t ev_frozen_ms;	/* ev_now_freeze(): 0, not frozen */
 
 /* libevent's own messages go through our log, under the "event" token. */
 static void
@@ -274,6 +275,21 @@ ev_now_ms(void)
 {
 	struct timespec ts;
 
+	if (ev_frozen_ms != 0)
+		return (ev_frozen_ms);
 	clock_gettime(CLOCK_BOOTTIME, &ts);
 	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
+}
+
+void
+ev_now_freeze(void)
+{
+	ev_frozen_ms = 0;
+	ev_frozen_ms = ev_now_ms();
+}
+
+void
+ev_now_thaw(void)
+{
+	ev_frozen_ms = 0;
 }

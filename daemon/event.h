@@ -49,5 +49,12 @@ void		 ev_signal_free(struct ev_signal *);
 
 /* CLOCK_BOOTTIME in milliseconds: TTLs keep counting across suspend. */
 uint64_t	ev_now_ms(void);
+/*
+ * Between the two, ev_now_ms() answers one reading: for a burst of frames
+ * handled in one go (sub-millisecond), one clock read instead of several
+ * per frame.  Not nested.
+ */
+void		ev_now_freeze(void);
+void		ev_now_thaw(void);
 
 #endif /* EVENT_H */

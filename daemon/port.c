@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,19 @@
 #define PORT_RX_BURST		(8 * SOCK_BATCH)
 #define PORT_RX_HOLD_MIN	1
 #define PORT_RX_HOLD_MAX	32
+/*
+ * Flood handling (port_rx_rate()): PORT_RING_ON frames within one window
+ * open a packet ring (sock.h), which costs no system call and no copy per
+ * frame; PORT_RING_QUIET windows in a row under PORT_RING_OFF frames each
+ * close it again.  Neighbours send one LLDPDU each per tx-interval (fast
+ * transmission: one a second), so only a flood or a very crowded segment
+ * comes near.  Either switch loses no frame and reorders none (sock.h).
+ */
+#define PORT_RING_WIN_MS	1000
+#define PORT_RING_ON		2000
+#define PORT_RING_OFF		50
+#define PORT_RING_QUIET		3
+#define PORT_RING_RETRY_MS	60000
 
 static struct port	*port_list;
 static struct port	*port_hash[PORT_HASH];
@@ -198,22 +212,187 @@ port_rx_frame(struct port *p, const uint8_t *buf, size_t len)
 	agent_rx(a, &f);
 }
 
+/* One frame from the socket or the ring (sock.h's lengths). */
+static void
+port_rx_one(void *arg, const uint8_t *frame, size_t len)
+{
+	struct port *p = arg;
+
+	if (len == 0)
+		return;		/* our own frame looped back */
+	if (len > SOCK_FRAME_MAX) {
+		/* Longer than any LLDPDU may be: truncated. */
+		p->st[LLDP_STAT_FRAMES_DISCARDED]++;
+		p->st[LLDP_STAT_FRAMES_IN_ERRORS]++;
+		return;
+	}
+	port_rx_frame(p, frame, len);
+}
+
 static void
 port_rx_batch(struct port *p, const struct sock_batch *b, int n)
 {
 	int i;
 
-	for (i = 0; i < n; i++) {
-		if (b->len[i] == 0)
-			continue;	/* our own frame looped back */
-		if (b->len[i] > sizeof(b->buf[i])) {
-			/* Longer than any LLDPDU may be: truncated. */
-			p->st[LLDP_STAT_FRAMES_DISCARDED]++;
-			p->st[LLDP_STAT_FRAMES_IN_ERRORS]++;
-			continue;
+	for (i = 0; i < n; i++)
+		port_rx_one(p, b->buf[i], b->len[i]);
+}
+
+/* Up to PORT_RX_BURST frames with recvmmsg(); *more: the budget ran out. */
+static int
+port_rx_drain(struct port *p, bool *more)
+{
+	static struct sock_batch b;	/* 48 kB: one loop, one drain */
+	int n, got = 0;
+
+	do {
+		if ((n = sock_recv_batch(p->fd, &b)) < 0) {
+			log_debug(LOG_SUB_LLDP, "%s: recv: %s", p->ifname,
+			    strerror(-n));
+			break;
 		}
-		port_rx_frame(p, b->buf[i], b->len[i]);
+		port_rx_batch(p, &b, n);
+		got += n;
+	} while (n == SOCK_BATCH && got < PORT_RX_BURST);
+	*more = n == SOCK_BATCH;
+	return (got);
+}
+
+uint64_t
+port_rx_drops(struct port *p)
+{
+	p->rx_drops += sock_drops(p->fd) + sock_drops(p->ring.fd);
+	return (p->rx_drops);
+}
+
+/*
+ * The ring's frames: first what the port socket still holds from before
+ * the switch (older), then every block the kernel has closed.
+ */
+static void
+port_ring_readable(int fd, bool rd, bool wr, void *arg)
+{
+	struct port *p = arg;
+	bool more = false;
+	int got = 0;
+
+	(void)fd;
+	(void)wr;
+	if (!rd)
+		return;
+	ev_now_freeze();
+	if (p->rx_queued) {
+		got = port_rx_drain(p, &more);
+		p->rx_queued = more;
 	}
+	got += (int)sock_ring_read(&p->ring, port_rx_one, p);
+	ev_now_thaw();
+	p->rx_win_n += (unsigned int)got;
+}
+
+static void
+port_ring_close(struct port *p)
+{
+	(void)port_rx_drops(p);
+	ev_io_free(p->ring_io);
+	p->ring_io = NULL;
+	sock_ring_close(&p->ring);
+	p->ring_state = PORT_RING_NONE;
+}
+
+/*
+ * Each window while the ring is open: is the flood over?  Then frames go
+ * back to the port socket, which stays unwatched until the ring's last
+ * block is closed and read (SOCK_RING_TOV_MS), so that nothing is handled
+ * out of order; the next time this fires the ring goes.
+ */
+static void
+port_ring_check(void *arg)
+{
+	struct port *p = arg;
+	int rc;
+
+	(void)port_rx_drops(p);
+	if (p->ring_state == PORT_RING_CLOSING) {
+		ev_now_freeze();
+		(void)sock_ring_read(&p->ring, port_rx_one, p);
+		ev_now_thaw();
+		port_ring_close(p);
+		p->rx_win_ms = ev_now_ms();
+		p->rx_win_n = 0;
+		p->rx_hold_ms = 0;
+		log_info(LOG_SUB_LLDP, "%s: receive flood over: back to the "
+		    "socket queue (%" PRIu64 " frames dropped by the kernel "
+		    "so far)", p->ifname, p->rx_drops);
+		ev_io_want_read(p->io, true);
+		return;
+	}
+	if (p->rx_win_n >= PORT_RING_OFF)
+		p->ring_quiet = 0;
+	else if (++p->ring_quiet >= PORT_RING_QUIET) {
+		if ((rc = sock_ring_unsteer(&p->ring)) < 0) {
+			/* Still steered here: keep reading, try later. */
+			log_warnx(LOG_SUB_LLDP, "%s: packet ring: %s",
+			    p->ifname, strerror(-rc));
+		} else {
+			ev_io_want_read(p->io, false);
+			p->ring_state = PORT_RING_CLOSING;
+			ev_timer_arm(p->ring_timer, 3 * SOCK_RING_TOV_MS);
+			return;
+		}
+	}
+	p->rx_win_n = 0;
+	ev_timer_arm(p->ring_timer, PORT_RING_WIN_MS);
+}
+
+static void
+port_ring_open(struct port *p)
+{
+	uint64_t now = ev_now_ms();
+	int rc = -ENOMEM;
+
+	if (now < p->ring_retry_ms)
+		return;
+	if ((p->ring_timer == NULL &&
+	    (p->ring_timer = ev_timer_new(port_ring_check, p)) == NULL) ||
+	    (rc = sock_ring_open(p->fd, p->ifindex, &p->ring)) < 0 ||
+	    (p->ring_io = ev_io_new(p->ring.fd, port_ring_readable, p)) ==
+	    NULL) {
+		if (p->ring.fd >= 0) {
+			(void)sock_ring_unsteer(&p->ring);
+			sock_ring_close(&p->ring);
+		}
+		log_warnx(LOG_SUB_LLDP, "%s: receive flood: no packet ring "
+		    "(%s); staying on the socket queue", p->ifname,
+		    strerror(-rc));
+		p->ring_retry_ms = now + PORT_RING_RETRY_MS;
+		return;
+	}
+	log_info(LOG_SUB_LLDP, "%s: receive flood (%u frames in %" PRIu64
+	    " ms): switched to a packet ring", p->ifname, p->rx_win_n,
+	    now - p->rx_win_ms);
+	p->ring_state = PORT_RING_OPEN;
+	p->rx_floods++;
+	p->rx_queued = true;	/* older frames wait in the socket queue */
+	p->ring_quiet = 0;
+	p->rx_win_n = 0;
+	p->rx_hold_ms = 0;
+	ev_timer_arm(p->ring_timer, PORT_RING_WIN_MS);
+}
+
+/* Count frames into the rate window; a flood opens the ring. */
+static void
+port_rx_rate(struct port *p, int got)
+{
+	uint64_t now = ev_now_ms();
+
+	if (now - p->rx_win_ms >= PORT_RING_WIN_MS) {
+		p->rx_win_ms = now;
+		p->rx_win_n = 0;
+	}
+	p->rx_win_n += (unsigned int)got;
+	if (p->rx_win_n >= PORT_RING_ON)
+		port_ring_open(p);
 }
 
 /*
@@ -253,22 +432,21 @@ port_rx_hold(struct port *p, int got, bool more)
 static void
 port_readable(int fd, bool rd, bool wr, void *arg)
 {
-	static struct sock_batch b;	/* 48 kB: one loop, one drain */
 	struct port *p = arg;
-	int n, got = 0;
+	bool more;
+	int got;
 
+	(void)fd;
 	(void)wr;
 	if (!rd)
 		return;
-	do {
-		if ((n = sock_recv_batch(fd, &b)) < 0) {
-			log_debug(LOG_SUB_LLDP, "%s: recv: %s", p->ifname,
-			    strerror(-n));
-			break;
-		}
-		port_rx_batch(p, &b, n);
-		got += n;
-	} while (n == SOCK_BATCH && got < PORT_RX_BURST);
+	ev_now_freeze();
+	got = port_rx_drain(p, &more);
+	ev_now_thaw();
+	if (p->ring_state == PORT_RING_NONE)
+		port_rx_rate(p, got);
+	else
+		p->rx_queued = more;	/* left over from before the ring */
 	/*
 	 * Nothing queued, or one frame that woke us (rx_hold_ms 0: we were
 	 * watching): no burst, so watch.  Holding after the periodic LLDPDU
@@ -278,7 +456,7 @@ port_readable(int fd, bool rd, bool wr, void *arg)
 		p->rx_hold_ms = 0;
 		ev_io_want_read(p->io, true);
 	} else
-		ev_io_defer_read(p->io, port_rx_hold(p, got, n == SOCK_BATCH));
+		ev_io_defer_read(p->io, port_rx_hold(p, got, more));
 }
 
 /* -------------------------------------------------------------- DCBX */
@@ -500,6 +678,8 @@ port_free(struct port *p, bool shutdown_pdu)
 	if (p->be_open)
 		backend_close(&p->be);
 	ev_io_free(p->io);
+	ev_timer_free(p->ring_timer);
+	port_ring_close(p);
 	sock_close(p->fd);
 	free(p);
 }
@@ -548,6 +728,7 @@ port_create(const struct link_info *li, const struct conf_port *cp)
 		sock_close(fd);
 		return (NULL);
 	}
+	p->ring.fd = -1;
 	p->fd = fd;
 	p->ifindex = li->ifindex;
 	memcpy(p->ifname, li->ifname, sizeof(p->ifname));

@@ -14,6 +14,7 @@
 #include "dcbx.h"
 #include "agent.h"
 #include "lldp.h"
+#include "sock.h"
 
 struct agent;
 struct ev_io;
@@ -34,6 +35,18 @@ struct port {
 	int		 fd;
 	struct ev_io	*io;
 	unsigned int	 rx_hold_ms;	/* receive moderation, 0: watching */
+	/* Flood handling (port.c): a packet ring while the rate is high. */
+	enum { PORT_RING_NONE, PORT_RING_OPEN, PORT_RING_CLOSING } ring_state;
+	struct sock_ring ring;
+	struct ev_io	*ring_io;
+	struct ev_timer	*ring_timer;	/* each window while open */
+	uint64_t	 rx_win_ms;	/* start of the rate window */
+	unsigned int	 rx_win_n;	/* frames received in it */
+	unsigned int	 ring_quiet;	/* quiet windows in a row */
+	bool		 rx_queued;	/* the socket queue may hold frames */
+	uint64_t	 ring_retry_ms;	/* no attach before (after a failure) */
+	uint64_t	 rx_floods;	/* times the ring was attached */
+	uint64_t	 rx_drops;	/* frames the kernel dropped, summed */
 	struct agent	*agent[LLDP_AGENT__MAX];
 	uint64_t	 st[LLDP_STAT__MAX];	/* 802.1AB statistics */
 	struct agent_rem_stats rem;		/* this port's share */
@@ -81,6 +94,8 @@ void	port_reconf(const struct conf *old);
 void	port_shutdown_all(void);
 
 struct port	*port_find(const char *ifname);
+/* Frames the kernel dropped on this port's socket (queue or ring full). */
+uint64_t	 port_rx_drops(struct port *);
 struct port	*port_first(void);		/* then p->next */
 unsigned int	 port_count(void);
 unsigned int	 port_nbr_count(const struct port *);

@@ -381,12 +381,20 @@ show_stats(const struct port *p)
 	if (p->be_open && p->be.kind == BACKEND_ENGINE &&
 	    p->be.ops->show != NULL)
 		eng = p->be.ops->show(&mp->be);
-	return (json_pack("{s:s, s:o, s:{s:o, s:o}, s:o, s:o}",
+	/*
+	 * The receive path: "ring" while a flood is on (port.c), how many
+	 * floods switched it, and frames the kernel dropped for want of
+	 * room in the socket queue or the ring.
+	 */
+	return (json_pack("{s:s, s:o, s:{s:o, s:o}, s:o, s:o, s:{s:s, s:I, s:I}}",
 	    "ifname", p->ifname, "lldp", lldp,
 	    "pfc", "requests", show_u64x8(bs.pfc_requests),
 	    "indications", show_u64x8(bs.pfc_indications),
 	    "engine", eng != NULL ? eng : json_null(),
-	    "remote_tables", show_rem(&p->rem)));
+	    "remote_tables", show_rem(&p->rem),
+	    "rx", "mode", p->ring_state != PORT_RING_NONE ? "ring" : "socket",
+	    "floods", (json_int_t)p->rx_floods,
+	    "kernel_drops", (json_int_t)port_rx_drops(mp)));
 }
 
 json_t *

@@ -21,8 +21,7 @@ int	sock_send(int fd, int ifindex, const void *, size_t);
 /*
  * Up to SOCK_BATCH frames in one recvmmsg(2): one system call for a burst
  * instead of one per frame plus the final EAGAIN.  The frames are copied
- * (an LLDPDU is small); a TPACKET_V3 ring would save the copy but pins a
- * ring of kernel memory per port, too much at 1024 ports for what it saves.
+ * (an LLDPDU is small).  A port under a flood switches to a ring (below).
  */
 #define SOCK_BATCH	32
 #define SOCK_FRAME_MAX	1522	/* a maximum frame plus one tag */
@@ -38,6 +37,49 @@ struct sock_batch {
  * may be queued), 0 when nothing is queued, or negative errno.
  */
 int	sock_recv_batch(int fd, struct sock_batch *);
+
+/*
+ * A TPACKET_V3 receive ring, for a port under a flood (port.c decides
+ * when).  The kernel copies each frame into the ring as it arrives and
+ * wakes us once per filled or timed-out block, so a burst costs neither a
+ * system call nor a socket buffer per frame.  It pins SOCK_RING_BLOCKS *
+ * SOCK_RING_BLOCK bytes while open, which is why no port has one by
+ * default (1024 ports would pin 2 GiB).
+ *
+ * The ring is a second socket beside the port's: both join one fanout
+ * group whose steering program sends every frame to exactly one of them,
+ * so switching either way loses no frame and copies none twice.  The
+ * port socket stays as it is (bound, filtered, sending); it only joins
+ * the group on the first flood and stays in it.
+ *
+ * sock_ring_open(): join, open and map the ring, steer frames into it.
+ * Frames queued on the port socket before are older: read them first.
+ * sock_ring_unsteer(): steer frames back to the port socket; the ring
+ * keeps what it has, in blocks the kernel closes within
+ * SOCK_RING_TOV_MS: read it after that, then sock_ring_close().
+ */
+#define SOCK_RING_BLOCK		(64 * 1024)
+#define SOCK_RING_BLOCKS	32
+#define SOCK_RING_TOV_MS	10	/* a partly filled block waits <= this */
+
+struct sock_ring {
+	int		 fd;		/* -1: none */
+	uint8_t		*map;
+	unsigned int	 cur;		/* next block to look at */
+};
+
+int	sock_ring_open(int fd, int ifindex, struct sock_ring *);
+int	sock_ring_unsteer(struct sock_ring *);
+void	sock_ring_close(struct sock_ring *);
+/*
+ * Hand every frame of the blocks the kernel has closed to cb and give
+ * the blocks back; 'len' is the frame's full length (above SOCK_FRAME_MAX:
+ * truncated, as with sock_recv_batch()).  Returns the number of frames.
+ */
+typedef void	sock_frame_cb(void *arg, const uint8_t *frame, size_t len);
+unsigned int	sock_ring_read(struct sock_ring *, sock_frame_cb *, void *);
+/* Frames the kernel dropped for want of room since the last call (fd -1: 0). */
+uint64_t	sock_drops(int fd);
 void	sock_close(int fd);
 
 #endif /* SOCK_H */

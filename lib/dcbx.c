@@ -291,6 +291,7 @@ dcbx_rx_tlvs(struct dcbx_state *st, const struct dcbx_local *l,
 	int flags = 0;
 
 	snap_take(st, &s);
+	st->rx_same_ok = false;	/* dcbx_rx() sets it again */
 	st->npeers = npeers > 0 ? npeers : 1;	/* this PDU came from one */
 	if (npeers > 1) {
 		/* 802.1Qaz point-to-point rule: act as if no DCBX TLVs came. */
@@ -314,6 +315,39 @@ dcbx_rx_tlvs(struct dcbx_state *st, const struct dcbx_local *l,
 	return flags | snap_diff(st, &s);
 }
 
+/*
+ * dcbx_rx()'s input as bytes: npeers, the peer's MAC, then every TLV that
+ * ieee_peer_decode() or cee_peer_decode() reads, whole and in order (with
+ * several neighbours only their number: dcbx_rx_tlvs() ignores the rest).
+ * Returns the length, or 0 when it does not fit (then never cached).
+ */
+static size_t
+rx_key(const struct lldp_pdu *pdu, const uint8_t peer_mac[6],
+    unsigned int npeers, uint8_t key[512])
+{
+	size_t n = sizeof(npeers) + 6;
+	int i;
+
+	memcpy(key, &npeers, sizeof(npeers));
+	if (npeers > 1)
+		return sizeof(npeers);	/* several: nobody's TLVs count */
+	memcpy(key + sizeof(npeers), peer_mac, 6);
+	for (i = 0; i < pdu->norg && i < LLDP_MAX_ORG; i++) {
+		const struct lldp_org *o = &pdu->org[i];
+
+		if (!(memcmp(o->oui, lldp_oui_cee, 3) == 0 ||
+		    (memcmp(o->oui, lldp_oui_8021, 3) == 0 &&
+		    o->subtype >= IEEE_SUB_ETS_CONF &&
+		    o->subtype <= IEEE_SUB_APP)))
+			continue;
+		if (o->tlv.len > 512 - n)
+			return 0;
+		memcpy(key + n, o->tlv.p, o->tlv.len);
+		n += o->tlv.len;
+	}
+	return n;
+}
+
 int
 dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
     const struct lldp_pdu *pdu, const uint8_t peer_mac[6],
@@ -321,17 +355,30 @@ dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
 {
 	struct ieee_peer ieee;
 	struct cee_tlv cee;
+	uint8_t key[sizeof(st->rx_key)];
+	size_t klen;
 	bool have_ieee;
-	int kind;
+	int kind, flags;
 
+	klen = rx_key(pdu, peer_mac, npeers, key);
+	if (st->rx_same_ok && klen != 0 && klen == st->rx_key_len &&
+	    memcmp(key, st->rx_key, klen) == 0)
+		return 0;
 	memset(&ieee, 0, sizeof(ieee));
 	memset(&cee, 0, sizeof(cee));
 	have_ieee = ieee_peer_decode(pdu, &ieee);
 	kind = cee_peer_decode(pdu, &cee);
 	if (kind != 0)
 		cee.subtype = (uint8_t)kind;
-	return dcbx_rx_tlvs(st, l, have_ieee ? &ieee : NULL,
+	flags = dcbx_rx_tlvs(st, l, have_ieee ? &ieee : NULL,
 	    kind != 0 ? &cee : NULL, peer_mac, npeers);
+	if (klen != 0 && !(st->active == DCBX_MODE_CEE &&
+	    st->my_ack != st->seq)) {
+		memcpy(st->rx_key, key, klen);
+		st->rx_key_len = (uint16_t)klen;
+		st->rx_same_ok = true;
+	}
+	return flags;
 }
 
 int
@@ -344,6 +391,7 @@ dcbx_npeers(struct dcbx_state *st, const struct dcbx_local *l,
 	if (npeers == 0)
 		return dcbx_peer_gone(st, l, false);
 	snap_take(st, &s);
+	st->rx_same_ok = false;	/* dcbx_rx() sets it again */
 	if (npeers > 1)
 		(void)store_peer(st, NULL, NULL);
 	st->npeers = npeers;
@@ -365,6 +413,7 @@ dcbx_peer_gone(struct dcbx_state *st, const struct dcbx_local *l,
 	int flags;
 
 	snap_take(st, &s);
+	st->rx_same_ok = false;	/* dcbx_rx() sets it again */
 	(void)store_peer(st, NULL, NULL);
 	st->npeers = 0;
 	st->peer_present = false;
@@ -389,6 +438,7 @@ dcbx_local_changed(struct dcbx_state *st, const struct dcbx_local *l)
 	int flags;
 
 	snap_take(st, &s);
+	st->rx_same_ok = false;	/* dcbx_rx() sets it again */
 	/* A configured mode is obeyed at once; auto keeps what it found. */
 	if (l->mode != DCBX_CFG_AUTO && st->active != start_mode(l)) {
 		st->active = start_mode(l);

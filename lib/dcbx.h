@@ -98,6 +98,19 @@ struct dcbx_state {
 	uint8_t			oper_ver;
 	bool			cee_err[DCBX_F__MAX];	/* our Error bits */
 	struct cee_tlv		cee_tx;		/* what we advertise in CEE */
+
+	/*
+	 * dcbx_rx()'s last input: the neighbour count, the peer's MAC and its
+	 * DCBX TLVs as they were on the wire.  A PDU whose other TLVs changed
+	 * (a counter in the System Description, say) but whose DCBX input is
+	 * the same is not negotiated again: the result could not differ.
+	 * Valid only while no other call has touched the state since, and
+	 * never while a CEE peer has yet to acknowledge our SeqNo (each of its
+	 * PDUs prompts a resend then).
+	 */
+	bool			rx_same_ok;
+	uint16_t		rx_key_len;
+	uint8_t			rx_key[512];
 };
 
 /* What changed, as returned by the calls below. */
@@ -122,7 +135,11 @@ struct dcbx_state {
  *   building each LLDPDU              dcbx_write_tlvs()
  */
 void	dcbx_init(struct dcbx_state *, const struct dcbx_local *);
-/* A valid LLDPDU from the (only) neighbour; npeers = neighbours on port. */
+/*
+ * A valid LLDPDU from the (only) neighbour; npeers = neighbours on port.
+ * Its DCBX TLVs equal to the previous call's (same peer, same count):
+ * nothing is evaluated, 0 is returned, invalid_peer is not counted again.
+ */
 int	dcbx_rx(struct dcbx_state *, const struct dcbx_local *,
 	    const struct lldp_pdu *, const uint8_t peer_mac[6],
 	    unsigned int npeers);

@@ -1,15 +1,22 @@
 #!/bin/sh
 # A flood of malformed LLDP frames (bounded: 3 s) while the control socket
-# keeps answering; the counters show the frames.
+# keeps answering; the counters show the frames.  The flood switches the
+# port to a packet ring and its end switches it back (port.c); a valid
+# LLDPDU afterwards is heard on the socket queue again.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
-plan 5
+plan 9
 ns_setup d
 ns_pair d2a d2b
 dx_conf "$NS_TMP/c.conf" 5 2
 dx_start a a "$NS_TMP/c.conf" || bail "dcbxd"
+# Frames the kernel drops before any socket sees them (netdev backlog full).
+backlog_drops() {
+	python3 -c 'print(sum(int(l.split()[1], 16) for l in open("/proc/net/softnet_stat")))'
+}
+bl0=$(backlog_drops)
 # Sender: every kind of bad LLDPDU, as fast as one process can, for 3 s.
 bg_start b "$NS_TMP/flood.out" python3 -c '
 import socket, struct, time, random
@@ -49,5 +56,30 @@ diag "statsFramesInErrorsTotal $err, statsFramesDiscardedTotal $disc"
 check "malformed frames are counted as errors" [ "${err:-0}" -gt 1000 ]
 check "and as discarded" [ "${disc:-0}" -gt 1000 ]
 check "no malformed frame became a neighbour" dx_nbrs a 0
+rx() { dx_q a show-stats '{"dev":"d2a"}' | python3 -c "import json,sys; print(json.load(sys.stdin)[0]['rx']['$1'])"; }
+diag "receive path: $(rx mode), floods $(rx floods), kernel drops $(rx kernel_drops)"
+check "the flood switched the port to the packet ring" [ "$(rx floods)" -ge 1 ]
+in=$(dx_stat a d2a statsFramesInTotal)
+drops=$(rx kernel_drops)
+bl1=$(backlog_drops)
+diag "sent $sent, framesIn $in, discarded $disc, socket/ring drops $drops," \
+    "input backlog drops $((bl1 - bl0)) (whole machine)"
+check "every frame sent was counted once or dropped by the kernel (switching loses none)" \
+    [ $((in + disc + drops)) -le "$sent" -a $((in + disc + drops + bl1 - bl0)) -ge "$sent" ]
+rx_socket() { [ "$(rx mode)" = socket ]; }
+check "back on the socket queue once the flood is over (< 8 s)" \
+    wait_for 8 rx_socket
+# One valid LLDPDU (chassis, port, TTL 120, End) after the flood.
+nsx b python3 -c '
+import socket, struct
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(("d2b", 0))
+tlv = lambda t, v: struct.pack("!H", t << 9 | len(v)) + v
+f = bytes.fromhex("0180c200000e" "020000000002") + b"\x88\xcc" + \
+    tlv(1, b"\x04" + bytes.fromhex("020000000002")) + tlv(2, b"\x05x") + \
+    tlv(3, b"\x00\x78") + tlv(0, b"")
+s.send(f.ljust(60, b"\x00"))'
+check "a valid LLDPDU after the flood makes a neighbour (socket path)" \
+    wait_for 3 dx_nbrs a 1
 check "the daemon is alive and clean" sh -c "kill -0 $PID_a && ! grep -q Sanitizer $NS_TMP/a.log"
 finish

@@ -558,11 +558,64 @@ ieee_reco_sent_is_the_admin_recommendation(void **state)
 	assert_true(fx_ets_tables_equal(&host.st.oper.ets, &sw.l.admin.reco));
 }
 
+/* ---- dcbx_rx() skips a PDU whose DCBX TLVs are what it last saw. */
+
+static void
+rx_same_dcbx_tlvs_are_not_negotiated_again(void **state)
+{
+	struct fx_agent sw, host;
+
+	(void)state;
+	fx_agent(&sw, false, MAC_LO, DCBX_CFG_IEEE);
+	fx_agent(&host, true, MAC_HI, DCBX_CFG_IEEE);
+	fx_peer_cfg(&sw.l.admin);
+	dcbx_init(&sw.st, &sw.l);
+	fx_converge(&sw, &host);
+	assert_int_equal(host.st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	/*
+	 * Another TTL (any non-DCBX TLV) with the same DCBX TLVs: not
+	 * evaluated, so a reason planted in the state survives.
+	 */
+	strcpy(host.st.feat[DCBX_F_PFC].reason, "planted");
+	sw.ll.ttl = 77;
+	assert_int_equal(fx_send(&sw, &host), 0);
+	assert_string_equal(host.st.feat[DCBX_F_PFC].reason, "planted");
+	/* Another neighbour count is another input. */
+	{
+		uint8_t buf[LLDP_MAX_PDU];
+		struct lldp_pdu pdu;
+		struct wcur w;
+
+		wcur_init(&w, buf, sizeof(buf));
+		lldp_write_local(&w, &sw.ll);
+		dcbx_write_tlvs(&sw.st, &sw.l, &w);
+		lldp_write_end(&w);
+		assert_int_equal(lldp_decode(buf, w.len, &pdu), LLDP_DEC_OK);
+		(void)dcbx_rx(&host.st, &host.l, &pdu, sw.l.mac, 2);
+		assert_int_equal(host.st.feat[DCBX_F_PFC].status,
+		    DCBX_ST_MULTIPLE_PEERS);
+		(void)dcbx_rx(&host.st, &host.l, &pdu, sw.l.mac, 1);
+		assert_int_equal(host.st.feat[DCBX_F_PFC].status,
+		    DCBX_ST_PEER);
+	}
+	/* Any other call forgets the last input: evaluated again. */
+	(void)dcbx_local_changed(&host.st, &host.l);
+	strcpy(host.st.feat[DCBX_F_PFC].reason, "planted");
+	(void)fx_send(&sw, &host);
+	assert_string_not_equal(host.st.feat[DCBX_F_PFC].reason, "planted");
+	/* Changed DCBX content is negotiated at once. */
+	sw.l.admin.pfc.pfc_en = 0x81;
+	(void)dcbx_local_changed(&sw.st, &sw.l);
+	assert_true(fx_send(&sw, &host) & DCBX_CHG_OPER);
+	assert_int_equal(host.st.oper.pfc.pfc_en, 0x81);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ieee_ets_follows_willing_table),
+		cmocka_unit_test(rx_same_dcbx_tlvs_are_not_negotiated_again),
 		cmocka_unit_test(ieee_ets_ignores_peer_ets_config_without_reco),
 		cmocka_unit_test(ieee_pfc_follows_willing_and_mac_table),
 		cmocka_unit_test(ieee_pfc_tie_break_converges_from_both_sides),

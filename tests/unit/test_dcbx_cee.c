@@ -635,6 +635,35 @@ cee_udp_port_and_port_entries_are_compatible(void **state)
 	assert_int_equal(a.st.feat[DCBX_F_APP].status, DCBX_ST_MISMATCH);
 }
 
+/*
+ * While the peer has not acknowledged our SeqNo, each of its PDUs asks
+ * for a resend, also when its DCBX TLVs repeat (no skipping then).
+ */
+static void
+cee_unacked_seq_resends_on_every_peer_pdu(void **state)
+{
+	struct fx_agent sw, host;
+
+	(void)state;
+	fx_agent(&sw, false, MAC_LO, DCBX_CFG_CEE);
+	fx_agent(&host, true, MAC_HI, DCBX_CFG_CEE);
+	fx_peer_cfg(&sw.l.admin);
+	dcbx_init(&sw.st, &sw.l);
+	fx_converge(&sw, &host);
+	sw.l.admin.pfc.pfc_en = 0x81;
+	assert_true(dcbx_local_changed(&sw.st, &sw.l) & DCBX_CHG_TX);
+	/* The host's PDUs still ack the old SeqNo: the sw must resend. */
+	assert_true(fx_send(&host, &sw) & DCBX_CHG_TX);
+	host.ll.ttl = 77;
+	assert_true(fx_send(&host, &sw) & DCBX_CHG_TX);
+	fx_converge(&sw, &host);
+	assert_true(dcbx_cee_synced(&sw.st));
+	assert_int_equal(host.st.oper.pfc.pfc_en, 0x81);
+	/* Synchronised: a repeat of the same TLVs asks for nothing. */
+	host.ll.ttl = 78;
+	assert_int_equal(fx_send(&host, &sw), 0);
+}
+
 int
 main(void)
 {
@@ -656,6 +685,7 @@ main(void)
 		    cee_controller_and_auto_host_converge_over_the_wire),
 		cmocka_unit_test(cee_converges_when_pdus_are_lost),
 		cmocka_unit_test(cee_two_controllers_report_mismatch_both_ways),
+		cmocka_unit_test(cee_unacked_seq_resends_on_every_peer_pdu),
 		cmocka_unit_test(
 		    cee_controller_advertises_udp_port_policy_to_willing_host),
 		cmocka_unit_test(cee_udp_port_and_port_entries_are_compatible),
