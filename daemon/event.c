@@ -57,6 +57,12 @@ ev_init(void)
 	/* epoll: no select(), so no FD_SETSIZE limit on ports. */
 	event_config_avoid_method(cfg, "select");
 	event_config_avoid_method(cfg, "poll");
+	/*
+	 * libevent times with CLOCK_MONOTONIC_COARSE by default (jiffies):
+	 * a timer then often finds itself a tick early when epoll_wait()
+	 * returns and waits again, two wakeups where one would do.
+	 */
+	event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER);
 	ev_base = event_base_new_with_config(cfg);
 	event_config_free(cfg);
 	if (ev_base == NULL)

@@ -31,16 +31,20 @@
 #define PORT_RX_BURST		(8 * SOCK_BATCH)
 #define PORT_RX_HOLD_MIN	1
 #define PORT_RX_HOLD_MAX	32
+#define PORT_RX_BUSY		32
 /*
- * Flood handling (port_rx_rate()): PORT_RING_ON frames within one window
- * open a packet ring (sock.h), which costs no system call and no copy per
- * frame; PORT_RING_QUIET windows in a row under PORT_RING_OFF frames each
- * close it again.  Neighbours send one LLDPDU each per tx-interval (fast
+ * Busy ports (port_rx_rate()): PORT_RING_ON frames within one window open
+ * a packet ring (sock.h), which costs no system call and no copy per frame
+ * (recvmmsg() spends ~1 us a frame in the kernel, the ring nothing);
+ * PORT_RING_QUIET windows in a row under PORT_RING_OFF frames each close
+ * it again.  Neighbours send one LLDPDU each per tx-interval (fast
  * transmission: one a second), so only a flood or a very crowded segment
  * comes near.  Either switch loses no frame and reorders none (sock.h).
+ * The ring socket stays watched: the kernel wakes us once per block,
+ * when it is full or SOCK_RING_TOV_MS after its first frame.
  */
 #define PORT_RING_WIN_MS	1000
-#define PORT_RING_ON		2000
+#define PORT_RING_ON		200
 #define PORT_RING_OFF		50
 #define PORT_RING_QUIET		3
 #define PORT_RING_RETRY_MS	60000
@@ -321,7 +325,7 @@ port_ring_check(void *arg)
 		p->rx_win_ms = ev_now_ms();
 		p->rx_win_n = 0;
 		p->rx_hold_ms = 0;
-		log_info(LOG_SUB_LLDP, "%s: receive flood over: back to the "
+		log_info(LOG_SUB_LLDP, "%s: port quiet again: back to the "
 		    "socket queue (%" PRIu64 " frames dropped by the kernel "
 		    "so far)", p->ifname, p->rx_drops);
 		ev_io_want_read(p->io, true);
@@ -362,13 +366,13 @@ port_ring_open(struct port *p)
 			(void)sock_ring_unsteer(&p->ring);
 			sock_ring_close(&p->ring);
 		}
-		log_warnx(LOG_SUB_LLDP, "%s: receive flood: no packet ring "
+		log_warnx(LOG_SUB_LLDP, "%s: busy port: no packet ring "
 		    "(%s); staying on the socket queue", p->ifname,
 		    strerror(-rc));
 		p->ring_retry_ms = now + PORT_RING_RETRY_MS;
 		return;
 	}
-	log_info(LOG_SUB_LLDP, "%s: receive flood (%u frames in %" PRIu64
+	log_info(LOG_SUB_LLDP, "%s: busy port (%u frames in %" PRIu64
 	    " ms): switched to a packet ring", p->ifname, p->rx_win_n,
 	    now - p->rx_win_ms);
 	p->ring_state = PORT_RING_OPEN;
@@ -387,6 +391,8 @@ port_rx_rate(struct port *p, int got)
 	uint64_t now = ev_now_ms();
 
 	if (now - p->rx_win_ms >= PORT_RING_WIN_MS) {
+		p->rx_prev_n = now - p->rx_win_ms < 2 * PORT_RING_WIN_MS ?
+		    p->rx_win_n : 0;
 		p->rx_win_ms = now;
 		p->rx_win_n = 0;
 	}
@@ -449,10 +455,14 @@ port_readable(int fd, bool rd, bool wr, void *arg)
 		p->rx_queued = more;	/* left over from before the ring */
 	/*
 	 * Nothing queued, or one frame that woke us (rx_hold_ms 0: we were
-	 * watching): no burst, so watch.  Holding after the periodic LLDPDU
-	 * of every port would cost an idle daemon a second wakeup each.
+	 * watching) on a quiet port: no burst, so watch.  Holding after the
+	 * periodic LLDPDU of every port would cost an idle daemon a second
+	 * wakeup each.  On a busy port (PORT_RX_BUSY frames within about a
+	 * window) frames that come evenly spaced, one per wakeup, are held
+	 * too: a wakeup each would cost more than the frame.
 	 */
-	if (got == 0 || (got == 1 && p->rx_hold_ms == 0)) {
+	if (got == 0 || (got == 1 && p->rx_hold_ms == 0 &&
+	    p->rx_prev_n + p->rx_win_n < PORT_RX_BUSY)) {
 		p->rx_hold_ms = 0;
 		ev_io_want_read(p->io, true);
 	} else

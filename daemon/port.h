@@ -42,6 +42,7 @@ struct port {
 	struct ev_timer	*ring_timer;	/* each window while open */
 	uint64_t	 rx_win_ms;	/* start of the rate window */
 	unsigned int	 rx_win_n;	/* frames received in it */
+	unsigned int	 rx_prev_n;	/* and in the window before */
 	unsigned int	 ring_quiet;	/* quiet windows in a row */
 	bool		 rx_queued;	/* the socket queue may hold frames */
 	uint64_t	 ring_retry_ms;	/* no attach before (after a failure) */

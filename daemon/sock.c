@@ -275,9 +275,8 @@ sock_ring_open(int fd, int ifindex, struct sock_ring *r)
 	int v3 = TPACKET_V3, id, arg, rc;
 	void *map;
 
+	memset(r, 0, sizeof(*r));
 	r->fd = -1;
-	r->map = NULL;
-	r->cur = 0;
 	if ((id = sock_fanout_id(fd)) < 0)
 		return (id);
 	if ((r->fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK |

@@ -60,7 +60,13 @@ int	sock_recv_batch(int fd, struct sock_batch *);
  */
 #define SOCK_RING_BLOCK		(64 * 1024)
 #define SOCK_RING_BLOCKS	32
-#define SOCK_RING_TOV_MS	10	/* a partly filled block waits <= this */
+/*
+ * A partly filled block waits at most this long: the wakeups of a busy
+ * port, and how late its frames may be handled.  A wakeup from idle costs
+ * ~30 us of CPU on the VMs we measured on (bench/README.md), as much as
+ * a hundred frames.
+ */
+#define SOCK_RING_TOV_MS	100
 
 struct sock_ring {
 	int		 fd;		/* -1: none */
