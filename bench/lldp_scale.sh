@@ -28,7 +28,7 @@ bl_init "${1:-}"
 TABLE2=$NS_TMP/rows2
 : >"$TABLE2"
 
-# sc_poll LIMIT-S SPEC...: poll every 2 ms (lldpd: 20 ms) until each daemon reports its
+# sc_poll LIMIT-S SPEC...: poll every 2 ms (lldpd: 100 ms) until each daemon reports its
 # expected neighbour count; print ms since $T0 (date +%s%N) or "timeout".
 # SPEC is dx:SOCKET:N or ll:SOCKET:N.  With $SC_RUN set (a command line)
 # the poller, once started, runs it and counts from just before: the
@@ -63,7 +63,7 @@ while todo and time.time() < end:
     # lldpcli is a process per poll, and lldpd answers it on the thread
     # that handles LLDP: poll it less often, so as not to slow it down.
     if todo:
-        time.sleep(0.002 if all(t[0] == "dx" for t in todo) else 0.02)
+        time.sleep(0.002 if all(t[0] == "dx" for t in todo) else 0.1)
 print(("timeout" if todo else "%.0f" % ((time.time_ns() - t0) / 1e6)) + run_ms)
 EOP
 }
