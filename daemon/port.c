@@ -41,7 +41,8 @@
  * transmission: one a second), so only a flood or a very crowded segment
  * comes near.  Either switch loses no frame and reorders none (sock.h).
  * The ring socket stays watched: the kernel wakes us once per block,
- * when it is full or SOCK_RING_TOV_MS after its first frame.
+ * when it is full or SOCK_RING_TOV_MS after its first frame.  A link
+ * change closes the ring too.
  */
 #define PORT_RING_WIN_MS	1000
 #define PORT_RING_ON		200
@@ -271,7 +272,8 @@ port_rx_drops(struct port *p)
 
 /*
  * The ring's frames: first what the port socket still holds from before
- * the switch (older), then every block the kernel has closed.
+ * the switch (older; while some are left the ring waits: it stays
+ * readable and we come back), then every block the kernel has closed.
  */
 static void
 port_ring_readable(int fd, bool rd, bool wr, void *arg)
@@ -289,7 +291,8 @@ port_ring_readable(int fd, bool rd, bool wr, void *arg)
 		got = port_rx_drain(p, &more);
 		p->rx_queued = more;
 	}
-	got += (int)sock_ring_read(&p->ring, port_rx_one, p);
+	if (!p->rx_queued)
+		got += (int)sock_ring_read(&p->ring, port_rx_one, p);
 	ev_now_thaw();
 	p->rx_win_n += (unsigned int)got;
 }
@@ -301,49 +304,55 @@ port_ring_close(struct port *p)
 	ev_io_free(p->ring_io);
 	p->ring_io = NULL;
 	sock_ring_close(&p->ring);
-	p->ring_state = PORT_RING_NONE;
+	if (p->ring_timer != NULL)
+		ev_timer_stop(p->ring_timer);
 }
 
 /*
- * Each window while the ring is open: is the flood over?  Then frames go
- * back to the port socket, which stays unwatched until the ring's last
- * block is closed and read (SOCK_RING_TOV_MS), so that nothing is handled
- * out of order; the next time this fires the ring goes.
+ * Frames back to the port socket: once unsteered nothing more can reach
+ * the ring, so what it holds is read now, before anything the port
+ * socket gets from here on, and the ring goes.
  */
+static void
+port_ring_off(struct port *p, const char *why)
+{
+	int rc;
+
+	if (p->ring.fd < 0)
+		return;
+	if ((rc = sock_ring_unsteer(&p->ring)) < 0) {
+		/* Still steered to the ring: keep reading it, try later. */
+		if (!p->ring_warned)
+			log_warnx(LOG_SUB_LLDP, "%s: packet ring: cannot "
+			    "steer frames back: %s", p->ifname, strerror(-rc));
+		p->ring_warned = true;
+		return;
+	}
+	ev_now_freeze();
+	(void)sock_ring_finish(&p->ring, port_rx_one, p);
+	ev_now_thaw();
+	port_ring_close(p);
+	p->rx_win_ms = ev_now_ms();
+	p->rx_win_n = 0;
+	p->rx_hold_ms = 0;
+	log_info(LOG_SUB_LLDP, "%s: %s: back to the socket queue (%" PRIu64
+	    " frames dropped by the kernel so far)", p->ifname, why,
+	    p->rx_drops);
+}
+
+/* Each window while the ring is open: is the port quiet again? */
 static void
 port_ring_check(void *arg)
 {
 	struct port *p = arg;
-	int rc;
 
 	(void)port_rx_drops(p);
-	if (p->ring_state == PORT_RING_CLOSING) {
-		ev_now_freeze();
-		(void)sock_ring_read(&p->ring, port_rx_one, p);
-		ev_now_thaw();
-		port_ring_close(p);
-		p->rx_win_ms = ev_now_ms();
-		p->rx_win_n = 0;
-		p->rx_hold_ms = 0;
-		log_info(LOG_SUB_LLDP, "%s: port quiet again: back to the "
-		    "socket queue (%" PRIu64 " frames dropped by the kernel "
-		    "so far)", p->ifname, p->rx_drops);
-		ev_io_want_read(p->io, true);
-		return;
-	}
 	if (p->rx_win_n >= PORT_RING_OFF)
 		p->ring_quiet = 0;
 	else if (++p->ring_quiet >= PORT_RING_QUIET) {
-		if ((rc = sock_ring_unsteer(&p->ring)) < 0) {
-			/* Still steered here: keep reading, try later. */
-			log_warnx(LOG_SUB_LLDP, "%s: packet ring: %s",
-			    p->ifname, strerror(-rc));
-		} else {
-			ev_io_want_read(p->io, false);
-			p->ring_state = PORT_RING_CLOSING;
-			ev_timer_arm(p->ring_timer, 3 * SOCK_RING_TOV_MS);
+		port_ring_off(p, "port quiet again");
+		if (p->ring.fd < 0)
 			return;
-		}
 	}
 	p->rx_win_n = 0;
 	ev_timer_arm(p->ring_timer, PORT_RING_WIN_MS);
@@ -362,10 +371,7 @@ port_ring_open(struct port *p)
 	    (rc = sock_ring_open(p->fd, p->ifindex, &p->ring)) < 0 ||
 	    (p->ring_io = ev_io_new(p->ring.fd, port_ring_readable, p)) ==
 	    NULL) {
-		if (p->ring.fd >= 0) {
-			(void)sock_ring_unsteer(&p->ring);
-			sock_ring_close(&p->ring);
-		}
+		sock_ring_close(&p->ring);
 		log_warnx(LOG_SUB_LLDP, "%s: busy port: no packet ring "
 		    "(%s); staying on the socket queue", p->ifname,
 		    strerror(-rc));
@@ -375,7 +381,7 @@ port_ring_open(struct port *p)
 	log_info(LOG_SUB_LLDP, "%s: busy port (%u frames in %" PRIu64
 	    " ms): switched to a packet ring", p->ifname, p->rx_win_n,
 	    now - p->rx_win_ms);
-	p->ring_state = PORT_RING_OPEN;
+	p->ring_warned = false;
 	p->rx_floods++;
 	p->rx_queued = true;	/* older frames wait in the socket queue */
 	p->ring_quiet = 0;
@@ -449,7 +455,7 @@ port_readable(int fd, bool rd, bool wr, void *arg)
 	ev_now_freeze();
 	got = port_rx_drain(p, &more);
 	ev_now_thaw();
-	if (p->ring_state == PORT_RING_NONE)
+	if (p->ring.fd < 0)
 		port_rx_rate(p, got);
 	else
 		p->rx_queued = more;	/* left over from before the ring */
@@ -688,8 +694,8 @@ port_free(struct port *p, bool shutdown_pdu)
 	if (p->be_open)
 		backend_close(&p->be);
 	ev_io_free(p->io);
-	ev_timer_free(p->ring_timer);
 	port_ring_close(p);
+	ev_timer_free(p->ring_timer);
 	sock_close(p->fd);
 	free(p);
 }
@@ -825,6 +831,12 @@ port_update(struct port *p, const struct link_info *li)
 		log_info(LOG_SUB_LINK, "%s: link %s", p->ifname,
 		    li->up ? "up" : "down");
 		p->up = li->up;
+		/*
+		 * Down, nothing arrives; up again, the kernel has re-linked
+		 * the fanout group's members, perhaps in another order than
+		 * the steering program counts on.  Either way: no ring.
+		 */
+		port_ring_off(p, li->up ? "link up" : "link down");
 		port_apply_state(p);
 		ctl_event("link-changed", p->ifname, show_port(p));
 	} else if (changed)

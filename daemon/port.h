@@ -36,8 +36,7 @@ struct port {
 	struct ev_io	*io;
 	unsigned int	 rx_hold_ms;	/* receive moderation, 0: watching */
 	/* Flood handling (port.c): a packet ring while the rate is high. */
-	enum { PORT_RING_NONE, PORT_RING_OPEN, PORT_RING_CLOSING } ring_state;
-	struct sock_ring ring;
+	struct sock_ring ring;		/* ring.fd -1: none */
 	struct ev_io	*ring_io;
 	struct ev_timer	*ring_timer;	/* each window while open */
 	uint64_t	 rx_win_ms;	/* start of the rate window */
@@ -45,6 +44,7 @@ struct port {
 	unsigned int	 rx_prev_n;	/* and in the window before */
 	unsigned int	 ring_quiet;	/* quiet windows in a row */
 	bool		 rx_queued;	/* the socket queue may hold frames */
+	bool		 ring_warned;	/* said that unsteering failed */
 	uint64_t	 ring_retry_ms;	/* no attach before (after a failure) */
 	uint64_t	 rx_floods;	/* times the ring was attached */
 	uint64_t	 rx_drops;	/* frames the kernel dropped, summed */

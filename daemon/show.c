@@ -392,7 +392,7 @@ show_stats(const struct port *p)
 	    "indications", show_u64x8(bs.pfc_indications),
 	    "engine", eng != NULL ? eng : json_null(),
 	    "remote_tables", show_rem(&p->rem),
-	    "rx", "mode", p->ring_state != PORT_RING_NONE ? "ring" : "socket",
+	    "rx", "mode", p->ring.fd >= 0 ? "ring" : "socket",
 	    "floods", (json_int_t)p->rx_floods,
 	    "kernel_drops", (json_int_t)port_rx_drops(mp)));
 }

@@ -246,6 +246,12 @@ sock_fanout_id(int fd)
 	arg = (PACKET_FANOUT_CBPF | PACKET_FANOUT_FLAG_UNIQUEID) << 16;
 	if (setsockopt(fd, SOL_PACKET, PACKET_FANOUT, &arg, sizeof(arg)) < 0)
 		return (-errno);
+	/*
+	 * A program from the start, not none: the kernel waits for frames in
+	 * flight (synchronize_net()) only when it replaces one, and the
+	 * first switch to the ring must not leave a frame behind in flight.
+	 */
+	(void)sock_steer(fd, 0);
 	len = sizeof(int);
 	if (getsockopt(fd, SOL_PACKET, PACKET_FANOUT, &v, &len) < 0)
 		return (-errno);
@@ -310,21 +316,35 @@ sock_ring_open(int fd, int ifindex, struct sock_ring *r)
 	if ((rc = sock_filter_set(r->fd, true)) < 0 ||
 	    (rc = sock_steer(r->fd, 1)) < 0)
 		goto fail;
+	r->steered = true;
 	return (0);
 fail:
 	sock_ring_close(r);
 	return (rc);
 }
 
+/*
+ * Replacing the program returns once no frame is in flight under the
+ * old one: what the ring holds after this is all it will ever hold.
+ */
 int
 sock_ring_unsteer(struct sock_ring *r)
 {
-	return (r->fd < 0 ? 0 : sock_steer(r->fd, 0));
+	int rc;
+
+	if (r->fd < 0 || !r->steered)
+		return (0);
+	if ((rc = sock_steer(r->fd, 0)) < 0)
+		return (rc);
+	r->steered = false;
+	return (0);
 }
 
 void
 sock_ring_close(struct sock_ring *r)
 {
+	/* Frames must not go on being steered to a member that is gone. */
+	(void)sock_ring_unsteer(r);
 	if (r->map != NULL)
 		(void)munmap(r->map, (size_t)SOCK_RING_BLOCK *
 		    SOCK_RING_BLOCKS);
@@ -393,6 +413,37 @@ sock_ring_read(struct sock_ring *r, sock_frame_cb *cb, void *arg)
 		    __ATOMIC_RELEASE);
 		r->cur = (r->cur + 1) % SOCK_RING_BLOCKS;
 	}
+	if (k == 0) {
+		/*
+		 * Woken with nothing to read: a socket error (ENETDOWN when
+		 * the link goes down) keeps poll() saying so until someone
+		 * reads it, and nobody recv()s on a ring.
+		 */
+		int err;
+		socklen_t len = sizeof(err);
+
+		(void)getsockopt(r->fd, SOL_SOCKET, SO_ERROR, &err, &len);
+	}
+	return (got);
+}
+
+unsigned int
+sock_ring_finish(struct sock_ring *r, sock_frame_cb *cb, void *arg)
+{
+	const struct tpacket_block_desc *bd;
+	unsigned int got;
+
+	if (r->map == NULL || r->steered)
+		return (0);
+	got = sock_ring_read(r, cb, arg);
+	/*
+	 * The block the kernel was filling: nothing writes to it any more
+	 * (unsteered), but only its timer would hand it over.
+	 */
+	bd = (const void *)(r->map + (size_t)r->cur * SOCK_RING_BLOCK);
+	if ((__atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE) &
+	    TP_STATUS_USER) == 0 && bd->hdr.bh1.num_pkts > 0)
+		got += sock_ring_block((const uint8_t *)bd, cb, arg);
 	return (got);
 }
 

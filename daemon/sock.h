@@ -8,6 +8,7 @@
 #ifndef SOCK_H
 #define SOCK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -54,9 +55,15 @@ int	sock_recv_batch(int fd, struct sock_batch *);
  *
  * sock_ring_open(): join, open and map the ring, steer frames into it.
  * Frames queued on the port socket before are older: read them first.
- * sock_ring_unsteer(): steer frames back to the port socket; the ring
- * keeps what it has, in blocks the kernel closes within
- * SOCK_RING_TOV_MS: read it after that, then sock_ring_close().
+ * sock_ring_unsteer(): steer frames back to the port socket; it returns
+ * once no frame is in flight to the ring, so sock_ring_finish() then reads
+ * all the ring will ever hold, and sock_ring_close() frees it.
+ *
+ * Limits: when the port socket first joins its group, the kernel swaps
+ * its hook for the group's, and a frame crossing that instant may be
+ * missed (once per port).  Each switch waits for an RCU grace period
+ * (milliseconds) in the caller.  The port socket keeps its group id (from
+ * the kernel's unique ids) while it lives.
  */
 #define SOCK_RING_BLOCK		(64 * 1024)
 #define SOCK_RING_BLOCKS	32
@@ -72,11 +79,12 @@ struct sock_ring {
 	int		 fd;		/* -1: none */
 	uint8_t		*map;
 	unsigned int	 cur;		/* next block to look at */
+	bool		 steered;	/* frames go to the ring */
 };
 
 int	sock_ring_open(int fd, int ifindex, struct sock_ring *);
 int	sock_ring_unsteer(struct sock_ring *);
-void	sock_ring_close(struct sock_ring *);
+void	sock_ring_close(struct sock_ring *);	/* unsteers first */
 /*
  * Hand every frame of the blocks the kernel has closed to cb and give
  * the blocks back; 'len' is the frame's full length (above SOCK_FRAME_MAX:
@@ -84,6 +92,8 @@ void	sock_ring_close(struct sock_ring *);
  */
 typedef void	sock_frame_cb(void *arg, const uint8_t *frame, size_t len);
 unsigned int	sock_ring_read(struct sock_ring *, sock_frame_cb *, void *);
+/* After sock_ring_unsteer(): the rest, the partly filled block included. */
+unsigned int	sock_ring_finish(struct sock_ring *, sock_frame_cb *, void *);
 /* Frames the kernel dropped for want of room since the last call (fd -1: 0). */
 uint64_t	sock_drops(int fd);
 void	sock_close(int fd);

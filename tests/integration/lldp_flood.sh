@@ -7,7 +7,7 @@
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
-plan 9
+plan 11
 ns_setup d
 ns_pair d2a d2b
 dx_conf "$NS_TMP/c.conf" 5 2
@@ -81,5 +81,37 @@ f = bytes.fromhex("0180c200000e" "020000000002") + b"\x88\xcc" + \
 s.send(f.ljust(60, b"\x00"))'
 check "a valid LLDPDU after the flood makes a neighbour (socket path)" \
     wait_for 3 dx_nbrs a 1
+# A second flood (2 s, valid LLDPDUs), and the link goes down under it:
+# the ring goes at once; up again, the port works on its socket.
+bg_start b "$NS_TMP/flood2.out" python3 -c '
+import socket, struct, time
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(("d2b", 0))
+tlv = lambda t, v: struct.pack("!H", t << 9 | len(v)) + v
+f = bytes.fromhex("0180c200000e" "020000000003") + b"\x88\xcc" + \
+    tlv(1, b"\x04" + bytes.fromhex("020000000003")) + tlv(2, b"\x05y") + \
+    tlv(3, b"\x00\x78") + tlv(0, b"")
+end = time.time() + 2
+while time.time() < end:
+    try: s.send(f.ljust(60, b"\x00"))
+    except OSError: time.sleep(0.001)'
+rx_ring() { [ "$(rx mode)" = ring ]; }
+wait_for 2 rx_ring || diag "the second flood did not open the ring"
+ip -n "$(ns_name a)" link set d2a down
+check "link down under a flood closes the ring at once (< 1 s)" \
+    wait_for 1 rx_socket
+ip -n "$(ns_name a)" link set d2a up
+sleep 2.2	# the sender is done
+nsx b python3 -c '
+import socket, struct
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(("d2b", 0))
+tlv = lambda t, v: struct.pack("!H", t << 9 | len(v)) + v
+f = bytes.fromhex("0180c200000e" "020000000004") + b"\x88\xcc" + \
+    tlv(1, b"\x04" + bytes.fromhex("020000000004")) + tlv(2, b"\x05z") + \
+    tlv(3, b"\x00\x78") + tlv(0, b"")
+s.send(f.ljust(60, b"\x00"))'
+check "after the link flap a new neighbour is heard again" \
+    wait_for 3 dx_eval a "any(n['chassis_id'] == '02:00:00:00:00:04' for n in r)"
 check "the daemon is alive and clean" sh -c "kill -0 $PID_a && ! grep -q Sanitizer $NS_TMP/a.log"
 finish
