@@ -69,32 +69,31 @@ check "every frame sent was counted once or dropped by the kernel (switching los
 rx_socket() { [ "$(rx mode)" = socket ]; }
 check "back on the socket queue once the flood is over (< 8 s)" \
     wait_for 8 rx_socket
-# One valid LLDPDU (chassis, port, TTL 120, End) after the flood.
-nsx b python3 -c '
-import socket, struct
+# send_pdus N SECONDS: from namespace b, valid LLDPDUs (chassis MAC
+# 02:00:00:00:00:0N, port ID N, TTL 120, End): one, or as many as one
+# process can send for SECONDS.
+cat >"$NS_TMP/send_pdus.py" <<'EOP'
+import socket, struct, sys, time
+n, secs = sys.argv[1], float(sys.argv[2])
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind(("d2b", 0))
 tlv = lambda t, v: struct.pack("!H", t << 9 | len(v)) + v
-f = bytes.fromhex("0180c200000e" "020000000002") + b"\x88\xcc" + \
-    tlv(1, b"\x04" + bytes.fromhex("020000000002")) + tlv(2, b"\x05x") + \
-    tlv(3, b"\x00\x78") + tlv(0, b"")
-s.send(f.ljust(60, b"\x00"))'
+mac = bytes.fromhex("02000000000" + n)
+f = (bytes.fromhex("0180c200000e") + mac + b"\x88\xcc" +
+     tlv(1, b"\x04" + mac) + tlv(2, b"\x05" + n.encode()) +
+     tlv(3, b"\x00\x78") + tlv(0, b"")).ljust(60, b"\x00")
+end = time.time() + secs
+while True:
+    try: s.send(f)
+    except OSError: time.sleep(0.001)
+    if time.time() >= end: break
+EOP
+nsx b python3 "$NS_TMP/send_pdus.py" 2 0
 check "a valid LLDPDU after the flood makes a neighbour (socket path)" \
     wait_for 3 dx_nbrs a 1
 # A second flood (2 s, valid LLDPDUs), and the link goes down under it:
 # the ring goes at once; up again, the port works on its socket.
-bg_start b "$NS_TMP/flood2.out" python3 -c '
-import socket, struct, time
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-s.bind(("d2b", 0))
-tlv = lambda t, v: struct.pack("!H", t << 9 | len(v)) + v
-f = bytes.fromhex("0180c200000e" "020000000003") + b"\x88\xcc" + \
-    tlv(1, b"\x04" + bytes.fromhex("020000000003")) + tlv(2, b"\x05y") + \
-    tlv(3, b"\x00\x78") + tlv(0, b"")
-end = time.time() + 2
-while time.time() < end:
-    try: s.send(f.ljust(60, b"\x00"))
-    except OSError: time.sleep(0.001)'
+bg_start b "$NS_TMP/flood2.out" python3 "$NS_TMP/send_pdus.py" 3 2
 rx_ring() { [ "$(rx mode)" = ring ]; }
 wait_for 2 rx_ring || diag "the second flood did not open the ring"
 ip -n "$(ns_name a)" link set d2a down
@@ -102,15 +101,7 @@ check "link down under a flood closes the ring at once (< 1 s)" \
     wait_for 1 rx_socket
 ip -n "$(ns_name a)" link set d2a up
 sleep 2.2	# the sender is done
-nsx b python3 -c '
-import socket, struct
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-s.bind(("d2b", 0))
-tlv = lambda t, v: struct.pack("!H", t << 9 | len(v)) + v
-f = bytes.fromhex("0180c200000e" "020000000004") + b"\x88\xcc" + \
-    tlv(1, b"\x04" + bytes.fromhex("020000000004")) + tlv(2, b"\x05z") + \
-    tlv(3, b"\x00\x78") + tlv(0, b"")
-s.send(f.ljust(60, b"\x00"))'
+nsx b python3 "$NS_TMP/send_pdus.py" 4 0
 check "after the link flap a new neighbour is heard again" \
     wait_for 3 dx_eval a "any(n['chassis_id'] == '02:00:00:00:00:04' for n in r)"
 check "the daemon is alive and clean" sh -c "kill -0 $PID_a && ! grep -q Sanitizer $NS_TMP/a.log"
