@@ -144,6 +144,20 @@ fx_agent(struct fx_agent *a, bool willing, const uint8_t mac[6],
 	dcbx_init(&a->st, &a->l);
 }
 
+/*
+ * The usual link: sw a controller running fx_peer_cfg()'s policy, host a
+ * willing port with the default admin config, each in its mode.
+ */
+static inline void
+fx_link(struct fx_agent *sw, enum dcbx_cfg_mode sw_mode,
+    struct fx_agent *host, enum dcbx_cfg_mode host_mode)
+{
+	fx_agent(sw, false, MAC_LO, sw_mode);
+	fx_agent(host, true, MAC_HI, host_mode);
+	fx_peer_cfg(&sw->l.admin);
+	dcbx_init(&sw->st, &sw->l);
+}
+
 /* from sends one LLDPDU to to, through the real encoder and decoder. */
 static inline int
 fx_send(const struct fx_agent *from, struct fx_agent *to)

@@ -566,10 +566,7 @@ rx_same_dcbx_tlvs_are_not_negotiated_again(void **state)
 	struct fx_agent sw, host;
 
 	(void)state;
-	fx_agent(&sw, false, MAC_LO, DCBX_CFG_IEEE);
-	fx_agent(&host, true, MAC_HI, DCBX_CFG_IEEE);
-	fx_peer_cfg(&sw.l.admin);
-	dcbx_init(&sw.st, &sw.l);
+	fx_link(&sw, DCBX_CFG_IEEE, &host, DCBX_CFG_IEEE);
 	fx_converge(&sw, &host);
 	assert_int_equal(host.st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
 	/*

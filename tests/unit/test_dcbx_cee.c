@@ -499,10 +499,7 @@ cee_controller_and_auto_host_converge_over_the_wire(void **state)
 	struct fx_agent sw, host;
 
 	(void)state;
-	fx_agent(&sw, false, MAC_LO, DCBX_CFG_CEE);
-	fx_agent(&host, true, MAC_HI, DCBX_CFG_AUTO);
-	fx_peer_cfg(&sw.l.admin);
-	dcbx_init(&sw.st, &sw.l);
+	fx_link(&sw, DCBX_CFG_CEE, &host, DCBX_CFG_AUTO);
 	fx_converge(&sw, &host);
 	assert_int_equal(host.st.active, DCBX_MODE_CEE);
 	assert_true(dcbx_cee_synced(&sw.st));
@@ -528,10 +525,7 @@ cee_converges_when_pdus_are_lost(void **state)
 	struct fx_agent sw, host;
 
 	(void)state;
-	fx_agent(&sw, false, MAC_LO, DCBX_CFG_CEE);
-	fx_agent(&host, true, MAC_HI, DCBX_CFG_CEE);
-	fx_peer_cfg(&sw.l.admin);
-	dcbx_init(&sw.st, &sw.l);
+	fx_link(&sw, DCBX_CFG_CEE, &host, DCBX_CFG_CEE);
 	/* Periodic TX both ways; lose 2 of every 3 host PDUs for a while. */
 	for (int tick = 0; tick < 9; tick++) {
 		(void)fx_send(&sw, &host);
@@ -645,10 +639,7 @@ cee_unacked_seq_resends_on_every_peer_pdu(void **state)
 	struct fx_agent sw, host;
 
 	(void)state;
-	fx_agent(&sw, false, MAC_LO, DCBX_CFG_CEE);
-	fx_agent(&host, true, MAC_HI, DCBX_CFG_CEE);
-	fx_peer_cfg(&sw.l.admin);
-	dcbx_init(&sw.st, &sw.l);
+	fx_link(&sw, DCBX_CFG_CEE, &host, DCBX_CFG_CEE);
 	fx_converge(&sw, &host);
 	sw.l.admin.pfc.pfc_en = 0x81;
 	assert_true(dcbx_local_changed(&sw.st, &sw.l) & DCBX_CHG_TX);
