@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "conf.h"
+#include "notify.h"
 
 struct dcbxd {
 	struct conf	conf;		/* the running config */
@@ -22,6 +23,7 @@ struct dcbxd {
 	uint8_t		chassis_mac[6];	/* chassis ID, fixed at first use */
 	bool		has_chassis;
 	uint64_t	start_ms;
+	struct notifier	nf;		/* the event bus (notify.h) */
 };
 extern struct dcbxd dx;
 

@@ -311,6 +311,7 @@ main(int argc, char **argv)
 		    dx.conf_path);
 	dx.read_only = o.read_only || dx.conf.read_only;
 	dx.start_ms = ev_now_ms();
+	notify_init(&dx.nf);
 	setup(&o);
 	/* -u wins over the file's user = "NAME"; both drop the same way. */
 	if (o.user == NULL && dx.conf.user[0] != '\0')
