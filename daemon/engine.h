@@ -42,6 +42,7 @@ struct engine_opts {
 	uint32_t	mtu;		/* 0: the port's MTU */
 	bool		unpaced;	/* benchmarks: no pacing at all */
 	bool		bare;		/* benchmarks: relay, no sched at all */
+	bool		no_backpressure; /* no qdisc on the host interface */
 };
 
 /* Options from a port's engine = { } block and its cable/mtu settings. */

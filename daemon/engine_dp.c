@@ -151,7 +151,13 @@ dp_publish(struct engine *e, uint64_t now)
 		s->in_used[p] = e->inq[p].used;
 		s->in_hwm[p] = e->inq[p].hwm;
 		s->prio_tc[p] = e->eg.cfg.prio_tc[p];
+		s->tc_level[p] = e->tc.level[p];
+		s->tc_throttles[p] = e->tc.throttles[p];
+		s->tc_throttled_ns[p] = e->tc.throttled_ns[p] +
+		    (e->tc.level[p] > 0 ? now - e->tc.since[p] : 0);
 	}
+	s->tc_rtt_max = e->tc.rtt_max;
+	s->tc_nl_err = e->tc.nl_err;
 	s->pfc_en = e->eg.cfg.pfc_en;
 	s->xoff = e->in.xoff;
 	s->xon = e->in.xon;
@@ -365,7 +371,9 @@ dp_tap_rx(struct engine *e)
 	ssize_t n;
 	int i, p;
 
-	for (i = 0; i < ENG_BATCH; i++) {
+	/* Empty the TAP's ring each turn: it drops when full (the qdisc
+	 * above it holds senders back only while its class is throttled). */
+	for (i = 0; i < ENG_TAP_BATCH; i++) {
 		if ((n = read(e->tap, e->buf, ENG_BUF)) < 0)
 			break;
 		if (n < 14)
@@ -382,6 +390,35 @@ dp_tap_rx(struct engine *e)
 		e->c.host_in_b[p] += (uint64_t)n;
 		if (esched_ring_push(&e->eg.q[p], e->buf, (uint32_t)n, 0) < 0)
 			e->c.drops[p][ESCHED_DROP_EGRESS_FULL]++;
+	}
+}
+
+/*
+ * Hold the host's senders of p back while our egress queue for p is above
+ * the high watermark (the peer paused p, or ETS gives it less than the
+ * host sends); let them go below the low one.
+ */
+static void
+dp_backpressure(struct engine *e, uint64_t now)
+{
+	const struct eng_tc *t = &e->tc;
+	uint32_t used;
+	int p, want;
+
+	if (!t->on)
+		return;
+	for (p = 0; p < ESCHED_NPRIO; p++) {
+		used = e->eg.q[p].used;
+		if (used <= t->lo)
+			want = 0;
+		else if (used >= t->hi2)
+			want = 2;
+		else if (used >= t->hi && t->level[p] == 0)
+			want = 1;
+		else
+			continue;
+		if (want != t->level[p] && (want != 1 || t->level[p] == 0))
+			eng_tc_throttle(e, p, want, now);
 	}
 }
 
@@ -484,7 +521,7 @@ dp_egress(struct engine *e, uint64_t now)
 	int p, n;
 
 	e->eg_wake = UINT64_MAX;
-	for (n = 0; n < 4 * ENG_BATCH; n++) {
+	for (n = 0; n < ENG_BATCH; n++) {
 		if (!e->o.unpaced && e->tx_next > now) {
 			e->eg_wake = e->tx_next;
 			return;
@@ -574,8 +611,10 @@ eng_dp_main(void *arg)
 			break;
 		dp_port_rx(e, now);
 		dp_tap_rx(e);
+		dp_backpressure(e, now);
 		dp_pfc(e, now);
 		dp_egress(e, now);
+		dp_backpressure(e, now);
 		dp_drain(e, now);
 		if (now - e->last_snap >= ENG_SNAP_NS)
 			dp_publish(e, now);

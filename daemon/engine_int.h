@@ -17,8 +17,11 @@
 #include "engine.h"
 #include "esched.h"
 
+struct nl_sock;
+
 #define ENG_EVQ		32
 #define ENG_BATCH	64		/* frames per source per turn */
+#define ENG_TAP_BATCH	1024		/* the TAP's ring at most */
 #define ENG_BUF		16384		/* largest frame we move */
 #define ENG_SAMPLES	1024		/* pause reaction samples kept */
 #define ENG_SNAP_NS	100000000ull	/* publish counters every 100 ms */
@@ -57,18 +60,40 @@ struct eng_snap {
 	bool		fits;
 	uint64_t	reaction_used, react_p50, react_p99, lag_p50, lag_p99;
 	uint32_t	nsamples;
+	uint8_t		tc_level[ESCHED_NPRIO];
+	uint64_t	tc_throttles[ESCHED_NPRIO], tc_throttled_ns[ESCHED_NPRIO];
+	uint64_t	tc_rtt_max, tc_nl_err;
+};
+
+/*
+ * Backpressure on the host interface (engine_tc.c).  ctl is the control
+ * thread's netlink socket, dp the data plane's; the counters and level[]
+ * are the data plane's.
+ */
+struct eng_tc {
+	struct nl_sock		*ctl, *dp;
+	bool			on;		/* senders are held back */
+	char			why[96];	/* when not */
+	uint64_t		open_bps;
+	uint32_t		ring;		/* the TAP's txqueuelen */
+	uint32_t		hi, hi2, lo;	/* egress watermarks, octets */
+	uint8_t			level[ESCHED_NPRIO];	/* 0 open, 1, 2 */
+	uint64_t		throttles[ESCHED_NPRIO];
+	uint64_t		throttled_ns[ESCHED_NPRIO], since[ESCHED_NPRIO];
+	uint64_t		rtt_max, nl_err;
 };
 
 struct engine {
 	struct engine_opts	o;
 	char			tapname[IFNAMSIZ];
-	int			ifindex;
+	int			ifindex, tapidx;
 	uint8_t			mac[6];
 	uint64_t		speed;		/* b/s */
 	uint32_t		mtu, qsize;
 	int			ps, tap, ep, tfd, kick, evfd;
 	pthread_t		thr;
 	bool			started;
+	bool			dp_rt;		/* data plane got SCHED_FIFO */
 	uint8_t			*mem;
 
 	/* shared, under mu */
@@ -77,9 +102,11 @@ struct engine {
 	bool			ctl_pending;	/* atomic hint */
 	bool			stop, has_pending, want_snap, running;
 	struct esched_cfg	pending;
+	struct esched_cls	cls;		/* control thread: last applied */
 	struct eng_snap		snap;
 	uint64_t		snap_seq;
 	struct engine_event	evq[ENG_EVQ];
+	struct eng_tc		tc;
 	unsigned int		evn;
 	uint64_t		ev_lost;
 
@@ -104,5 +131,12 @@ struct engine {
 uint64_t	eng_now(void);
 void		eng_event(struct engine *, enum engine_ev_kind, int, int);
 void		*eng_dp_main(void *);
+
+int	eng_tc_setup(struct engine *, uint32_t *txqlen);
+int	eng_tc_filter(struct engine *, const struct esched_cls *);
+void	eng_tc_throttle(struct engine *, int prio, int level, uint64_t now);
+void	eng_tc_read(struct engine *, uint32_t qlen[ESCHED_NPRIO],
+	    uint64_t *ring_drops);
+void	eng_tc_free(struct engine *);
 
 #endif /* ENGINE_INT_H */

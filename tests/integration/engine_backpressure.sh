@@ -47,14 +47,22 @@ res() {
 	wait_for 40 test -s "$NS_TMP/$1.json" || { echo -1; return; }
 	jq -r "$2" "$NS_TMP/$1.json"
 }
-# drops IF PRIO: every drop the engine on IF counted for PRIO.
-drops() { jget "$(engine_json "$1")" "[.priorities[$2].drops[]] | add"; }
+# drops IF PRIO: every drop the engine on IF counted for PRIO (and why,
+# on stderr, when there are any).
+drops() {
+	_j=$(engine_json "$1")
+	_d=$(jget "$_j" "[.priorities[$2].drops[]] | add")
+	[ "$_d" = 0 ] || diag "$1 priority $2 drops: $(jget "$_j" ".priorities[$2].drops | tostring")" >&2
+	echo "$_d"
+}
 tapdrops() { nsx A cat /sys/class/net/dcb-a/statistics/tx_dropped; }
 
 # 1. UDP burst on priority 3, and priority 0 moving during it.
 start_recv u1 4791,4000 --idle 3
 bg_start A "$NS_TMP/burst.out" $PY "$APP" udp 10.9.0.2 4791 5200 1000
-wait_for 20 test "$(jget "$(engine_json b0)" '.priorities[3].counters.host_out_frames')" -gt 300
+b_out3() { test "$(jget "$(engine_json b0)" '.priorities[3].counters.host_out_frames')" -gt 300; }
+wait_for 20 b_out3
+diag "B has given its host $(jget "$(engine_json b0)" '.priorities[3].counters.host_out_frames') priority-3 frames: priority 0 starts"
 nsx A $PY "$APP" udp 10.9.0.2 4000 300 1000 >"$NS_TMP/p0.out"
 diag "priority 0 sender: $(cat "$NS_TMP/p0.out")"
 wait_for 30 test -s "$NS_TMP/burst.out"
@@ -67,7 +75,12 @@ l0=$(res u1 '.ports["4000"].last')
 check "priority 0 got through while the burst was still arriving" \
     test "$l0" -ge 0 -a "$l0" -lt "$(res u1 '.ports["4791"].last')"
 ja=$(engine_json a0)
-diag "A prio 3: $(jget "$ja" '.priorities[3] | [.counters.host_in_frames, .drops, .host_side] | tostring')"
+jb=$(engine_json b0)
+for p in 0 3; do
+	diag "A prio $p: $(jget "$ja" ".priorities[$p] | [.counters, .drops, .host_side] | tostring")"
+	diag "B prio $p: $(jget "$jb" ".priorities[$p] | [.counters, .drops] | tostring")"
+done
+diag "A host side: $(jget "$ja" '.host_side | tostring')"
 check "no drop counted on priority 3 at A" test "$(drops a0 3)" -eq 0
 check "no drop counted on priority 3 at B" test "$(drops b0 3)" -eq 0
 check "A's TAP dropped nothing" test "$(tapdrops)" -eq 0

@@ -1,0 +1,486 @@
+/*
+ * engine_tc.c -- backpressure on the engine's host interface: the qdisc
+ * that holds senders back when the engine cannot take their frames.
+ *
+ * A TAP never pushes back (tun drops when its ring is full and orphans the
+ * skbs it holds, so nothing stays charged to the sender), but a qdisc
+ * does: packets a qdisc holds stay charged to their sockets' send buffers,
+ * so a blocking send waits and TCP's small-queue logic stops.  So the TAP
+ * gets, on its egress:
+ *
+ *   htb 1: (default 1:1)
+ *     class 1:(p+1) per priority p, rate = ceil = the engine's link speed
+ *       pfifo, a limit far above what send buffers can put there
+ *   filter bpf (classic BPF, built here from the APP table): the same
+ *     priority esched_classify() gives the frame -- the VLAN PCP (the tag
+ *     is still out of band at the qdisc), else TCP/UDP port, DSCP,
+ *     ethertype, else the default priority.
+ *
+ * The data plane throttles class p when its egress queue for p passes a
+ * high watermark (the peer paused p, or ETS gives p less than the host
+ * sends), and opens it again below a low one, like a NIC stopping and
+ * waking a TX queue.  Throttled is a trickle, not zero: HTB charges a
+ * packet sent by a class throttled to ~0 bits/s as up to 60 s of debt and
+ * the class then stays shut after it is opened again.  At 1 Mb/s a frame
+ * costs at most 12 ms; past a second mark the class drops to 64 kb/s, so
+ * that even a pause that never ends fills the queue only slowly.
+ *
+ * The TAP's ring (txqueuelen) sits between the qdisc and the engine and
+ * drops when full, so it is kept small and the watermarks leave room for
+ * all of it: high = 1/2 of the queue, ring <= 1/4 of the queue.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/if_ether.h>
+#include <linux/pkt_cls.h>
+#include <linux/pkt_sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <netlink/netlink.h>
+#include <netlink/route/class.h>
+#include <netlink/route/link.h>
+#include <netlink/route/qdisc.h>
+#include <netlink/route/qdisc/fifo.h>
+#include <netlink/route/qdisc/htb.h>
+#include <netlink/route/tc.h>
+
+#include "engine_int.h"
+#include "log.h"
+
+#define TC_TRICKLE1	1000000ull	/* b/s, first throttle level */
+#define TC_TRICKLE2	64000ull	/* b/s, past the second mark */
+#define TC_FIFO		100000		/* packets per class: never the limit */
+#define TC_OPEN_BURST	65536u
+
+static uint32_t
+tc_classid(int p)
+{
+	return (TC_HANDLE(1, (uint32_t)p + 1));
+}
+
+/* ---- classic BPF classifier ---------------------------------------- */
+
+#define PROG_MAX	1024
+#define NLABEL		16
+
+struct prog {
+	struct sock_filter	i[PROG_MAX];
+	unsigned int		n;
+	int			lab[NLABEL];
+	int			fix[PROG_MAX];	/* label of a ja, or -1 */
+	bool			bad;
+};
+
+enum { L_PCP, L_IP4, L_IP6, L_ETYPE, L_TCP4, L_UDP4, L_DSCP4, L_TCP6,
+	L_UDP6, L_DSCP6 };
+
+static void
+emit(struct prog *g, uint16_t code, uint8_t jt, uint8_t jf, uint32_t k)
+{
+	if (g->n >= PROG_MAX) {
+		g->bad = true;
+		return;
+	}
+	g->fix[g->n] = -1;
+	g->i[g->n++] = (struct sock_filter){ code, jt, jf, k };
+}
+
+static void
+jmp(struct prog *g, int label)
+{
+	emit(g, BPF_JMP | BPF_JA, 0, 0, 0);
+	if (!g->bad)
+		g->fix[g->n - 1] = label;
+}
+
+static void
+label(struct prog *g, int l)
+{
+	g->lab[l] = (int)g->n;
+}
+
+/* if A == k: return the class of priority p */
+static void
+ret_if(struct prog *g, uint32_t k, int p)
+{
+	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, k);
+	emit(g, BPF_RET | BPF_K, 0, 0, tc_classid(p));
+}
+
+static void
+ports(struct prog *g, const struct esched_cls *c, uint8_t sel)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++)
+		if ((c->e[i].key >> 16) == sel)
+			ret_if(g, c->e[i].key & 0xffff, c->e[i].prio);
+	for (i = 0; i < c->n; i++)
+		if ((c->e[i].key >> 16) == DCB_APP_SEL_ANY)
+			ret_if(g, c->e[i].key & 0xffff, c->e[i].prio);
+}
+
+/* Destination port at L4 offset 2, then source; x: where L4 starts. */
+static void
+l4(struct prog *g, const struct esched_cls *c, uint8_t sel, bool ind,
+    uint32_t off, int next)
+{
+	uint16_t ld = BPF_LD | BPF_H | (ind ? BPF_IND : BPF_ABS);
+
+	emit(g, ld, 0, 0, off + 2);
+	ports(g, c, sel);
+	emit(g, ld, 0, 0, off);
+	ports(g, c, sel);
+	jmp(g, next);
+}
+
+static void
+dscp(struct prog *g, const struct esched_cls *c)
+{
+	int d;
+
+	for (d = 0; d < 64; d++)
+		if (c->dscp[d] >= 0)
+			ret_if(g, (uint32_t)d, c->dscp[d]);
+	jmp(g, L_ETYPE);
+}
+
+/* The program mirrors esched_classify() (lib/esched.c) step for step. */
+static int
+prog_build(struct prog *g, const struct esched_cls *c)
+{
+	unsigned int i;
+	int l;
+
+	memset(g, 0, sizeof(*g));
+	emit(g, BPF_LD | BPF_W | BPF_ABS, 0, 0, SKF_AD_OFF +
+	    SKF_AD_VLAN_TAG_PRESENT);
+	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 2, 0, 0);
+	emit(g, BPF_LD | BPF_W | BPF_ABS, 0, 0, SKF_AD_OFF + SKF_AD_VLAN_TAG);
+	jmp(g, L_PCP);
+	emit(g, BPF_LD | BPF_H | BPF_ABS, 0, 0, 12);
+	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 2, ETH_P_8021Q);
+	emit(g, BPF_LD | BPF_H | BPF_ABS, 0, 0, 14);
+	jmp(g, L_PCP);
+	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 2, ETH_P_8021AD);
+	emit(g, BPF_LD | BPF_H | BPF_ABS, 0, 0, 14);
+	jmp(g, L_PCP);
+	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, ETH_P_IP);
+	jmp(g, L_IP4);
+	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, ETH_P_IPV6);
+	jmp(g, L_IP6);
+	jmp(g, L_ETYPE);
+
+	label(g, L_PCP);
+	emit(g, BPF_ALU | BPF_RSH | BPF_K, 0, 0, 13);
+	emit(g, BPF_ALU | BPF_AND | BPF_K, 0, 0, 7);
+	emit(g, BPF_ALU | BPF_ADD | BPF_K, 0, 0, tc_classid(0));
+	emit(g, BPF_RET | BPF_A, 0, 0, 0);
+
+	/* IPv4: only a first fragment has ports; X = the header length. */
+	label(g, L_IP4);
+	emit(g, BPF_LD | BPF_H | BPF_ABS, 0, 0, 20);
+	emit(g, BPF_JMP | BPF_JSET | BPF_K, 0, 1, 0x1fff);
+	jmp(g, L_DSCP4);
+	emit(g, BPF_LDX | BPF_B | BPF_MSH, 0, 0, 14);
+	emit(g, BPF_LD | BPF_B | BPF_ABS, 0, 0, 23);
+	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 6);
+	jmp(g, L_TCP4);
+	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 17);
+	jmp(g, L_UDP4);
+	jmp(g, L_DSCP4);
+	label(g, L_TCP4);
+	l4(g, c, DCB_APP_SEL_STREAM, true, 14, L_DSCP4);
+	label(g, L_UDP4);
+	l4(g, c, DCB_APP_SEL_DGRAM, true, 14, L_DSCP4);
+	label(g, L_DSCP4);
+	emit(g, BPF_LD | BPF_B | BPF_ABS, 0, 0, 15);
+	emit(g, BPF_ALU | BPF_RSH | BPF_K, 0, 0, 2);
+	dscp(g, c);	/* then L_ETYPE */
+
+	/* IPv6: next header only, no extension header walk (as esched). */
+	label(g, L_IP6);
+	emit(g, BPF_LD | BPF_B | BPF_ABS, 0, 0, 20);
+	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 6);
+	jmp(g, L_TCP6);
+	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 17);
+	jmp(g, L_UDP6);
+	jmp(g, L_DSCP6);
+	label(g, L_TCP6);
+	l4(g, c, DCB_APP_SEL_STREAM, false, 54, L_DSCP6);
+	label(g, L_UDP6);
+	l4(g, c, DCB_APP_SEL_DGRAM, false, 54, L_DSCP6);
+	label(g, L_DSCP6);
+	emit(g, BPF_LD | BPF_H | BPF_ABS, 0, 0, 14);
+	emit(g, BPF_ALU | BPF_RSH | BPF_K, 0, 0, 6);
+	emit(g, BPF_ALU | BPF_AND | BPF_K, 0, 0, 0x3f);
+	dscp(g, c);
+
+	/* Ethertype entries last: cBPF only jumps forward. */
+	label(g, L_ETYPE);
+	emit(g, BPF_LD | BPF_H | BPF_ABS, 0, 0, 12);
+	for (i = 0; i < c->n; i++)
+		if ((c->e[i].key >> 16) == DCB_APP_SEL_ETHERTYPE)
+			ret_if(g, c->e[i].key & 0xffff, c->e[i].prio);
+	emit(g, BPF_RET | BPF_K, 0, 0, tc_classid(c->dflt));
+
+	if (g->bad)
+		return (-E2BIG);
+	for (i = 0; i < g->n; i++) {
+		if ((l = g->fix[i]) < 0)
+			continue;
+		if (g->lab[l] <= (int)i)
+			return (-EINVAL);	/* cBPF jumps forward only */
+		g->i[i].k = (uint32_t)(g->lab[l] - (int)i - 1);
+	}
+	return ((int)g->n);
+}
+
+/* ---- netlink ------------------------------------------------------- */
+
+static int
+tc_filter_msg(struct nl_sock *sk, int ifindex, const struct prog *g)
+{
+	struct tcmsg t = {
+		.tcm_family = AF_UNSPEC,
+		.tcm_ifindex = ifindex,
+		.tcm_handle = 1,
+		.tcm_parent = TC_HANDLE(1, 0),
+		.tcm_info = TC_H_MAKE(1u << 16, htons(ETH_P_ALL)),
+	};
+	struct nl_msg *m;
+	struct nlattr *o;
+	int rc;
+
+	if ((m = nlmsg_alloc_simple(RTM_NEWTFILTER, NLM_F_CREATE |
+	    NLM_F_REPLACE)) == NULL)
+		return (-ENOMEM);
+	if (nlmsg_append(m, &t, sizeof(t), NLMSG_ALIGNTO) < 0 ||
+	    nla_put_string(m, TCA_KIND, "bpf") < 0 ||
+	    (o = nla_nest_start(m, TCA_OPTIONS)) == NULL ||
+	    nla_put_u32(m, TCA_BPF_CLASSID, tc_classid(0)) < 0 ||
+	    nla_put_u16(m, TCA_BPF_OPS_LEN, (uint16_t)g->n) < 0 ||
+	    nla_put(m, TCA_BPF_OPS, (int)(g->n * sizeof(g->i[0])), g->i) < 0) {
+		nlmsg_free(m);
+		return (-ENOMEM);
+	}
+	nla_nest_end(m, o);
+	rc = nl_send_auto(sk, m);
+	nlmsg_free(m);
+	if (rc < 0)
+		return (-EIO);
+	return (nl_wait_for_ack(sk) < 0 ? -EINVAL : 0);
+}
+
+/* Class p at rate (b/s) with a burst of burst octets. */
+static int
+tc_class(struct nl_sock *sk, int ifindex, int p, uint64_t bps,
+    uint32_t burst)
+{
+	struct rtnl_class *c;
+	int rc;
+
+	if ((c = rtnl_class_alloc()) == NULL)
+		return (-ENOMEM);
+	rtnl_tc_set_ifindex(TC_CAST(c), ifindex);
+	rtnl_tc_set_parent(TC_CAST(c), TC_HANDLE(1, 0));
+	rtnl_tc_set_handle(TC_CAST(c), tc_classid(p));
+	if ((rc = rtnl_tc_set_kind(TC_CAST(c), "htb")) == 0) {
+		rtnl_htb_set_rate64(c, bps / 8);
+		rtnl_htb_set_ceil64(c, bps / 8);
+		rtnl_htb_set_rbuffer(c, burst);
+		rtnl_htb_set_cbuffer(c, burst);
+		rtnl_htb_set_quantum(c, 60000);
+		rc = rtnl_class_add(sk, c, NLM_F_CREATE);
+	}
+	if (rc < 0)
+		log_warnx(LOG_SUB_ENGINE, "htb class %d: %s", p, nl_geterror(rc));
+	rtnl_class_put(c);
+	return (rc < 0 ? -EIO : 0);
+}
+
+static int
+tc_leaf(struct nl_sock *sk, int ifindex, int p)
+{
+	struct rtnl_qdisc *q;
+	int rc;
+
+	if ((q = rtnl_qdisc_alloc()) == NULL)
+		return (-ENOMEM);
+	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
+	rtnl_tc_set_parent(TC_CAST(q), tc_classid(p));
+	rtnl_tc_set_handle(TC_CAST(q), TC_HANDLE(0x10 + (uint32_t)p, 0));
+	if ((rc = rtnl_tc_set_kind(TC_CAST(q), "pfifo")) == 0) {
+		rtnl_qdisc_fifo_set_limit(q, TC_FIFO);
+		rc = rtnl_qdisc_add(sk, q, NLM_F_CREATE | NLM_F_REPLACE);
+	}
+	rtnl_qdisc_put(q);
+	return (rc < 0 ? -EIO : 0);
+}
+
+static int
+tc_root(struct nl_sock *sk, int ifindex)
+{
+	struct rtnl_qdisc *q;
+	int rc;
+
+	if ((q = rtnl_qdisc_alloc()) == NULL)
+		return (-ENOMEM);
+	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
+	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
+	rtnl_tc_set_handle(TC_CAST(q), TC_HANDLE(1, 0));
+	if ((rc = rtnl_tc_set_kind(TC_CAST(q), "htb")) == 0) {
+		rtnl_htb_set_defcls(q, tc_classid(0));
+		rc = rtnl_qdisc_add(sk, q, NLM_F_CREATE | NLM_F_REPLACE);
+	}
+	rtnl_qdisc_put(q);
+	return (rc < 0 ? -EIO : 0);
+}
+
+static struct nl_sock *
+tc_sock(void)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+
+	if (sk != NULL && nl_connect(sk, NETLINK_ROUTE) < 0) {
+		nl_socket_free(sk);
+		return (NULL);
+	}
+	return (sk);
+}
+
+/* ---- the engine's side ---------------------------------------------- */
+
+static void
+tc_off(struct engine *e, const char *what, int err)
+{
+	e->tc.on = false;
+	snprintf(e->tc.why, sizeof(e->tc.why), "%s: %s", what,
+	    strerror(err < 0 ? -err : err));
+	log_warnx(LOG_SUB_ENGINE, "%s: no backpressure on %s (%s): senders "
+	    "are not held back", e->o.ifname, e->tapname, e->tc.why);
+}
+
+int
+eng_tc_setup(struct engine *e, uint32_t *txqlen)
+{
+	struct eng_tc *t = &e->tc;
+	uint32_t frame = e->mtu + 22, ring;
+	struct esched_cls c;
+	int p, rc;
+
+	t->open_bps = e->speed;
+	ring = e->qsize / 4 / frame;
+	ring = ring < 16 ? 16 : ring > 1000 ? 1000 : ring;
+	*txqlen = ring;
+	t->hi = e->qsize / 2;
+	t->hi2 = e->qsize / 2 + e->qsize / 4 + e->qsize / 8;
+	t->lo = e->qsize / 4;
+	if ((t->ctl = tc_sock()) == NULL || (t->dp = tc_sock()) == NULL) {
+		tc_off(e, "netlink", ENOMEM);
+		return (-ENOMEM);
+	}
+	if ((rc = tc_root(t->ctl, e->tapidx)) < 0) {
+		tc_off(e, "htb qdisc", rc);
+		return (rc);
+	}
+	for (p = 0; p < ESCHED_NPRIO; p++)
+		if ((rc = tc_class(t->ctl, e->tapidx, p, t->open_bps,
+		    TC_OPEN_BURST)) < 0 ||
+		    (rc = tc_leaf(t->ctl, e->tapidx, p)) < 0) {
+			tc_off(e, "htb class", rc);
+			return (rc);
+		}
+	memset(&c, 0, sizeof(c));
+	memset(c.dscp, -1, sizeof(c.dscp));
+	if ((rc = eng_tc_filter(e, &c)) < 0)
+		return (rc);
+	t->on = true;
+	return (0);
+}
+
+int
+eng_tc_filter(struct engine *e, const struct esched_cls *c)
+{
+	static struct prog g;	/* control thread only */
+	int rc;
+
+	if (e->tc.ctl == NULL)
+		return (-ENOTCONN);
+	if ((rc = prog_build(&g, c)) < 0 ||
+	    (rc = tc_filter_msg(e->tc.ctl, e->tapidx, &g)) < 0) {
+		tc_off(e, "bpf classifier", rc);
+		return (rc);
+	}
+	return (0);
+}
+
+/* Data plane: class p to level 0 (open), 1 or 2 (trickles). */
+void
+eng_tc_throttle(struct engine *e, int p, int level, uint64_t now)
+{
+	static const uint64_t bps[] = { 0, TC_TRICKLE1, TC_TRICKLE2 };
+	struct eng_tc *t = &e->tc;
+	uint64_t t0 = eng_now(), rtt;
+	int rc;
+
+	if (level == 0)
+		rc = tc_class(t->dp, e->tapidx, p, t->open_bps, TC_OPEN_BURST);
+	else
+		rc = tc_class(t->dp, e->tapidx, p, bps[level], e->mtu + 22);
+	rtt = eng_now() - t0;
+	if (rtt > t->rtt_max)
+		t->rtt_max = rtt;
+	if (rc < 0) {
+		t->nl_err++;
+		return;
+	}
+	if (t->level[p] == 0 && level > 0) {
+		t->throttles[p]++;
+		t->since[p] = now;
+	} else if (level == 0 && t->level[p] > 0)
+		t->throttled_ns[p] += now - t->since[p];
+	t->level[p] = (uint8_t)level;
+}
+
+/* Control thread: frames in each class's qdisc now, the TAP's drops. */
+void
+eng_tc_read(struct engine *e, uint32_t qlen[ESCHED_NPRIO], uint64_t *ring_drops)
+{
+	struct nl_cache *cache = NULL;
+	struct rtnl_class *c;
+	struct rtnl_link *l = NULL;
+	int p;
+
+	memset(qlen, 0, ESCHED_NPRIO * sizeof(qlen[0]));
+	*ring_drops = 0;
+	if (e->tc.ctl == NULL)
+		return;
+	if (rtnl_link_get_kernel(e->tc.ctl, e->tapidx, NULL, &l) == 0) {
+		*ring_drops = rtnl_link_get_stat(l, RTNL_LINK_TX_DROPPED);
+		rtnl_link_put(l);
+	}
+	if (!e->tc.on ||
+	    rtnl_class_alloc_cache(e->tc.ctl, e->tapidx, &cache) < 0)
+		return;
+	for (p = 0; p < ESCHED_NPRIO; p++)
+		if ((c = rtnl_class_get(cache, e->tapidx, tc_classid(p)))) {
+			qlen[p] = (uint32_t)rtnl_tc_get_stat(TC_CAST(c),
+			    RTNL_TC_QLEN);
+			rtnl_class_put(c);
+		}
+	nl_cache_free(cache);
+}
+
+void
+eng_tc_free(struct engine *e)
+{
+	if (e->tc.ctl != NULL)
+		nl_socket_free(e->tc.ctl);
+	if (e->tc.dp != NULL)
+		nl_socket_free(e->tc.dp);
+	e->tc.ctl = e->tc.dp = NULL;
+}
