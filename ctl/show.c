@@ -296,7 +296,10 @@ show_ports(FILE *fp, const json_t *r)
 		{ "IFNAME", "ifname" }, { "LINK", "link" },
 		{ "ROLE", "role" }, { "MODE", "mode" },
 		{ "ACTIVE", "active" }, { "NEIGH", "neighbors" },
-		{ "BACKEND", "backend" }, { "LAST-ERROR", "backend_error" },
+		{ "BACKEND", "backend" },
+		/* engine ports: senders held back (on) or dropped (off) */
+		{ "HOST-BP", "host_backpressure" }, { "HELD", "host_held_frames" },
+		{ "LAST-ERROR", "backend_error" },
 	};
 
 	show_rows(fp, r, cols, (int)(sizeof(cols) / sizeof(cols[0])));
@@ -378,6 +381,7 @@ show_port_stats(FILE *fp, const json_t *p)
 		table_addf(t, "%zu", i);
 	prio_rows(t, "pfc ", json_object_get(p, "pfc"));
 	prio_rows(t, "engine ", json_object_get(p, "engine"));
+	prio_rows(t, "host ", json_object_get(p, "host"));
 	table_print(t, fp, "  ");
 	table_free(t);
 }

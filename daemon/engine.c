@@ -149,6 +149,28 @@ eng_snapshot(struct engine *e, struct eng_snap *s)
 
 /* ---- backend ops -------------------------------------------------- */
 
+int
+engine_host_side(struct backend *b, struct engine_host *h)
+{
+	struct engine *e = b->priv;
+	int p;
+
+	memset(h, 0, sizeof(*h));
+	if (b->kind != BACKEND_ENGINE || e == NULL)
+		return (-1);
+	h->backpressure = e->tc.on;
+	h->realtime = e->dp_rt;
+	/* The last published snapshot (at most 100 ms old): no waiting. */
+	pthread_mutex_lock(&e->mu);
+	for (p = 0; p < ESCHED_NPRIO; p++) {
+		h->held[p] = e->snap.tc_held[p];
+		h->throttles[p] = e->snap.tc_throttles[p];
+	}
+	pthread_mutex_unlock(&e->mu);
+	eng_tc_read(e, h->waiting, &h->ring_drops);
+	return (0);
+}
+
 static int
 eng_apply(struct backend *b, const struct dcb_config *oper,
     enum backend_dcbx v)
@@ -214,9 +236,11 @@ show_prio(const struct eng_snap *s, const uint32_t *qlen, int p)
 	    "pfc_indications", (json_int_t)s->c.pfc_ind[p],
 	    "paused_ns", (json_int_t)s->paused_ns[p]));
 	json_object_set_new(o, "drops", d);
-	json_object_set_new(o, "host_side", json_pack("{s:b,s:i,s:I,s:I,s:I}",
+	json_object_set_new(o, "host_side", json_pack(
+	    "{s:b,s:i,s:I,s:I,s:I,s:I}",
 	    "held", s->tc_level[p] > 0, "level", s->tc_level[p],
 	    "throttles", (json_int_t)s->tc_throttles[p],
+	    "held_frames", (json_int_t)s->tc_held[p],
 	    "throttled_ns", (json_int_t)s->tc_throttled_ns[p],
 	    "qdisc_frames", (json_int_t)qlen[p]));
 	json_object_set_new(o, "queues", json_pack("{s:I,s:I,s:I,s:I}",
@@ -248,13 +272,14 @@ eng_show(struct backend *b)
 	    "queue_memory", (json_int_t)e->o.queue_memory,
 	    "unpaced", e->o.unpaced, "bare", e->o.bare, "mtu", (int)e->mtu);
 	json_object_set_new(o, "thresholds", json_pack(
-	    "{s:I,s:I,s:I,s:b,s:I,s:I,s:I,s:I,s:I,s:I}",
+	    "{s:I,s:I,s:I,s:b,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 	    "xoff", (json_int_t)s.xoff, "xon", (json_int_t)s.xon,
 	    "headroom", (json_int_t)s.headroom, "headroom_fits", s.fits,
 	    "reaction_ns_used", (json_int_t)s.reaction_used,
 	    "reaction_p50_ns", (json_int_t)s.react_p50,
 	    "reaction_p99_ns", (json_int_t)s.react_p99,
 	    "reaction_samples", (json_int_t)s.nsamples,
+	    "inflight_max", (json_int_t)s.inflight_max,
 	    "rx_lag_p50_ns", (json_int_t)s.lag_p50,
 	    "rx_lag_p99_ns", (json_int_t)s.lag_p99));
 	json_object_set_new(o, "port_counters", json_pack(

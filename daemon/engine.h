@@ -56,6 +56,18 @@ void	engine_opts_from_conf(struct engine_opts *, const char *ifname,
  */
 int	engine_open(struct backend *, const struct engine_opts *);
 
+/* The host side at a glance (`dcbctl show ports/stats`). */
+struct engine_host {
+	bool		backpressure;	/* the qdisc holds senders back */
+	bool		realtime;	/* the data plane runs SCHED_FIFO */
+	uint64_t	held[8];	/* frames held back, let go on opening */
+	uint64_t	throttles[8];	/* times senders were held back */
+	uint32_t	waiting[8];	/* frames held back right now */
+	uint64_t	ring_drops;	/* the TAP's ring overflowed */
+};
+/* 0 and *h filled, or -1 when b is not an engine. */
+int	engine_host_side(struct backend *, struct engine_host *);
+
 enum engine_ev_kind {
 	ENGINE_EV_STALL,	/* host stopped draining prio: XOFF given up */
 	ENGINE_EV_RECOVER,	/* host drains prio again */

@@ -63,6 +63,9 @@ dp_thresholds(struct engine *e)
 	    2ull * frame;
 	react = e->reaction_used ? e->reaction_used : 1 * MS;
 	hr += react * e->speed / 8000000000ull + esched_ring_cost(frame);
+	/* What really arrived after an XOFF, with half again as margin. */
+	if (hr < (uint64_t)e->inflight_max * 3 / 2)
+		hr = (uint64_t)e->inflight_max * 3 / 2;
 	e->headroom = hr > UINT32_MAX ? UINT32_MAX : (uint32_t)hr;
 	e->in.pfc_en = e->eg.cfg.pfc_en;
 	e->fits = esched_ingress_init(&e->in, e->qsize, e->headroom, e->mtu,
@@ -133,9 +136,11 @@ dp_publish(struct engine *e, uint64_t now)
 
 	if (getsockopt(e->ps, SOL_PACKET, PACKET_STATISTICS, &ts, &sl) == 0)
 		e->c.sock_drops += ts.tp_drops;	/* reading resets them */
-	/* Resize XOFF when the reaction moved by more than 10 %. */
+	/* Resize XOFF when the reaction moved by more than 10 %, or when
+	 * more arrived after an XOFF than the headroom has margin for. */
 	r = dp_reaction(e, &p50, &p99, &l50, &l99);
-	if (r * 10 > e->reaction_used * 11 || r * 10 < e->reaction_used * 9) {
+	if (r * 10 > e->reaction_used * 11 || r * 10 < e->reaction_used * 9 ||
+	    (uint64_t)e->inflight_max * 3 / 2 > e->headroom) {
 		e->reaction_used = r;
 		dp_thresholds(e);
 	}
@@ -153,6 +158,7 @@ dp_publish(struct engine *e, uint64_t now)
 		s->prio_tc[p] = e->eg.cfg.prio_tc[p];
 		s->tc_level[p] = e->tc.level[p];
 		s->tc_throttles[p] = e->tc.throttles[p];
+		s->tc_held[p] = e->tc.held[p];
 		s->tc_throttled_ns[p] = e->tc.throttled_ns[p] +
 		    (e->tc.level[p] > 0 ? now - e->tc.since[p] : 0);
 	}
@@ -169,6 +175,7 @@ dp_publish(struct engine *e, uint64_t now)
 	s->lag_p50 = l50;
 	s->lag_p99 = l99;
 	s->nsamples = e->react.n;
+	s->inflight_max = e->inflight_max;
 	e->snap_seq++;
 	e->want_snap = false;
 	pthread_cond_broadcast(&e->cv);
@@ -305,6 +312,13 @@ dp_ingress_frame(struct engine *e, const uint8_t *f, size_t len)
 	p = esched_classify(&e->eg.cfg.cls, f, len, -1);
 	e->c.rx_f[p]++;
 	e->c.rx_b[p] += len;
+	/* In flight: what still arrives after we asked for the pause (the
+	 * peer's reaction and both hosts' lateness, as they really are). */
+	if (!e->in.asked[p])
+		e->inflight[p] = 0;
+	else if ((e->inflight[p] += esched_ring_cost((uint32_t)len)) >
+	    e->inflight_max)
+		e->inflight_max = e->inflight[p];
 	if ((why = esched_ingress_admit(&e->in, p, &e->inq[p],
 	    (uint32_t)len)) >= 0 ||
 	    esched_ring_push(&e->inq[p], f, (uint32_t)len, 0) < 0) {
@@ -353,6 +367,14 @@ dp_port_rx(struct engine *e, uint64_t now)
 		len = dp_untuck(&m, e->buf, (size_t)n, &ts);
 		t0 = dp_arrival(e, &ts, now);
 		hist_add(&e->rxlag, now - t0);
+		/* Woken later than the headroom allows for: what waits in the
+		 * socket behind this frame needs room too, so lower XOFF now,
+		 * before reading it (the 100 ms review raises it again). */
+		if (now - t0 > e->reaction_used && e->in.pfc_en != 0) {
+			e->reaction_used = now - t0 + (e->react.n >= 16 ?
+			    e->reaction_used : 0);
+			dp_thresholds(e);
+		}
 		if (len >= 14 && e->buf[12] == 0x88 && e->buf[13] == 0x08)
 			dp_macctrl(e, e->buf, len, t0, now);
 		else if (len >= 14 && memcmp(e->buf, pfc_dst_addr, 5) == 0 &&
@@ -371,8 +393,8 @@ dp_tap_rx(struct engine *e)
 	ssize_t n;
 	int i, p;
 
-	/* Empty the TAP's ring each turn: it drops when full (the qdisc
-	 * above it holds senders back only while its class is throttled). */
+	/* Read the TAP faster than we send (it drops when its ring is full)
+	 * but not so long that a PFC frame waits behind it. */
 	for (i = 0; i < ENG_TAP_BATCH; i++) {
 		if ((n = read(e->tap, e->buf, ENG_BUF)) < 0)
 			break;

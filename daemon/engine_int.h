@@ -21,7 +21,7 @@ struct nl_sock;
 
 #define ENG_EVQ		32
 #define ENG_BATCH	64		/* frames per source per turn */
-#define ENG_TAP_BATCH	1024		/* the TAP's ring at most */
+#define ENG_TAP_BATCH	128		/* twice the egress batch */
 #define ENG_BUF		16384		/* largest frame we move */
 #define ENG_SAMPLES	1024		/* pause reaction samples kept */
 #define ENG_SNAP_NS	100000000ull	/* publish counters every 100 ms */
@@ -59,9 +59,10 @@ struct eng_snap {
 	uint32_t	xoff, xon, headroom;
 	bool		fits;
 	uint64_t	reaction_used, react_p50, react_p99, lag_p50, lag_p99;
-	uint32_t	nsamples;
+	uint32_t	nsamples, inflight_max;
 	uint8_t		tc_level[ESCHED_NPRIO];
 	uint64_t	tc_throttles[ESCHED_NPRIO], tc_throttled_ns[ESCHED_NPRIO];
+	uint64_t	tc_held[ESCHED_NPRIO];
 	uint64_t	tc_rtt_max, tc_nl_err;
 };
 
@@ -79,6 +80,7 @@ struct eng_tc {
 	uint32_t		hi, hi2, lo;	/* egress watermarks, octets */
 	uint8_t			level[ESCHED_NPRIO];	/* 0 open, 1, 2 */
 	uint64_t		throttles[ESCHED_NPRIO];
+	uint64_t		held[ESCHED_NPRIO];	/* frames let go */
 	uint64_t		throttled_ns[ESCHED_NPRIO], since[ESCHED_NPRIO];
 	uint64_t		rtt_max, nl_err;
 };
@@ -123,6 +125,7 @@ struct engine {
 	int64_t			real_off;	/* REALTIME - MONOTONIC */
 	uint64_t		reaction_used;
 	uint32_t		headroom;
+	uint32_t		inflight[ESCHED_NPRIO], inflight_max;
 	bool			fits;
 	uint8_t			rr_in;
 	uint8_t			buf[ENG_BUF + 8];

@@ -418,15 +418,41 @@ eng_tc_filter(struct engine *e, const struct esched_cls *c)
 	return (0);
 }
 
-/* Data plane: class p to level 0 (open), 1 or 2 (trickles). */
+/* Frames waiting in class p's qdisc now; 0 when unknown. */
+static uint32_t
+tc_qlen(struct nl_sock *sk, int ifindex, int p)
+{
+	struct nl_cache *cache = NULL;
+	struct rtnl_class *c;
+	uint32_t n = 0;
+
+	if (rtnl_class_alloc_cache(sk, ifindex, &cache) < 0)
+		return (0);
+	if ((c = rtnl_class_get(cache, ifindex, tc_classid(p))) != NULL) {
+		n = (uint32_t)rtnl_tc_get_stat(TC_CAST(c), RTNL_TC_QLEN);
+		rtnl_class_put(c);
+	}
+	nl_cache_free(cache);
+	return (n);
+}
+
+/*
+ * Data plane: class p to level 0 (open), 1 or 2 (trickles).  Opening,
+ * it counts the frames the qdisc held back (those waiting just before).
+ */
 void
 eng_tc_throttle(struct engine *e, int p, int level, uint64_t now)
 {
 	static const uint64_t bps[] = { 0, TC_TRICKLE1, TC_TRICKLE2 };
 	struct eng_tc *t = &e->tc;
-	uint64_t t0 = eng_now(), rtt;
+	uint64_t t0, rtt;
+	uint32_t waiting = 0;
 	int rc;
 
+	/* Counted before opening, while the ring is not filling. */
+	if (level == 0 && t->level[p] > 0)
+		waiting = tc_qlen(t->dp, e->tapidx, p);
+	t0 = eng_now();
 	if (level == 0)
 		rc = tc_class(t->dp, e->tapidx, p, t->open_bps, TC_OPEN_BURST);
 	else
@@ -441,8 +467,10 @@ eng_tc_throttle(struct engine *e, int p, int level, uint64_t now)
 	if (t->level[p] == 0 && level > 0) {
 		t->throttles[p]++;
 		t->since[p] = now;
-	} else if (level == 0 && t->level[p] > 0)
+	} else if (level == 0 && t->level[p] > 0) {
 		t->throttled_ns[p] += now - t->since[p];
+		t->held[p] += waiting;
+	}
 	t->level[p] = (uint8_t)level;
 }
 

@@ -7,9 +7,10 @@
       pattern errors; writes a JSON summary to OUT when idle for S seconds
       after the first arrival (or after LIMIT seconds at most).  Prints
       "recv ready" once bound.
-  sockapp.py udp HOST PORT COUNT SIZE [SENDERS]
+  sockapp.py udp HOST PORT COUNT SIZE [SENDERS [GAP_MS]]
       SENDERS threads (1) each send COUNT datagrams of SIZE octets with
-      blocking sendto(); a datagram carries (sender, sequence).  Prints JSON.
+      blocking sendto(), GAP_MS (0) apart; a datagram carries (sender,
+      sequence).  Prints JSON.
   sockapp.py tcp HOST PORT BYTES
       One blocking TCP stream of BYTES (a counting pattern).  Prints JSON.
 
@@ -115,7 +116,7 @@ def recv(out, ports, tcp_port, idle, limit):
         f.write("\n")
 
 
-def udp(host, port, count, size, senders):
+def udp(host, port, count, size, senders, gap):
     errs = [0] * senders
 
     def one(k):
@@ -127,6 +128,8 @@ def udp(host, port, count, size, senders):
                 s.sendto(buf, (host, port))
             except OSError:
                 errs[k] += 1
+            if gap:
+                time.sleep(gap)
         s.close()
 
     t0 = time.monotonic()
@@ -162,7 +165,8 @@ def main(a):
              float(opt.get("--idle", 3)), float(opt.get("--limit", 60)))
     elif a[0] == "udp":
         udp(a[1], int(a[2]), int(a[3]), int(a[4]),
-            int(a[5]) if len(a) > 5 else 1)
+            int(a[5]) if len(a) > 5 else 1,
+            float(a[6]) / 1000 if len(a) > 6 else 0)
     elif a[0] == "tcp":
         tcp(a[1], int(a[2]), int(a[3]))
     else:

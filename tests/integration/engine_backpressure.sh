@@ -1,14 +1,15 @@
 #!/bin/sh
 # Lossless to the application: ordinary socket programs talk through the
-# host interfaces (dcb-a, dcb-b) of two engines at 1 Gb/s; B's host takes
-# frames at 20 Mb/s (1/50 of the line).  PFC on priority 3 (UDP 4791 and
+# host interfaces (dcb-a, dcb-b) of two engines at 500 Mb/s; B's host takes
+# frames at 10 Mb/s (1/50 of the line).  (At 1 Gb/s of 1000-octet frames a
+# sanitizer build of the engine is at its limit on a busy 2-CPU host.)  PFC on priority 3 (UDP 4791 and
 # TCP 5001 by APP), priority 4 (UDP 4792) lossy in the same traffic class,
 # everything else priority 0.  A's engine must hold its senders back (the
 # host interface's qdisc) rather than drop:
 #   1. a 5 MB burst of blocking UDP sendto() on priority 3: every datagram
-#      arrives, in order, while a priority-0 flow started during the burst
-#      arrives in full before the burst ends;
-#   2. the same amount over one TCP stream;
+#      arrives, in order, while a priority-0 flow sent beside it arrives in
+#      full before the burst ends;
+#   2. 3 MB over one TCP stream;
 #   3. four UDP senders on priority 3 at once;
 #   4. priority 3 and the lossy priority 4 of the same traffic class.
 # No drop may be counted on priority 3 anywhere (engines, A's TAP ring).
@@ -22,12 +23,12 @@ APP="$top_srcdir/tests/engine/sockapp.py"
 plan 19
 two_ns e
 
-CFG="--speed 1G --pfc 3 --prio-tc 0,0,0,3,3,0,0,0 --app dgram-port:4791:3
+CFG="--speed 500M --pfc 3 --prio-tc 0,0,0,3,3,0,0,0 --app dgram-port:4791:3
     --app stream-port:5001:3 --app dgram-port:4792:4"
 # shellcheck disable=SC2086
 engine_start A a0 --tap dcb-a $CFG || bail "engine A did not start"
 # shellcheck disable=SC2086
-engine_start B b0 --tap dcb-b $CFG --drain 20M || bail "engine B did not start"
+engine_start B b0 --tap dcb-b $CFG --drain 10M || bail "engine B did not start"
 nsx A ip addr add 10.9.0.1/24 dev dcb-a && nsx B ip addr add 10.9.0.2/24 dev dcb-b ||
 	bail "addresses"
 # Static neighbours: the test is about data, not ARP through a paused link.
@@ -60,10 +61,8 @@ tapdrops() { nsx A cat /sys/class/net/dcb-a/statistics/tx_dropped; }
 # 1. UDP burst on priority 3, and priority 0 moving during it.
 start_recv u1 4791,4000 --idle 3
 bg_start A "$NS_TMP/burst.out" $PY "$APP" udp 10.9.0.2 4791 5200 1000
-b_out3() { test "$(jget "$(engine_json b0)" '.priorities[3].counters.host_out_frames')" -gt 300; }
-wait_for 20 b_out3
-diag "B has given its host $(jget "$(engine_json b0)" '.priorities[3].counters.host_out_frames') priority-3 frames: priority 0 starts"
-nsx A $PY "$APP" udp 10.9.0.2 4000 300 1000 >"$NS_TMP/p0.out"
+# Priority 0: 300 datagrams 1 ms apart, from the burst's start on.
+nsx A $PY "$APP" udp 10.9.0.2 4000 300 1000 1 1 >"$NS_TMP/p0.out"
 diag "priority 0 sender: $(cat "$NS_TMP/p0.out")"
 wait_for 30 test -s "$NS_TMP/burst.out"
 diag "burst sender: $(cat "$NS_TMP/burst.out")"
@@ -87,20 +86,20 @@ check "A's TAP dropped nothing" test "$(tapdrops)" -eq 0
 check "A held its priority-3 senders back" \
     test "$(jget "$ja" '.priorities[3].host_side.throttles')" -gt 0
 
-# 2. TCP, one stream of 5 MB on priority 3.
+# 2. TCP, one stream of 3 MB on priority 3.
 start_recv t2 4999 --tcp 5001 --idle 3
-nsx A $PY "$APP" tcp 10.9.0.2 5001 5000000 >"$NS_TMP/tcp.out"
+nsx A $PY "$APP" tcp 10.9.0.2 5001 3000000 >"$NS_TMP/tcp.out"
 diag "tcp sender: $(cat "$NS_TMP/tcp.out")"
 check "the TCP stream arrived whole and intact" \
-    test "$(res t2 '.tcp[0].bytes')" -eq 5000000 -a "$(res t2 '.tcp[0].errors')" -eq 0
+    test "$(res t2 '.tcp[0].bytes')" -eq 3000000 -a "$(res t2 '.tcp[0].errors')" -eq 0
 check "no drop counted on priority 3 at A or B (TCP)" \
     test "$(drops a0 3)" -eq 0 -a "$(drops b0 3)" -eq 0
 
 # 3. Four senders on priority 3.
 start_recv m3 4791 --idle 3
-nsx A $PY "$APP" udp 10.9.0.2 4791 1500 1000 4 >"$NS_TMP/many.out"
+nsx A $PY "$APP" udp 10.9.0.2 4791 1000 1000 4 >"$NS_TMP/many.out"
 diag "4 senders: $(cat "$NS_TMP/many.out")"
-check "all 6000 datagrams of the four senders arrived" test "$(res m3 '.ports["4791"].datagrams')" -eq 6000
+check "all 4000 datagrams of the four senders arrived" test "$(res m3 '.ports["4791"].datagrams')" -eq 4000
 check "each sender's in order" test "$(res m3 '.ports["4791"].gaps + .ports["4791"].reorders')" -eq 0
 check "four senders seen" test "$(res m3 '.ports["4791"].senders')" -eq 4
 check "no drop counted on priority 3 (four senders)" \
@@ -108,18 +107,18 @@ check "no drop counted on priority 3 (four senders)" \
 
 # 4. Lossless 3 and lossy 4, both in traffic class 3.
 start_recv l4 4791,4792 --idle 3
-bg_start A "$NS_TMP/lossy.out" $PY "$APP" udp 10.9.0.2 4792 3000 1000
-nsx A $PY "$APP" udp 10.9.0.2 4791 3000 1000 >"$NS_TMP/lossless.out"
+bg_start A "$NS_TMP/lossy.out" $PY "$APP" udp 10.9.0.2 4792 2000 1000
+nsx A $PY "$APP" udp 10.9.0.2 4791 2000 1000 >"$NS_TMP/lossless.out"
 wait_for 30 test -s "$NS_TMP/lossy.out"
 diag "receiver: $(res l4 .ports | tr -d '\n ')"
 check "every lossless datagram arrived beside a lossy flow" \
-    test "$(res l4 '.ports["4791"].datagrams')" -eq 3000
+    test "$(res l4 '.ports["4791"].datagrams')" -eq 2000
 check "lossless in order" test "$(res l4 '.ports["4791"].gaps + .ports["4791"].reorders')" -eq 0
 check "the lossy priority moved too" test "$(res l4 '.ports["4792"].datagrams')" -gt 0
 jb=$(engine_json b0)
 got4=$(res l4 '.ports["4792"].datagrams')
 d4=$(jget "$jb" '[.priorities[4].drops[]] | add')
-diag "lossy priority 4: $got4 of 3000 arrived, B counted $d4 drops"
+diag "lossy priority 4: $got4 of 2000 arrived, B counted $d4 drops"
 check "no drop counted on priority 3 (beside lossy)" \
     test "$(drops a0 3)" -eq 0 -a "$(drops b0 3)" -eq 0
 check "A's TAP dropped nothing over the whole run" test "$(tapdrops)" -eq 0
