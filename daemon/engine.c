@@ -120,13 +120,39 @@ eng_kick(struct engine *e)
 		log_warn(LOG_SUB_ENGINE, "%s: kick", e->o.ifname);
 }
 
-/* Ask the data plane for a fresh snapshot; copy it out. */
+/*
+ * The latest snapshot the data plane published (every ENG_SNAP_NS), copied
+ * out under the mutex, which the data plane holds only to copy one in: the
+ * event loop never waits for the data plane's turn.  It also asks for a
+ * fresh one, so that the next reader (a scrape, show stats) sees counters
+ * younger than the period.
+ */
 static void
 eng_snapshot(struct engine *e, struct eng_snap *s)
 {
+	bool ask;
+
+	pthread_mutex_lock(&e->mu);
+	*s = e->snap;
+	if ((ask = !e->want_snap && e->running)) {
+		e->want_snap = true;
+		__atomic_store_n(&e->ctl_pending, true, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&e->mu);
+	if (ask)
+		eng_kick(e);
+}
+
+int
+engine_refresh(struct backend *b)
+{
+	struct engine *e = b->priv;
 	struct timespec dl;
 	uint64_t seq;
+	int rc = 0;
 
+	if (b->kind != BACKEND_ENGINE || e == NULL)
+		return (-EINVAL);
 	clock_gettime(CLOCK_MONOTONIC, &dl);
 	dl.tv_nsec += 200000000;
 	if (dl.tv_nsec >= 1000000000) {
@@ -140,11 +166,11 @@ eng_snapshot(struct engine *e, struct eng_snap *s)
 	pthread_mutex_unlock(&e->mu);
 	eng_kick(e);
 	pthread_mutex_lock(&e->mu);
-	while (e->snap_seq == seq && e->running)
+	while (e->snap_seq == seq && e->running && rc == 0)
 		if (pthread_cond_timedwait(&e->cv, &e->mu, &dl) != 0)
-			break;
-	*s = e->snap;
+			rc = -ETIMEDOUT;
 	pthread_mutex_unlock(&e->mu);
+	return (rc);
 }
 
 /* ---- backend ops -------------------------------------------------- */
