@@ -11,7 +11,10 @@
 # the engine snapshot that waited for the data plane), the same run is made
 # with it and printed beside.
 #   sudo top_builddir=$PWD/build bench/metrics_scrape.sh
-#   env: PORTS (8) REQS (200) RATE (200M) DCBXD_REF (none) --json
+# STARVE=1 puts the engines' data-plane threads under SCHED_IDLE and runs
+# one busy loop per CPU meanwhile: a host where the data plane gets the CPU
+# late, which is when a reader that waits for it stalls the loop.
+#   env: PORTS (8) REQS (200) RATE (200M) DCBXD_REF (none) STARVE (0) --json
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/netns.sh"
 top_builddir=${top_builddir:-$PWD}
 DCBXD=${DCBXD:-$top_builddir/daemon/dcbxd}
@@ -66,8 +69,16 @@ run() {
 		_g="$_g $BG_PID"; i=$((i + 1))
 	done
 	sleep 1
+	_b=""
+	if [ -n "$STARVE" ]; then
+		_pid=$(pgrep -P "$_d" -x dcbxd || echo "$_d")
+		for _t in /proc/"$_pid"/task/*; do
+			[ "${_t##*/}" = "$_pid" ] || chrt -i -p 0 "${_t##*/}"
+		done
+		for _c in $(seq "$(nproc)"); do sh -c 'while :; do :; done' & _b="$_b $!"; done
+	fi
 	nsx a python3 "$NS_TMP/time.py" "$NS_TMP/$1.sock" "$REQS" >"$NS_TMP/$1.json"
-	kill $_g "$_d" 2>/dev/null; wait $_g "$_d" 2>/dev/null
+	kill $_g $_b "$_d" 2>/dev/null; wait $_g $_b "$_d" 2>/dev/null
 }
 run new "$DCBXD"
 [ -n "$DCBXD_REF" ] && run ref "$DCBXD_REF"
@@ -84,8 +95,9 @@ for cmd in ("version", "show-stats", "metrics"):
                      "p99_us": r[cmd][1], "max_us": r[cmd][2]})
 if js:
     print(json.dumps(rows)); sys.exit(0)
-print("# control requests on a loop with %s busy engine ports (%s b/s each), load %s"
-      % (ports, rate, open("/proc/loadavg").read().split()[0]))
+print("# control requests on a loop with %s busy engine ports (%s b/s each)%s, load %s"
+      % (ports, rate, os.environ.get("STARVE") and ", data planes starved" or "",
+         open("/proc/loadavg").read().split()[0]))
 print("%-12s %-6s %10s %10s %10s" % ("request", "daemon", "p50_us", "p99_us", "max_us"))
 for r in rows:
     print("%-12s %-6s %10.0f %10.0f %10.0f" % (r["request"], r["daemon"],

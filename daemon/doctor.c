@@ -276,13 +276,8 @@ chk_headroom(struct dctx *x)
 		bps = ifspeed_bps(p->ifname);
 	mbps = (uint32_t)(bps / 1000000);
 	qmem = jnum(x->eng, "queue_memory");
-	headroom_params_default(&hp, mbps);
+	headroom_params_link(&hp, mbps, p->cp.cable_m);
 	hp.max_frame = hp.max_lossless_frame = mtu + 22;
-	hp.cable_m = p->cp.cable_m;
-	if (headroom_intf_bt(mbps) == 0)
-		hp.intf_bt = 0;
-	if (headroom_resp_quanta(mbps) == 0)
-		hp.resp_quanta = 0;
 	if (headroom_compute(&hp, &h, NULL) != DCB_OK)
 		return;
 	if (qmem != 0 && h.headroom_bytes >= qmem)

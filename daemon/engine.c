@@ -121,26 +121,37 @@ eng_kick(struct engine *e)
 }
 
 /*
- * The latest snapshot the data plane published (every ENG_SNAP_NS), copied
- * out under the mutex, which the data plane holds only to copy one in: the
- * event loop never waits for the data plane's turn.  It also asks for a
- * fresh one, so that the next reader (a scrape, show stats) sees counters
- * younger than the period.
+ * The latest snapshot the data plane published (every ENG_SNAP_NS, and
+ * soon after a reader asks), read through the seqlock (engine_int.h): the
+ * event loop never waits for the data plane, not even for its mutex.  A
+ * copy torn by a publication is retried a few times, then the last good
+ * one stands.  It also asks for a fresh one, so that the next reader (a
+ * scrape, show stats) sees counters younger than the period.
  */
 static void
 eng_snapshot(struct engine *e, struct eng_snap *s)
 {
-	bool ask;
+	struct eng_snap tmp;
+	uint32_t a, b;
+	int i;
 
-	pthread_mutex_lock(&e->mu);
-	*s = e->snap;
-	if ((ask = !e->want_snap && e->running)) {
-		e->want_snap = true;
-		__atomic_store_n(&e->ctl_pending, true, __ATOMIC_RELEASE);
+	for (i = 0; i < 4; i++) {
+		a = __atomic_load_n(&e->snap_wseq, __ATOMIC_ACQUIRE);
+		if (a & 1)
+			continue;
+		memcpy(&tmp, &e->snap, sizeof(tmp));
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		b = __atomic_load_n(&e->snap_wseq, __ATOMIC_RELAXED);
+		if (a == b) {
+			e->snap_last = tmp;
+			break;
+		}
 	}
-	pthread_mutex_unlock(&e->mu);
-	if (ask)
+	*s = e->snap_last;
+	if (!__atomic_exchange_n(&e->want_snap, true, __ATOMIC_ACQ_REL)) {
+		__atomic_store_n(&e->ctl_pending, true, __ATOMIC_RELEASE);
 		eng_kick(e);
+	}
 }
 
 int
@@ -161,7 +172,7 @@ engine_refresh(struct backend *b)
 	}
 	pthread_mutex_lock(&e->mu);
 	seq = e->snap_seq;
-	e->want_snap = true;
+	__atomic_store_n(&e->want_snap, true, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->ctl_pending, true, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&e->mu);
 	eng_kick(e);

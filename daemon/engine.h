@@ -13,9 +13,9 @@
  *     over under a mutex, then kicks an eventfd; the data plane takes it
  *     between two frames, so traffic is never dropped by a change (queues
  *     are per priority and stay where they are).
- *   - counters are published by the data plane into a snapshot under the
- *     mutex every 100 ms, and soon after a reader asks: stats()/show()
- *     copy the latest one and never wait for the data plane (a scrape or
+ *   - counters are published by the data plane into a snapshot (a
+ *     seqlock) every 100 ms, and soon after a reader asks: stats()/show()
+ *     copy the latest one and never wait for the data plane or its lock (a scrape or
  *     `show stats` must not stall the daemon's loop, 200 ms per port as it
  *     once did); engine_refresh() waits for a fresh one, for tools.
  *   - events (stall, recovery, headroom too small, I/O failure) come back

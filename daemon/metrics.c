@@ -47,7 +47,8 @@ struct mfam {
 	const char	*type;		/* "gauge" or "counter" */
 	const char	*help;
 	mfam_fn		*fn;		/* one port's series, or: */
-	void		(*gfn)(FILE *, const char *);	/* the daemon's */
+	void		(*gfn)(FILE *, const char *, int);	/* the daemon's */
+	int		 arg;		/* for gfn */
 };
 
 /* The storms, by port name: ports come and go, the record stays. */
@@ -465,14 +466,16 @@ fam_storm_active(FILE *f, const char *n, const struct mport *m)
 /* -------------------------------------------------- daemon-wide */
 
 static void
-g_build(FILE *f, const char *n)
+g_build(FILE *f, const char *n, int arg)
 {
+	(void)arg;
 	fprintf(f, "%s{version=\"%s\"} 1\n", n, PACKAGE_VERSION);
 }
 
 static void
-g_ports(FILE *f, const char *n)
+g_ports(FILE *f, const char *n, int arg)
 {
+	(void)arg;
 	fprintf(f, "%s %u\n", n, port_count());
 }
 
@@ -492,30 +495,6 @@ g_http(FILE *f, const char *n, int which)
 	fprintf(f, "%s %llu\n", n, (unsigned long long)v[which]);
 }
 
-static void
-g_http_conns(FILE *f, const char *n)
-{
-	g_http(f, n, 0);
-}
-
-static void
-g_http_open(FILE *f, const char *n)
-{
-	g_http(f, n, 1);
-}
-
-static void
-g_http_paused(FILE *f, const char *n)
-{
-	g_http(f, n, 2);
-}
-
-static void
-g_http_404(FILE *f, const char *n)
-{
-	g_http(f, n, 3);
-}
-
 /*
  * The families, in output order.  The watchdog's own figures (issue 13:
  * detections and restorations by action, frames it dropped, time stormed)
@@ -523,70 +502,70 @@ g_http_404(FILE *f, const char *n)
  */
 static const struct mfam fams[] = {
 	{ "dcbxd_build_info", "gauge", "dcbxd's version; always 1.", NULL,
-	    g_build },
-	{ "dcbxd_ports", "gauge", "Ports dcbxd manages.", NULL, g_ports },
+	    g_build, 0 },
+	{ "dcbxd_ports", "gauge", "Ports dcbxd manages.", NULL, g_ports, 0 },
 	{ "dcbxd_metrics_connections_total", "counter", "HTTP connections "
-	    "the metrics listener accepted.", NULL, g_http_conns },
+	    "the metrics listener accepted.", NULL, g_http, 0 },
 	{ "dcbxd_metrics_open_connections", "gauge", "HTTP connections open "
-	    "now.", NULL, g_http_open },
+	    "now.", NULL, g_http, 1 },
 	{ "dcbxd_metrics_accept_paused_total", "counter", "Times the listener "
-	    "stopped accepting at its connection cap.", NULL, g_http_paused },
+	    "stopped accepting at its connection cap.", NULL, g_http, 2 },
 	{ "dcbxd_metrics_not_found_total", "counter", "Requests for a path "
-	    "other than / and /metrics.", NULL, g_http_404 },
+	    "other than / and /metrics.", NULL, g_http, 3 },
 	{ "dcbxd_port_up", "gauge", "1 when the port's link is up.",
-	    fam_port_up, NULL },
+	    fam_port_up, NULL, 0 },
 	{ "dcbxd_neighbors", "gauge", "LLDP neighbours on the port, all agents.",
-	    fam_neighbors, NULL },
+	    fam_neighbors, NULL, 0 },
 	{ "dcbxd_dcbx_mode", "gauge", "The DCBX version spoken now: 1 for the "
-	    "current mode, 0 for the others.", fam_mode, NULL },
+	    "current mode, 0 for the others.", fam_mode, NULL, 0 },
 	{ "dcbxd_dcbx_status", "gauge", "Negotiation status of each DCBX "
-	    "feature: 1 for the current status, 0 for the others.", fam_status, NULL },
+	    "feature: 1 for the current status, 0 for the others.", fam_status, NULL, 0 },
 	{ "dcbxd_dcbx_invalid_peer_total", "counter", "Peer DCBX TLVs rejected "
-	    "as invalid.", fam_invalid_peer, NULL },
+	    "as invalid.", fam_invalid_peer, NULL, 0 },
 	{ "dcbxd_pfc_enabled", "gauge", "1 when PFC is operational on the "
-	    "priority.", fam_pfc_enabled, NULL },
+	    "priority.", fam_pfc_enabled, NULL, 0 },
 	{ "dcbxd_pfc_requests_total", "counter", "PFC frames sent naming the "
 	    "priority (NIC via dcbnl, last sample; engine: its counters).",
-	    fam_pfc_req, NULL },
+	    fam_pfc_req, NULL, 0 },
 	{ "dcbxd_pfc_indications_total", "counter", "PFC frames received naming "
 	    "the priority (NIC via dcbnl, last sample; engine: its counters).",
-	    fam_pfc_ind, NULL },
+	    fam_pfc_ind, NULL, 0 },
 	{ "dcbxd_ets_bandwidth_percent", "gauge", "Operational ETS bandwidth "
-	    "share of the traffic class, percent.", fam_ets_bw, NULL },
+	    "share of the traffic class, percent.", fam_ets_bw, NULL, 0 },
 	{ "dcbxd_ets_priority_tc", "gauge", "Operational traffic class of the "
-	    "priority.", fam_prio_tc, NULL },
+	    "priority.", fam_prio_tc, NULL, 0 },
 	{ "dcbxd_lldp_frames_total", "counter", "LLDP frames by direction and "
-	    "result (802.1AB statistics).", fam_lldp_frames, NULL },
+	    "result (802.1AB statistics).", fam_lldp_frames, NULL, 0 },
 	{ "dcbxd_lldp_ageouts_total", "counter", "Neighbours aged out "
-	    "(statsAgeoutsTotal).", fam_lldp_ageouts, NULL },
+	    "(statsAgeoutsTotal).", fam_lldp_ageouts, NULL, 0 },
 	{ "dcbxd_lldp_kernel_drops_total", "counter", "LLDP frames the kernel "
-	    "dropped before dcbxd read them.", fam_lldp_kernel_drops, NULL },
+	    "dropped before dcbxd read them.", fam_lldp_kernel_drops, NULL, 0 },
 	{ "dcbxd_backend", "gauge", "The port's backend: 1 for the current one.",
-	    fam_backend, NULL },
+	    fam_backend, NULL, 0 },
 	{ "dcbxd_backend_errors_total", "counter", "Failed applies of the "
-	    "operational config.", fam_backend_errors, NULL },
+	    "operational config.", fam_backend_errors, NULL, 0 },
 	{ "dcbxd_backend_applies_total", "counter", "Successful applies of the "
-	    "operational config.", fam_backend_applies, NULL },
+	    "operational config.", fam_backend_applies, NULL, 0 },
 	{ "dcbxd_nic_changes_total", "counter", "DCB config changes made on the "
-	    "NIC by other programs.", fam_nic_changes, NULL },
+	    "NIC by other programs.", fam_nic_changes, NULL, 0 },
 	{ "dcbxd_engine_frames_total", "counter", "Frames the pause engine "
-	    "moved, by priority and direction.", fam_eng_frames, NULL },
+	    "moved, by priority and direction.", fam_eng_frames, NULL, 0 },
 	{ "dcbxd_engine_bytes_total", "counter", "Bytes the pause engine "
-	    "moved, by priority and direction.", fam_eng_bytes, NULL },
+	    "moved, by priority and direction.", fam_eng_bytes, NULL, 0 },
 	{ "dcbxd_engine_drops_total", "counter", "Frames the pause engine "
-	    "dropped, by priority and reason.", fam_eng_drops, NULL },
+	    "dropped, by priority and reason.", fam_eng_drops, NULL, 0 },
 	{ "dcbxd_engine_queue_bytes", "gauge", "Bytes queued in the pause "
-	    "engine, by priority and direction.", fam_eng_queue, NULL },
+	    "engine, by priority and direction.", fam_eng_queue, NULL, 0 },
 	{ "dcbxd_engine_paused_seconds_total", "counter", "Time the peer kept "
-	    "the priority paused.", fam_eng_paused, NULL },
+	    "the priority paused.", fam_eng_paused, NULL, 0 },
 	{ "dcbxd_engine_headroom_bytes", "gauge", "Headroom the engine reserves "
-	    "above XOFF per lossless priority.", fam_eng_headroom, NULL },
+	    "above XOFF per lossless priority.", fam_eng_headroom, NULL, 0 },
 	{ "dcbxd_engine_queue_memory_bytes", "gauge", "Engine queue memory per "
-	    "priority and direction.", fam_eng_qmem, NULL },
+	    "priority and direction.", fam_eng_qmem, NULL, 0 },
 	{ "dcbxd_pfc_storms_total", "counter", "PFC storms the watchdog "
-	    "detected.", fam_storms, NULL },
+	    "detected.", fam_storms, NULL, 0 },
 	{ "dcbxd_pfc_storm_active", "gauge", "1 while the watchdog holds the "
-	    "priority as stormed.", fam_storm_active, NULL },
+	    "priority as stormed.", fam_storm_active, NULL, 0 },
 };
 
 /* -------------------------------------------------------- rendering */
@@ -628,7 +607,7 @@ metrics_render(size_t *len)
 		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", fams[k].name,
 		    fams[k].help, fams[k].name, fams[k].type);
 		if (fams[k].gfn != NULL)
-			fams[k].gfn(f, fams[k].name);
+			fams[k].gfn(f, fams[k].name, fams[k].arg);
 		for (i = 0; fams[k].fn != NULL && i < n; i++)
 			fams[k].fn(f, fams[k].name, &m[i]);
 	}
