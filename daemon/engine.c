@@ -121,12 +121,12 @@ eng_kick(struct engine *e)
 }
 
 /*
- * The latest snapshot the data plane published (every ENG_SNAP_NS, and
- * soon after a reader asks), read through the seqlock (engine_int.h): the
- * event loop never waits for the data plane, not even for its mutex.  A
- * copy torn by a publication is retried a few times, then the last good
- * one stands.  It also asks for a fresh one, so that the next reader (a
- * scrape, show stats) sees counters younger than the period.
+ * The latest snapshot the data plane published (every ENG_SNAP_NS: at most
+ * 100 ms old), read through the seqlock (engine_int.h): the event loop
+ * never waits for the data plane, not even for its mutex, and gives it no
+ * work (a scrape of many engine ports once woke each data plane to publish,
+ * competing with the loop for the CPU).  A copy torn by a publication is
+ * retried a few times, then the last good one stands.
  */
 static void
 eng_snapshot(struct engine *e, struct eng_snap *s)
@@ -148,10 +148,6 @@ eng_snapshot(struct engine *e, struct eng_snap *s)
 		}
 	}
 	*s = e->snap_last;
-	if (!__atomic_exchange_n(&e->want_snap, true, __ATOMIC_ACQ_REL)) {
-		__atomic_store_n(&e->ctl_pending, true, __ATOMIC_RELEASE);
-		eng_kick(e);
-	}
 }
 
 int

@@ -14,8 +14,8 @@
  *     between two frames, so traffic is never dropped by a change (queues
  *     are per priority and stay where they are).
  *   - counters are published by the data plane into a snapshot (a
- *     seqlock) every 100 ms, and soon after a reader asks: stats()/show()
- *     copy the latest one and never wait for the data plane or its lock (a scrape or
+ *     seqlock) every 100 ms: stats()/show() copy the latest one and never
+ *     wait for the data plane or its lock (a scrape or
  *     `show stats` must not stall the daemon's loop, 200 ms per port as it
  *     once did); engine_refresh() waits for a fresh one, for tools.
  *   - events (stall, recovery, headroom too small, I/O failure) come back
