@@ -150,7 +150,7 @@ chk_backend(struct dctx *x)
 
 	if (!p->be_open)
 		return;
-	if (strstr(p->be.why, "LLD_MANAGED") != NULL && sends_dcbx(p))
+	if (p->be.firmware && sends_dcbx(p))
 		finding(x, "error", "firmware-managed", "the NIC's firmware "
 		    "runs DCBX on this port and dcbxd sends DCBX too: the peer "
 		    "sees two agents; set admin-status = \"rx\" or advertise "
