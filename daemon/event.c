@@ -393,6 +393,14 @@ ev_http_bev(struct event_base *base, void *arg)
 }
 
 static void
+ev_http_body_free(const void *data, size_t len, void *arg)
+{
+	(void)len;
+	(void)arg;
+	free((void *)(uintptr_t)data);
+}
+
+static void
 ev_http_req(struct evhttp_request *req, void *arg)
 {
 	struct ev_http *h = arg;
@@ -408,9 +416,12 @@ ev_http_req(struct evhttp_request *req, void *arg)
 		evhttp_send_error(req, 500, NULL);
 		return;
 	}
-	if (r.body != NULL)
-		evbuffer_add(out, r.body, r.len);
-	free(r.body);
+	/* The body is handed over, not copied (a scrape of many ports is
+	 * megabytes): freed once sent. */
+	if (r.body != NULL &&
+	    evbuffer_add_reference(out, r.body, r.len, ev_http_body_free,
+	    NULL) != 0)
+		free(r.body);
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "Content-Type", r.ctype);
 	evhttp_send_reply(req, r.status, r.status == 200 ? "OK" :

@@ -36,6 +36,7 @@
 /* What one port's series are made of, gathered once per scrape. */
 struct mport {
 	const struct port	*p;
+	char			 lbl[4 * IF_NAMESIZE + 16];	/* port="IF" */
 	json_t			*eng;	/* the engine's show(), or NULL */
 	struct backend_stats	 pfc;
 };
@@ -69,19 +70,18 @@ static struct {
 
 /* ------------------------------------------------------------ output */
 
-/* A label value: backslash, double quote and newline escaped. */
+/* port="IF", the value's backslash, double quote and newline escaped. */
 static void
-put_esc(FILE *f, const char *s)
+port_label(char *buf, const char *s)
 {
+	char *o = buf + sprintf(buf, "port=\"");
+
 	for (; *s != '\0'; s++) {
-		if (*s == '\\' || *s == '"')
-			fputc('\\', f);
-		if (*s == '\n') {
-			fputs("\\n", f);
-			continue;
-		}
-		fputc(*s, f);
+		if (*s == '\\' || *s == '"' || *s == '\n')
+			*o++ = '\\';
+		*o++ = *s == '\n' ? 'n' : *s;
 	}
+	strcpy(o, "\"");
 }
 
 /* name{port="IF"<extra>} v -- extra is ",key=\"val\"..." or "". */
@@ -89,9 +89,8 @@ static void
 put(FILE *f, const char *name, const struct mport *m, const char *extra,
     uint64_t v)
 {
-	fprintf(f, "%s{port=\"", name);
-	put_esc(f, m->p->ifname);
-	fprintf(f, "\"%s} %llu\n", extra, (unsigned long long)v);
+	fprintf(f, "%s{%s%s} %llu\n", name, m->lbl, extra,
+	    (unsigned long long)v);
 }
 
 static void
@@ -368,9 +367,7 @@ fam_eng_paused(FILE *f, const char *n, const struct mport *m)
 	for (p = 0; p < DCB_NPRIO; p++) {
 		ns = jnum(json_object_get(eng_prio(m, p), "counters"),
 		    "paused_ns");
-		fprintf(f, "%s{port=\"", n);
-		put_esc(f, m->p->ifname);
-		fprintf(f, "\",priority=\"%d\"} %llu.%09llu\n", p,
+		fprintf(f, "%s{%s,priority=\"%d\"} %llu.%09llu\n", n, m->lbl, p,
 		    (unsigned long long)(ns / 1000000000ull),
 		    (unsigned long long)(ns % 1000000000ull));
 	}
@@ -594,6 +591,7 @@ metrics_render(size_t *len)
 		struct port *p = (struct port *)(uintptr_t)v[i];
 
 		m[i].p = p;
+		port_label(m[i].lbl, p->ifname);
 		/* dcbnl: port_be.c's last sample; the engine: its snapshot */
 		m[i].pfc = p->pfc;
 		if (p->be_open && p->be.kind == BACKEND_ENGINE) {
