@@ -12,7 +12,7 @@
 xd_need
 need_cmd prometheus promtool curl
 [ -c /dev/net/tun ] || skip_all "no /dev/net/tun (the engine's TAP)"
-plan 22
+plan 24
 xd_setup
 ns_add a && ns_add b || bail "namespaces"
 veth_add a xa b xb || bail "veth"
@@ -184,5 +184,24 @@ check "with more clients than the cap: the daemon answers, at most 4 open, accep
          END { exit !(o >= 1 && o <= 4 && p >= 1) }' '$NS_TMP/cap.prom'"
 diag "$(grep '^dcbxd_metrics' "$NS_TMP/cap.prom")"
 exec 7>&-
+
+# Reload: a new address moves the listener; one that cannot be bound is
+# logged and the daemon runs on without it.
+sed -i "s/127.0.0.1:$MPORT/127.0.0.1:$((MPORT + 1))/" "$NS_TMP/a.conf"
+xd_hup a
+moved() {
+	nsx a curl -sf -o /dev/null "http://127.0.0.1:$((MPORT + 1))/metrics" &&
+	    ! nsx a curl -sf -o /dev/null "http://127.0.0.1:$MPORT/metrics"
+}
+check "after a reload with another port: served there, not on the old one" \
+    wait_for 10 moved
+sed -i "s/127.0.0.1:$((MPORT + 1))/10.255.0.1:$MPORT/" "$NS_TMP/a.conf"
+xd_hup a
+bind_failed() {
+	grep -q "metrics listen 10.255.0.1:$MPORT: Cannot assign" "$NS_TMP/a.log" &&
+	    "$DCBCTL" -s "$NS_TMP/a.sock" version >/dev/null
+}
+check "an address it cannot bind: logged, and the daemon answers" \
+    wait_for 10 bind_failed
 check "no sanitizer report" sh -c "! grep -q Sanitizer '$NS_TMP/a.log' '$NS_TMP/b.log'"
 finish
