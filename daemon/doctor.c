@@ -76,6 +76,13 @@ chk_peer(struct dctx *x)
 	size_t n = json_array_size(x->nbrs);
 	const char *dcbx;
 
+	if (p->cp.admin_status == CONF_ADMIN_DISABLED ||
+	    p->cp.admin_status == CONF_ADMIN_TX) {
+		finding(x, "info", "lldp-receive-off", "LLDP receive is off "
+		    "(admin-status = \"%s\"): the peer is not checked",
+		    dcb_kw_name(conf_admin_kw, p->cp.admin_status));
+		return;
+	}
 	if (!p->up) {
 		finding(x, "warning", "link-down", "the link is down: nothing "
 		    "is negotiated; check the cable and `ip link`");
