@@ -12,7 +12,7 @@
 xd_need
 need_cmd prometheus promtool curl
 [ -c /dev/net/tun ] || skip_all "no /dev/net/tun (the engine's TAP)"
-plan 24
+plan 25
 xd_setup
 ns_add a && ns_add b || bail "namespaces"
 veth_add a xa b xb || bail "veth"
@@ -103,6 +103,17 @@ check "dcbctl metrics on the engine port: engine and PFC series" sh -c "
     grep -q '^dcbxd_engine_queue_bytes{port=\"xb\",priority=\"3\",direction=\"ingress\"} ' '$NS_TMP/b.prom' &&
     grep -q '^dcbxd_pfc_requests_total{port=\"xb\",priority=\"3\"} ' '$NS_TMP/b.prom' &&
     grep -q '^dcbxd_backend{port=\"xb\",backend=\"engine\"} 1' '$NS_TMP/b.prom'"
+# Frames into the engine port show in its counters.
+[ -x "$top_builddir/tests/engine/etool" ] &&
+    nsx a "$top_builddir/tests/engine/etool" gen xa --stream 3:vlan:10M:100 \
+    >/dev/null 2>&1 || diag "etool gen failed"
+engine_counted() {
+	"$DCBCTL" -s "$NS_TMP/b.sock" metrics | awk '
+	    /^dcbxd_engine_frames_total\{port="xb",priority="3",direction="from_port"\} / { n = $2 }
+	    END { exit !(n >= 100) }'
+}
+check "100 frames of priority 3 sent to the engine port: from_port >= 100" \
+    wait_for 10 engine_counted
 check "the server adopted PFC 3,4,5 (dcbxd_pfc_enabled follows negotiation)" \
     wait_for 10 sh -c "'$DCBCTL' -s '$NS_TMP/b.sock' metrics |
       grep -q '^dcbxd_pfc_enabled{port=\"xb\",priority=\"5\"} 1'"
