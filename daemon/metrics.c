@@ -480,7 +480,7 @@ static void
 g_http(FILE *f, const char *n, int which)
 {
 	struct ev_http_stats st;
-	uint64_t v[4];
+	uint64_t v[5];
 
 	memset(&st, 0, sizeof(st));
 	if (mx.http != NULL)
@@ -489,6 +489,7 @@ g_http(FILE *f, const char *n, int which)
 	v[1] = st.open;
 	v[2] = st.paused;
 	v[3] = mx.not_found;
+	v[4] = mx.scrapes;
 	fprintf(f, "%s %llu\n", n, (unsigned long long)v[which]);
 }
 
@@ -509,6 +510,8 @@ static const struct mfam fams[] = {
 	    "stopped accepting at its connection cap.", NULL, g_http, 2 },
 	{ "dcbxd_metrics_not_found_total", "counter", "Requests for a path "
 	    "other than / and /metrics.", NULL, g_http, 3 },
+	{ "dcbxd_metrics_scrapes_total", "counter", "Requests for /metrics "
+	    "over HTTP.", NULL, g_http, 4 },
 	{ "dcbxd_port_up", "gauge", "1 when the port's link is up.",
 	    fam_port_up, NULL, 0 },
 	{ "dcbxd_neighbors", "gauge", "LLDP neighbours on the port, all agents.",
