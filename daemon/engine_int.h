@@ -83,6 +83,9 @@ struct eng_tc {
 	uint64_t		held[ESCHED_NPRIO];	/* frames let go */
 	uint64_t		throttled_ns[ESCHED_NPRIO], since[ESCHED_NPRIO];
 	uint64_t		rtt_max, nl_err;
+	/* control thread: the last reading of the kernel's side */
+	uint64_t		read_at, ring_drops;
+	uint32_t		qlen[ESCHED_NPRIO];
 };
 
 struct engine {
@@ -105,8 +108,18 @@ struct engine {
 	bool			stop, has_pending, want_snap, running;
 	struct esched_cfg	pending;
 	struct esched_cls	cls;		/* control thread: last applied */
+	/*
+	 * The counters snapshot is a seqlock, not under mu: the data plane
+	 * makes snap_wseq odd, writes snap, makes it even; a reader copies
+	 * snap between two equal even readings, so the event loop never waits
+	 * on a data-plane thread that was preempted while publishing.
+	 * snap_seq (under mu, with cv) counts publications for
+	 * engine_refresh(); want_snap is atomic.
+	 */
 	struct eng_snap		snap;
+	uint32_t		snap_wseq;
 	uint64_t		snap_seq;
+	struct eng_snap		snap_last;	/* control side: last good copy */
 	struct engine_event	evq[ENG_EVQ];
 	struct eng_tc		tc;
 	unsigned int		evn;

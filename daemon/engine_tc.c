@@ -354,6 +354,8 @@ tc_sock(void)
 
 /* ---- the engine's side ---------------------------------------------- */
 
+static void	tc_read_now(struct engine *, uint32_t [ESCHED_NPRIO], uint64_t *);
+
 static void
 tc_off(struct engine *e, const char *what, int err)
 {
@@ -474,9 +476,27 @@ eng_tc_throttle(struct engine *e, int p, int level, uint64_t now)
 	t->level[p] = (uint8_t)level;
 }
 
-/* Control thread: frames in each class's qdisc now, the TAP's drops. */
+/*
+ * Control thread: frames in each class's qdisc, the TAP's drops.  Two
+ * netlink requests, so read at most once a second (a metrics scrape shows
+ * every port).
+ */
 void
 eng_tc_read(struct engine *e, uint32_t qlen[ESCHED_NPRIO], uint64_t *ring_drops)
+{
+	struct eng_tc *t = &e->tc;
+	uint64_t now = eng_now();
+
+	if (t->read_at == 0 || now - t->read_at >= 1000000000ull) {
+		t->read_at = now;
+		tc_read_now(e, t->qlen, &t->ring_drops);
+	}
+	memcpy(qlen, t->qlen, sizeof(t->qlen));
+	*ring_drops = t->ring_drops;
+}
+
+static void
+tc_read_now(struct engine *e, uint32_t qlen[ESCHED_NPRIO], uint64_t *ring_drops)
 {
 	struct nl_cache *cache = NULL;
 	struct rtnl_class *c;
