@@ -545,7 +545,7 @@ eng_open_tc(struct engine *e)
 		    "bare relay" : "turned off");
 		return;
 	}
-	if (eng_tc_setup(e, &ring) < 0)
+	if (eng_tc_setup(e, &ring) < 0 || eng_tc_start(e) < 0)
 		return;
 	memset(&ifr, 0, sizeof(ifr));
 	ifr.ifr_qlen = (int)ring;
@@ -565,30 +565,31 @@ eng_open_tc(struct engine *e)
  * throttling still leaves others 5 % of each CPU.  Without the privilege
  * (CAP_SYS_NICE or RLIMIT_RTPRIO >= 1) it is an ordinary thread.
  * Benchmarks' bare/unpaced modes stay ordinary, like the relay they are
- * compared with.
+ * compared with.  The tc thread (engine_tc.c) is started the same way.
  */
-static int
-eng_start_dp(struct engine *e)
+int
+eng_thread(struct engine *e, pthread_t *thr, void *(*fn)(void *), bool *rt)
 {
 	struct sched_param sp = { .sched_priority = 1 };
 	pthread_attr_t a;
 	int rc = -1;
 
+	*rt = false;
 	if (!e->o.bare && !e->o.unpaced && pthread_attr_init(&a) == 0) {
 		if (pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED) == 0 &&
 		    pthread_attr_setschedpolicy(&a, SCHED_FIFO) == 0 &&
 		    pthread_attr_setschedparam(&a, &sp) == 0)
-			rc = pthread_create(&e->thr, &a, eng_dp_main, e);
+			rc = pthread_create(thr, &a, fn, e);
 		pthread_attr_destroy(&a);
 		if (rc == 0) {
-			e->dp_rt = true;
+			*rt = true;
 			return (0);
 		}
 		log_info(LOG_SUB_ENGINE, "%s: data plane without real-time "
 		    "priority: the TAP's ring may overflow on a busy host",
 		    e->o.ifname);
 	}
-	return (pthread_create(&e->thr, NULL, eng_dp_main, e));
+	return (pthread_create(thr, NULL, fn, e));
 }
 
 int
@@ -601,7 +602,7 @@ engine_open(struct backend *b, const struct engine_opts *o)
 	if ((e = calloc(1, sizeof(*e))) == NULL)
 		return (eng_fail(b, "engine", ENOMEM));
 	e->o = *o;
-	e->ps = e->tap = e->ep = e->tfd = e->kick = e->evfd = -1;
+	e->ps = e->tap = e->ep = e->tfd = e->kick = e->evfd = e->tc.efd = -1;
 	pthread_mutex_init(&e->mu, NULL);
 	pthread_cond_init(&e->cv, NULL);
 	e->mtu = o->mtu;
@@ -620,7 +621,7 @@ engine_open(struct backend *b, const struct engine_opts *o)
 	b->ops = &engine_ops;
 	b->kind = BACKEND_ENGINE;
 	e->running = true;
-	if ((rc = eng_start_dp(e)) != 0) {
+	if ((rc = eng_thread(e, &e->thr, eng_dp_main, &e->dp_rt)) != 0) {
 		b->priv = NULL;
 		eng_free(e);
 		return (eng_fail(b, "engine thread", rc));

@@ -125,6 +125,21 @@ dp_reaction(const struct engine *e, uint64_t *p50, uint64_t *p99,
 	return (r > 200 * US ? r : 200 * US);
 }
 
+/* The tc thread's view of priority p (engine_tc.c). */
+static void
+dp_publish_tc(struct engine *e, struct eng_snap *s, int p, uint64_t now)
+{
+	struct eng_tc *t = &e->tc;
+	uint64_t since = __atomic_load_n(&t->since[p], __ATOMIC_RELAXED);
+
+	s->tc_level[p] = __atomic_load_n(&t->level[p], __ATOMIC_RELAXED);
+	s->tc_throttles[p] = __atomic_load_n(&t->throttles[p], __ATOMIC_RELAXED);
+	s->tc_held[p] = __atomic_load_n(&t->held[p], __ATOMIC_RELAXED);
+	s->tc_throttled_ns[p] = __atomic_load_n(&t->throttled_ns[p],
+	    __ATOMIC_RELAXED) + (s->tc_level[p] > 0 && now > since ?
+	    now - since : 0);
+}
+
 static void
 dp_publish(struct engine *e, uint64_t now)
 {
@@ -158,14 +173,10 @@ dp_publish(struct engine *e, uint64_t now)
 		s->in_used[p] = e->inq[p].used;
 		s->in_hwm[p] = e->inq[p].hwm;
 		s->prio_tc[p] = e->eg.cfg.prio_tc[p];
-		s->tc_level[p] = e->tc.level[p];
-		s->tc_throttles[p] = e->tc.throttles[p];
-		s->tc_held[p] = e->tc.held[p];
-		s->tc_throttled_ns[p] = e->tc.throttled_ns[p] +
-		    (e->tc.level[p] > 0 ? now - e->tc.since[p] : 0);
+		dp_publish_tc(e, s, p, now);
 	}
-	s->tc_rtt_max = e->tc.rtt_max;
-	s->tc_nl_err = e->tc.nl_err;
+	s->tc_rtt_max = __atomic_load_n(&e->tc.rtt_max, __ATOMIC_RELAXED);
+	s->tc_nl_err = __atomic_load_n(&e->tc.nl_err, __ATOMIC_RELAXED);
 	s->pfc_en = e->eg.cfg.pfc_en;
 	s->xoff = e->in.xoff;
 	s->xon = e->in.xon;
@@ -424,13 +435,13 @@ dp_tap_rx(struct engine *e)
  * host sends); let them go below the low one.
  */
 static void
-dp_backpressure(struct engine *e, uint64_t now)
+dp_backpressure(struct engine *e)
 {
 	const struct eng_tc *t = &e->tc;
 	uint32_t used;
 	int p, want;
 
-	if (!t->on)
+	if (!t->thr_on)
 		return;
 	for (p = 0; p < ESCHED_NPRIO; p++) {
 		used = e->eg.q[p].used;
@@ -438,12 +449,12 @@ dp_backpressure(struct engine *e, uint64_t now)
 			want = 0;
 		else if (used >= t->hi2)
 			want = 2;
-		else if (used >= t->hi && t->level[p] == 0)
+		else if (used >= t->hi && t->want[p] == 0)
 			want = 1;
 		else
 			continue;
-		if (want != t->level[p] && (want != 1 || t->level[p] == 0))
-			eng_tc_throttle(e, p, want, now);
+		if (want != t->want[p])
+			eng_tc_want(e, p, want);
 	}
 }
 
@@ -636,10 +647,10 @@ eng_dp_main(void *arg)
 			break;
 		dp_port_rx(e, now);
 		dp_tap_rx(e);
-		dp_backpressure(e, now);
+		dp_backpressure(e);
 		dp_pfc(e, now);
 		dp_egress(e, now);
-		dp_backpressure(e, now);
+		dp_backpressure(e);
 		dp_drain(e, now);
 		if (now - e->last_snap >= ENG_SNAP_NS)
 			dp_publish(e, now);

@@ -67,12 +67,20 @@ struct eng_snap {
 };
 
 /*
- * Backpressure on the host interface (engine_tc.c).  ctl is the control
- * thread's netlink socket, dp the data plane's; the counters and level[]
- * are the data plane's.
+ * Backpressure on the host interface (engine_tc.c).  The data plane only
+ * states what it wants per priority (want[], its own; it wakes the tc
+ * thread through efd); the tc thread makes the netlink requests, which
+ * take the RTNL lock and so can wait tens of ms on a busy host (36 ms
+ * seen here): the data plane must not.  ctl is the control thread's
+ * netlink socket, dp the tc thread's; level[] and the counters are the tc
+ * thread's (read atomically).
  */
 struct eng_tc {
 	struct nl_sock		*ctl, *dp;
+	pthread_t		thr;
+	bool			thr_on, stop;
+	int			efd;
+	uint8_t			want[ESCHED_NPRIO];
 	bool			on;		/* senders are held back */
 	char			why[96];	/* when not */
 	uint64_t		open_bps;
@@ -148,9 +156,11 @@ uint64_t	eng_now(void);
 void		eng_event(struct engine *, enum engine_ev_kind, int, int);
 void		*eng_dp_main(void *);
 
+int	eng_thread(struct engine *, pthread_t *, void *(*)(void *), bool *rt);
 int	eng_tc_setup(struct engine *, uint32_t *txqlen);
+int	eng_tc_start(struct engine *);
+void	eng_tc_want(struct engine *, int prio, int level);
 int	eng_tc_filter(struct engine *, const struct esched_cls *);
-void	eng_tc_throttle(struct engine *, int prio, int level, uint64_t now);
 void	eng_tc_read(struct engine *, uint32_t qlen[ESCHED_NPRIO],
 	    uint64_t *ring_drops);
 void	eng_tc_free(struct engine *);

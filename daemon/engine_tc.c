@@ -32,12 +32,15 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <linux/filter.h>
 #include <linux/if_ether.h>
 #include <linux/pkt_cls.h>
 #include <linux/pkt_sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include <netlink/netlink.h>
 #include <netlink/route/class.h>
@@ -442,8 +445,8 @@ tc_qlen(struct nl_sock *sk, int ifindex, int p)
  * Data plane: class p to level 0 (open), 1 or 2 (trickles).  Opening,
  * it counts the frames the qdisc held back (those waiting just before).
  */
-void
-eng_tc_throttle(struct engine *e, int p, int level, uint64_t now)
+static void
+tc_throttle(struct engine *e, int p, int level, uint64_t now)
 {
 	static const uint64_t bps[] = { 0, TC_TRICKLE1, TC_TRICKLE2 };
 	struct eng_tc *t = &e->tc;
@@ -461,19 +464,71 @@ eng_tc_throttle(struct engine *e, int p, int level, uint64_t now)
 		rc = tc_class(t->dp, e->tapidx, p, bps[level], e->mtu + 22);
 	rtt = eng_now() - t0;
 	if (rtt > t->rtt_max)
-		t->rtt_max = rtt;
+		__atomic_store_n(&t->rtt_max, rtt, __ATOMIC_RELAXED);
 	if (rc < 0) {
-		t->nl_err++;
+		__atomic_store_n(&t->nl_err, t->nl_err + 1, __ATOMIC_RELAXED);
 		return;
 	}
 	if (t->level[p] == 0 && level > 0) {
-		t->throttles[p]++;
-		t->since[p] = now;
+		__atomic_store_n(&t->since[p], now, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->throttles[p], t->throttles[p] + 1,
+		    __ATOMIC_RELAXED);
 	} else if (level == 0 && t->level[p] > 0) {
-		t->throttled_ns[p] += now - t->since[p];
-		t->held[p] += waiting;
+		__atomic_store_n(&t->throttled_ns[p], t->throttled_ns[p] +
+		    now - t->since[p], __ATOMIC_RELAXED);
+		__atomic_store_n(&t->held[p], t->held[p] + waiting,
+		    __ATOMIC_RELAXED);
 	}
-	t->level[p] = (uint8_t)level;
+	__atomic_store_n(&t->level[p], (uint8_t)level, __ATOMIC_RELAXED);
+}
+
+static void *
+tc_main(void *arg)
+{
+	struct engine *e = arg;
+	struct eng_tc *t = &e->tc;
+	uint64_t v;
+	int p, w;
+
+	for (;;) {
+		if (read(t->efd, &v, sizeof(v)) < 0 && errno != EINTR)
+			break;
+		if (__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE))
+			break;
+		for (p = 0; p < ESCHED_NPRIO; p++)
+			if ((w = __atomic_load_n(&t->want[p], __ATOMIC_RELAXED)) !=
+			    t->level[p])
+				tc_throttle(e, p, w, eng_now());
+	}
+	return (NULL);
+}
+
+int
+eng_tc_start(struct engine *e)
+{
+	struct eng_tc *t = &e->tc;
+	bool rt;
+
+	if (!t->on)
+		return (0);
+	if ((t->efd = eventfd(0, EFD_CLOEXEC)) < 0 ||
+	    eng_thread(e, &t->thr, tc_main, &rt) != 0) {
+		tc_off(e, "tc thread", errno ? errno : EAGAIN);
+		return (-1);
+	}
+	t->thr_on = true;
+	return (0);
+}
+
+/* Data plane: priority p's class should be at level (0 open, 1, 2). */
+void
+eng_tc_want(struct engine *e, int p, int level)
+{
+	uint64_t one = 1;
+
+	__atomic_store_n(&e->tc.want[p], (uint8_t)level, __ATOMIC_RELAXED);
+	if (write(e->tc.efd, &one, sizeof(one)) < 0)
+		e->tc.nl_err++;	/* only if the counter overflowed */
 }
 
 /*
@@ -526,6 +581,17 @@ tc_read_now(struct engine *e, uint32_t qlen[ESCHED_NPRIO], uint64_t *ring_drops)
 void
 eng_tc_free(struct engine *e)
 {
+	uint64_t one = 1;
+
+	if (e->tc.thr_on) {
+		__atomic_store_n(&e->tc.stop, true, __ATOMIC_RELEASE);
+		if (write(e->tc.efd, &one, sizeof(one)) == sizeof(one))
+			pthread_join(e->tc.thr, NULL);
+		e->tc.thr_on = false;
+	}
+	if (e->tc.efd >= 0)
+		close(e->tc.efd);
+	e->tc.efd = -1;
 	if (e->tc.ctl != NULL)
 		nl_socket_free(e->tc.ctl);
 	if (e->tc.dp != NULL)
