@@ -355,6 +355,7 @@ eng_free(struct engine *e)
 	pthread_mutex_destroy(&e->mu);
 	pthread_cond_destroy(&e->cv);
 	free(e->mem);
+	free(e->txp);
 	free(e);
 }
 
@@ -518,7 +519,8 @@ eng_alloc(struct engine *e)
 	if (q < 4096 || q > (1ull << 30))
 		return (-EINVAL);
 	e->qsize = (uint32_t)q & ~7u;
-	if ((e->mem = malloc((size_t)e->qsize * 2 * ESCHED_NPRIO)) == NULL)
+	if ((e->mem = malloc((size_t)e->qsize * 2 * ESCHED_NPRIO)) == NULL ||
+	    (e->txp = malloc((size_t)ENG_BATCH * ENG_BUF)) == NULL)
 		return (-ENOMEM);
 	for (p = 0; p < ESCHED_NPRIO; p++)
 		bufs[p] = e->mem + (size_t)e->qsize * p;

@@ -548,42 +548,131 @@ dp_pfc(struct engine *e, uint64_t now)
 
 /* ---- egress: paced to the link ------------------------------------ */
 
+/*
+ * Frames the kernel did not take (ENOBUFS/EAGAIN) after they left their
+ * queue, kept as copies and sent first next time: a NIC's TX ring.  Rare:
+ * only a device that stops its queue refuses a packet socket's frame.
+ */
+static void
+dp_tx_keep(struct engine *e, const struct iovec *iov, const int *prio,
+    int from, int n)
+{
+	int i;
+
+	for (i = from; i < n && e->txp_n < ENG_BATCH; i++) {
+		memcpy(e->txp + (size_t)e->txp_n * ENG_BUF, iov[i].iov_base,
+		    iov[i].iov_len);
+		e->txp_len[e->txp_n] = (uint32_t)iov[i].iov_len;
+		e->txp_prio[e->txp_n++] = (uint8_t)prio[i];
+	}
+	for (; i < n; i++)	/* cannot happen: at most a batch is in flight */
+		e->c.drops[prio[i]][ESCHED_DROP_PORT_SEND]++;
+}
+
+/*
+ * Send iov[0..n) in one sendmmsg(); count what left.  Returns how many
+ * left; an error other than a full device drops the rest (counted).
+ */
+static int
+dp_tx(struct engine *e, struct iovec *iov, const int *prio, int n,
+    bool *full)
+{
+	struct mmsghdr mm[ENG_BATCH];
+	uint64_t t;
+	int i, k;
+
+	memset(mm, 0, sizeof(mm[0]) * (size_t)n);
+	for (i = 0; i < n; i++) {
+		mm[i].msg_hdr.msg_iov = &iov[i];
+		mm[i].msg_hdr.msg_iovlen = 1;
+	}
+	k = n > 0 ? sendmmsg(e->ps, mm, (unsigned int)n, 0) : 0;
+	*full = k < n && (k > 0 || errno == ENOBUFS || errno == EAGAIN);
+	if (k < 0)
+		k = 0;
+	t = eng_now();
+	for (i = 0; i < k; i++) {
+		e->c.tx_f[prio[i]]++;
+		e->c.tx_b[prio[i]] += iov[i].iov_len;
+		e->last_tx[prio[i]] = t;
+	}
+	if (k < n && !*full) {
+		e->c.drops[prio[k]][ESCHED_DROP_PORT_SEND]++;
+		return (k + 1 + dp_tx(e, iov + k + 1, prio + k + 1, n - k - 1,
+		    full));
+	}
+	return (k);
+}
+
+/* The kept frames first, in their order. */
+static bool
+dp_tx_kept(struct engine *e)
+{
+	struct iovec iov[ENG_BATCH];
+	int prio[ENG_BATCH], i, k;
+	bool full;
+
+	for (i = 0; i < e->txp_n; i++) {
+		iov[i].iov_base = e->txp + (size_t)i * ENG_BUF;
+		iov[i].iov_len = e->txp_len[i];
+		prio[i] = e->txp_prio[i];
+	}
+	k = dp_tx(e, iov, prio, e->txp_n, &full);
+	if (k > 0 && k < e->txp_n) {
+		memmove(e->txp, e->txp + (size_t)k * ENG_BUF,
+		    (size_t)(e->txp_n - k) * ENG_BUF);
+		memmove(e->txp_len, e->txp_len + k,
+		    (size_t)(e->txp_n - k) * sizeof(e->txp_len[0]));
+		memmove(e->txp_prio, e->txp_prio + k, (size_t)(e->txp_n - k));
+	}
+	e->txp_n -= k;
+	return (e->txp_n == 0);
+}
+
+/*
+ * Egress, paced to the link: the frames due now (at most a batch), taken
+ * off their queues in the scheduler's order and sent with one sendmmsg()
+ * (a send() each cost a system call per frame).  Nothing else writes the
+ * queues until they are sent, so their memory is sent in place.
+ */
 static void
 dp_egress(struct engine *e, uint64_t now)
 {
-	uint64_t wake, slack = 50 * US;
+	uint64_t wake = now, slack = 50 * US;
+	struct iovec iov[ENG_BATCH];
+	int prio[ENG_BATCH], p, n, k;
 	const uint8_t *f;
 	uint32_t len;
-	int p, n;
+	bool full;
 
 	e->eg_wake = UINT64_MAX;
+	if (e->txp_n > 0 && !dp_tx_kept(e)) {
+		e->eg_wake = now + 20 * US;	/* the device is full: retry */
+		return;
+	}
 	for (n = 0; n < ENG_BATCH; n++) {
 		if (!e->o.unpaced && e->tx_next > now) {
-			e->eg_wake = e->tx_next;
-			return;
+			wake = e->tx_next;
+			break;
 		}
-		if ((p = esched_egress_next(&e->eg, now, &wake)) < 0) {
-			e->eg_wake = wake;
-			return;
-		}
+		if ((p = esched_egress_next(&e->eg, now, &wake)) < 0)
+			break;
 		f = esched_ring_peek(&e->eg.q[p], &len, NULL);
-		if (send(e->ps, f, len, 0) < 0) {
-			if (errno == ENOBUFS || errno == EAGAIN) {
-				e->eg_wake = now + 20 * US;	/* retry it */
-				return;
-			}
-			e->c.drops[p][ESCHED_DROP_PORT_SEND]++;
-		} else {
-			e->c.tx_f[p]++;
-			e->c.tx_b[p] += len;
-			e->last_tx[p] = eng_now();
-		}
+		iov[n].iov_base = (void *)(uintptr_t)f;
+		iov[n].iov_len = len;
+		prio[n] = p;
 		esched_egress_done(&e->eg, p);
 		if (e->tx_next + slack < now)
 			e->tx_next = now - slack;
 		e->tx_next += esched_wire_ns(len, e->speed);
 	}
-	e->eg_wake = now;	/* more to do: come straight back */
+	if (n == ENG_BATCH)
+		wake = now;	/* more to do: come straight back */
+	if ((k = dp_tx(e, iov, prio, n, &full)) < n) {
+		dp_tx_keep(e, iov, prio, k, n);
+		wake = now + 20 * US;
+	}
+	e->eg_wake = wake;
 }
 
 static uint64_t

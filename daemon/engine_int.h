@@ -149,6 +149,10 @@ struct engine {
 	uint32_t		inflight[ESCHED_NPRIO], inflight_max;
 	bool			fits;
 	uint8_t			rr_in;
+	uint8_t			*txp;		/* frames the device refused */
+	uint32_t		txp_len[ENG_BATCH];
+	uint8_t			txp_prio[ENG_BATCH];
+	int			txp_n;
 	uint8_t			buf[ENG_BUF + 8];
 };
 
