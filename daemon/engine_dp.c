@@ -414,6 +414,12 @@ dp_tap_rx(struct engine *e)
 			break;
 		if (n < 14)
 			continue;
+		/* Larger than the port carries (the host interface's MTU was
+		 * raised): the port would refuse it; counted, never queued. */
+		if ((size_t)n > e->mtu + 18 || n >= ENG_BUF) {
+			e->c.host_oversize++;
+			continue;
+		}
 		if (e->o.bare) {
 			if (send(e->ps, e->buf, (size_t)n, 0) < 0)
 				e->c.drops[0][ESCHED_DROP_PORT_SEND]++;

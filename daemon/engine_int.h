@@ -39,6 +39,7 @@ struct eng_cnt {
 	uint64_t	macctrl_bad;		/* MAC Control not decodable */
 	uint64_t	link_local;		/* 01-80-C2-00-00-0x not relayed */
 	uint64_t	oversize;		/* larger than ENG_BUF */
+	uint64_t	host_oversize;		/* from the TAP, over the MTU */
 	uint64_t	sock_drops;		/* PACKET_STATISTICS tp_drops */
 };
 

@@ -14,6 +14,13 @@
   sockapp.py tcp HOST PORT BYTES
       One blocking TCP stream of BYTES (a counting pattern).  Prints JSON.
 
+  sockapp.py macctrl IF KIND COUNT [RATE]
+      COUNT MAC Control frames on IF (AF_PACKET), RATE a second (as fast
+      as it can without): KIND
+      pfc3 (valid PFC, priority 3, time 65535), xon3 (priority 3, time 0),
+      badop (opcode 0x0999), short (18 octets), long (a PFC frame of 100
+      octets), reserved (PFC with the vector's reserved octet set).
+
 Sequence numbers let the receiver tell loss (gaps) from reordering; each
 sender's numbers are checked separately.
 """
@@ -157,6 +164,34 @@ def tcp(host, port, nbytes):
                       "seconds": round(time.monotonic() - t0, 3)}), flush=True)
 
 
+def macctrl(ifname, kind, count, rate):
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((ifname, 0))
+    src = bytes.fromhex(open("/sys/class/net/%s/address" % ifname).read()
+                        .strip().replace(":", ""))
+    hdr = bytes.fromhex("0180c2000001") + src + b"\x88\x08"
+    times = struct.pack("!8H", *[65535 if kind == "pfc3" else 0] * 8)
+    pfc = struct.pack("!HH", 0x0101, 0x0008) + times
+    body = {
+        "pfc3": pfc, "xon3": pfc,
+        "badop": struct.pack("!H", 0x0999) + bytes(44),
+        "short": struct.pack("!HH", 0x0101, 0x0008),
+        "long": pfc + bytes(40),
+        "reserved": struct.pack("!HH", 0x0101, 0x0108) + times,
+    }[kind]
+    f = hdr + body
+    if kind != "short" and len(f) < 60:
+        f += bytes(60 - len(f))
+    t0 = time.monotonic()
+    for i in range(count):
+        s.send(f)
+        if rate and i % 100 == 99:
+            ahead = t0 + (i + 1) / rate - time.monotonic()
+            if ahead > 0:
+                time.sleep(ahead)
+    print(json.dumps({"sent": count, "kind": kind, "len": len(f)}), flush=True)
+
+
 def main(a):
     if a[0] == "recv":
         ports = [int(x) for x in a[2].split(",")]
@@ -167,6 +202,8 @@ def main(a):
         udp(a[1], int(a[2]), int(a[3]), int(a[4]),
             int(a[5]) if len(a) > 5 else 1,
             float(a[6]) / 1000 if len(a) > 6 else 0)
+    elif a[0] == "macctrl":
+        macctrl(a[1], a[2], int(a[3]), float(a[4]) if len(a) > 4 else 0)
     elif a[0] == "tcp":
         tcp(a[1], int(a[2]), int(a[3]))
     else:
