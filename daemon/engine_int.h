@@ -85,6 +85,7 @@ struct eng_tc {
 	bool			on;		/* senders are held back */
 	char			why[96];	/* when not */
 	uint64_t		open_bps;
+	uint32_t		open_burst;	/* octets */
 	uint32_t		ring;		/* the TAP's txqueuelen */
 	uint32_t		hi, hi2, lo;	/* egress watermarks, octets */
 	uint8_t			level[ESCHED_NPRIO];	/* 0 open, 1, 2 */

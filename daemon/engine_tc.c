@@ -16,6 +16,7 @@
  *     is still out of band at the qdisc), else TCP/UDP port, DSCP,
  *     ethertype, else the default priority.
  *
+ * (The burst when open is 10 ms of the link's rate; see eng_tc_setup.)
  * The data plane throttles class p when its egress queue for p passes a
  * high watermark (the peer paused p, or ETS gives p less than the host
  * sends), and opens it again below a low one, like a NIC stopping and
@@ -56,7 +57,7 @@
 #define TC_TRICKLE1	1000000ull	/* b/s, first throttle level */
 #define TC_TRICKLE2	64000ull	/* b/s, past the second mark */
 #define TC_FIFO		100000		/* packets per class: never the limit */
-#define TC_OPEN_BURST	65536u
+#define TC_OPEN_BURST_NS	10000000ull	/* 10 ms of the open rate */
 
 static uint32_t
 tc_classid(int p)
@@ -374,12 +375,25 @@ eng_tc_setup(struct engine *e, uint32_t *txqlen)
 {
 	struct eng_tc *t = &e->tc;
 	uint32_t frame = e->mtu + 22, ring;
+	uint64_t burst;
 	struct esched_cls c;
 	int p, rc;
 
 	t->open_bps = e->speed;
 	ring = e->qsize / 4 / frame;
 	ring = ring < 16 ? 16 : ring > 1000 ? 1000 : ring;
+	/*
+	 * Open, a class should not limit: HTB refills an empty bucket from a
+	 * timer, so it moves at most a burst per timer wake-up, and with 64 KiB
+	 * at 10 Gb/s that held 1500-octet frames to ~1 Gb/s on a busy host.
+	 * 10 ms of the link's rate rides out such wake-ups -- but a burst
+	 * lands in the TAP's ring at once (a class opened again releases its
+	 * backlog), so never more than half the ring.
+	 */
+	burst = t->open_bps / 8 * TC_OPEN_BURST_NS / 1000000000ull;
+	if (burst > (uint64_t)ring * frame / 2)
+		burst = (uint64_t)ring * frame / 2;
+	t->open_burst = burst < 65536 ? 65536 : (uint32_t)burst;
 	*txqlen = ring;
 	t->hi = e->qsize / 2;
 	t->hi2 = e->qsize / 2 + e->qsize / 4 + e->qsize / 8;
@@ -394,7 +408,7 @@ eng_tc_setup(struct engine *e, uint32_t *txqlen)
 	}
 	for (p = 0; p < ESCHED_NPRIO; p++)
 		if ((rc = tc_class(t->ctl, e->tapidx, p, t->open_bps,
-		    TC_OPEN_BURST)) < 0 ||
+		    t->open_burst)) < 0 ||
 		    (rc = tc_leaf(t->ctl, e->tapidx, p)) < 0) {
 			tc_off(e, "htb class", rc);
 			return (rc);
@@ -459,7 +473,7 @@ tc_throttle(struct engine *e, int p, int level, uint64_t now)
 		waiting = tc_qlen(t->dp, e->tapidx, p);
 	t0 = eng_now();
 	if (level == 0)
-		rc = tc_class(t->dp, e->tapidx, p, t->open_bps, TC_OPEN_BURST);
+		rc = tc_class(t->dp, e->tapidx, p, t->open_bps, t->open_burst);
 	else
 		rc = tc_class(t->dp, e->tapidx, p, bps[level], e->mtu + 22);
 	rtt = eng_now() - t0;
