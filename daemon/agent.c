@@ -27,12 +27,6 @@
 
 #define AGENT_TAB_MIN	16
 
-const char *const nbr_gone_event[] = {
-	[NBR_GONE_SHUTDOWN] = "neighbor-removed",
-	[NBR_GONE_AGED] = "neighbor-aged-out",
-	[NBR_GONE_FLUSH] = "neighbor-removed",
-};
-
 struct agent_rem_stats agent_rem;
 
 /* Decoded PDUs are large (org TLV slots); one scratch copy suffices. */
@@ -448,6 +442,7 @@ agent_rx_new(struct agent *a, const struct lldp_frame *f,
 			a->too_many_until_ms = now + (uint64_t)pdu->ttl * 1000;
 		log_debug(LOG_SUB_LLDP, "%s: too many neighbours (%zu)",
 		    a->port->ifname, a->n);
+		port_nbr_dropped(a->port, a, pdu);
 		return;
 	}
 	if ((n = calloc(1, sizeof(*n))) == NULL)

@@ -36,7 +36,6 @@ struct nbr {
 };
 
 enum nbr_gone { NBR_GONE_SHUTDOWN, NBR_GONE_AGED, NBR_GONE_FLUSH };
-extern const char *const nbr_gone_event[];	/* neighbor-removed, ... */
 
 struct agent {
 	struct port	*port;

@@ -8,15 +8,16 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-/* Listen on path (mode 0660, group 'group' when it exists). */
-int	ctl_init(const char *path, const char *group);
-void	ctl_fini(void);
+struct notifier;
+
 /*
- * Send {"event":name,"ifname":ifname,...extra} to every subscriber;
- * steals extra (may be NULL).  A subscriber that cannot keep up is
- * dropped, never waited for.
+ * Listen on path (mode 0660, group 'group' when it exists), and follow
+ * nf: each note the protocol has an event for goes to every subscriber
+ * as {"event":NAME,"ifname":IF,...} (show_note()), rendered only while
+ * someone is subscribed.  A subscriber that cannot keep up is dropped,
+ * never waited for.
  */
-void	ctl_event(const char *name, const char *ifname, json_t *extra);
-bool	ctl_have_subscribers(void);
+int	ctl_init(const char *path, const char *group, struct notifier *nf);
+void	ctl_fini(void);
 
 #endif /* CTL_H */

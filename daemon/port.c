@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "agent.h"
-#include "ctl.h"
 #include "dcbxd.h"
 #include "event.h"
 #include "headroom.h"
@@ -19,7 +18,6 @@
 #include "link.h"
 #include "log.h"
 #include "port.h"
-#include "show.h"
 #include "sock.h"
 
 #define PORT_HASH	256
@@ -57,6 +55,29 @@ static unsigned int	 port_gen;
 
 static void	port_readable(int, bool, bool, void *);
 static void	port_apply_state(struct port *);
+
+/* Tell the subscribers (notify.h). */
+static void
+port_note(struct port *p, enum note_type t)
+{
+	notify_port(&dx.nf, t, p);
+}
+
+static void
+port_note_nbr(struct port *p, enum note_type t, struct agent *a,
+    struct nbr *n, const struct lldp_pdu *pdu, int why)
+{
+	struct note no;
+
+	memset(&no, 0, sizeof(no));
+	no.type = t;
+	no.port = p;
+	no.nbr.agent = a;
+	no.nbr.nbr = n;
+	no.nbr.pdu = pdu;
+	no.nbr.why = why;
+	notify_post(&dx.nf, &no);
+}
 
 struct port *
 port_first(void)
@@ -525,20 +546,20 @@ port_dcbx_result(struct port *p, int chg)
 	if (chg & DCBX_CHG_MODE) {
 		log_info(LOG_SUB_DCBX, "%s: DCBX mode now %s", p->ifname,
 		    dcbx_mode_name[p->ds.active]);
-		ctl_event("mode-changed", p->ifname, show_dcbx(p));
+		port_note(p, NOTE_DCBX_MODE);
 	}
 	if (chg & DCBX_CHG_STATUS) {
 		log_info(LOG_SUB_DCBX, "%s: status ets %s, pfc %s, app %s",
 		    p->ifname, dcbx_status_name[p->ds.feat[DCBX_F_ETS].status],
 		    dcbx_status_name[p->ds.feat[DCBX_F_PFC].status],
 		    dcbx_status_name[p->ds.feat[DCBX_F_APP].status]);
-		ctl_event("status-changed", p->ifname, show_dcbx(p));
+		port_note(p, NOTE_DCBX_STATUS);
 	}
 	if (chg & DCBX_CHG_OPER) {
 		log_info(LOG_SUB_DCBX, "%s: operational config changed",
 		    p->ifname);
 		port_apply_oper(p);
-		ctl_event("oper-changed", p->ifname, show_dcbx(p));
+		port_note(p, NOTE_DCBX_OPER);
 	}
 	if ((chg & DCBX_CHG_TX) && p->agent[LLDP_AGENT_NEAREST_BRIDGE])
 		agent_local_change(p->agent[LLDP_AGENT_NEAREST_BRIDGE]);
@@ -615,7 +636,7 @@ port_nbr_added(struct port *p, struct agent *a, struct nbr *n,
 {
 	log_info(LOG_SUB_LLDP, "%s: new neighbour, TTL %u s (%zu on %s)",
 	    p->ifname, pdu->ttl, a->n, lldp_agent_name[a->type]);
-	ctl_event("neighbor-added", p->ifname, show_nbr(n, pdu));
+	port_note_nbr(p, NOTE_NBR_ADDED, a, n, pdu, 0);
 	port_dcbx_rx(p, a, n, pdu);
 }
 
@@ -624,21 +645,21 @@ port_nbr_changed(struct port *p, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
 {
 	log_debug(LOG_SUB_LLDP, "%s: neighbour updated", p->ifname);
+	port_note_nbr(p, NOTE_NBR_CHANGED, a, n, pdu, 0);
 	port_dcbx_rx(p, a, n, pdu);
 }
 
 void
 port_nbr_gone(struct port *p, struct agent *a, struct nbr *n, int why)
 {
-	struct lldp_pdu *pdu;
-
-	if (ctl_have_subscribers() && (pdu = malloc(sizeof(*pdu))) != NULL) {
-		if (nbr_decode(n, pdu) == LLDP_DEC_OK)
-			ctl_event(nbr_gone_event[why], p->ifname,
-			    show_nbr(n, pdu));
-		free(pdu);
-	}
+	port_note_nbr(p, NOTE_NBR_GONE, a, n, NULL, why);
 	port_dcbx_gone(p, a);
+}
+
+void
+port_nbr_dropped(struct port *p, struct agent *a, const struct lldp_pdu *pdu)
+{
+	port_note_nbr(p, NOTE_NBR_DROPPED, a, NULL, pdu, 0);
 }
 
 /* --------------------------------------------------------- lifecycle */
@@ -712,7 +733,7 @@ port_destroy(struct port *p, bool shutdown_pdu)
 	for (i = 0; i < LLDP_AGENT__MAX; i++)
 		if (p->agent[i] != NULL)
 			agent_set_state(p->agent[i], false, false);
-	ctl_event("port-removed", p->ifname, NULL);
+	port_note(p, NOTE_PORT_REMOVED);
 	port_free(p, shutdown_pdu);
 }
 
@@ -722,8 +743,7 @@ port_backend_open(struct port *p)
 	if (p->be_open)
 		backend_close(&p->be);
 	port_be_reset(p);
-	p->be_open = backend_open(&p->be, p->ifname, &p->cp,
-	    dx.read_only) == 0;
+	p->be_open = port_be_open(p, &p->cp, dx.read_only) == 0;
 	if (p->be_open)
 		log_info(LOG_SUB_DCBX, "%s: backend %s (%s)", p->ifname,
 		    p->be.ops->name, p->be.why);
@@ -838,7 +858,7 @@ port_update(struct port *p, const struct link_info *li)
 		 */
 		port_ring_off(p, li->up ? "link up" : "link down");
 		port_apply_state(p);
-		ctl_event("link-changed", p->ifname, show_port(p));
+		port_note(p, NOTE_LINK);
 	} else if (changed)
 		port_local_change(p);
 }
@@ -872,6 +892,7 @@ port_link(const struct link_info *li, bool present, void *arg)
 			return;
 		p->up = li->up;
 		port_apply_state(p);
+		port_note(p, NOTE_PORT_ADDED);
 	} else {
 		port_update(p, li);
 		port_apply_conf(p, &cp);

@@ -79,6 +79,8 @@ int	port_be_start(struct port *);
 void	port_be_stop(struct port *);
 void	port_be_reset(struct port *);
 void	port_be_result(struct port *, int rc);
+/* Open p->be for settings cp; its engine events become NOTE_ENGINE. */
+int	port_be_open(struct port *, const struct conf_port *, bool read_only);
 int	port_be_mon_init(void);
 struct dcbnl_mon;
 int	port_be_mon_attach(struct dcbnl_mon *);	/* takes it; tests */
@@ -123,5 +125,8 @@ void	port_nbr_added(struct port *, struct agent *, struct nbr *,
 void	port_nbr_changed(struct port *, struct agent *, struct nbr *,
 	    const struct lldp_pdu *);
 void	port_nbr_gone(struct port *, struct agent *, struct nbr *, int why);
+/* tooManyNeighbors: a newcomer's PDU was not stored. */
+void	port_nbr_dropped(struct port *, struct agent *,
+	    const struct lldp_pdu *);
 
 #endif /* PORT_H */

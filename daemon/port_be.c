@@ -18,14 +18,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <jansson.h>
-
-#include "ctl.h"
 #include "dcbxd.h"
 #include "event.h"
 #include "log.h"
 #include "port.h"
-#include "show.h"
 #include "dcbnl.h"
 #define dcb_app kdcb_app	/* the uapi name clashes with our model's */
 #include <linux/dcbnl.h>
@@ -39,6 +35,22 @@ static void	port_be_retry_fire(void *);
 static void	port_be_stats_fire(void *);
 static uint64_t	port_be_writes(struct port *);
 static void	port_be_count_echo(struct port *, uint64_t, int);
+
+static void
+port_be_post(struct port *p, enum note_type t, int err, int cmd,
+    bool restored)
+{
+	struct note n;
+
+	memset(&n, 0, sizeof(n));
+	n.type = t;
+	n.port = p;
+	n.backend.err = err;
+	n.backend.cmd = cmd;
+	n.backend.restored = restored;
+	n.backend.changes = p->nic_changes;
+	notify_post(&dx.nf, &n);
+}
 
 unsigned int	port_be_stats_ms = PORT_BE_STATS_MS;
 
@@ -64,6 +76,35 @@ port_be_stop(struct port *p)
 	p->be_retry = p->stats_timer = NULL;
 	p->be_attempt = 0;
 	p->be_retry_at_ms = 0;
+}
+
+/* An engine event from the port's backend (backend.h). */
+static void
+port_be_event(void *arg, int kind, int prio, int err)
+{
+	struct port *p = arg;
+	struct note n;
+
+	memset(&n, 0, sizeof(n));
+	n.type = NOTE_ENGINE;
+	n.port = p;
+	n.engine.kind = kind;
+	n.engine.prio = prio;
+	n.engine.err = err;
+	notify_post(&dx.nf, &n);
+}
+
+int
+port_be_open(struct port *p, const struct conf_port *cp, bool read_only)
+{
+	struct backend_env env = {
+		.read_only = read_only,
+		.restore_on_close = dx.conf.restore_on_exit,
+		.event = port_be_event,
+		.arg = p,
+	};
+
+	return (backend_open(&p->be, p->ifname, cp, &env));
 }
 
 /* ------------------------------------------------------------ retries */
@@ -108,7 +149,7 @@ port_be_fallback(struct port *p, int rc)
 	log_warnx(LOG_SUB_DCBX, "%s: %s", p->ifname, why);
 	backend_close(&p->be);
 	ro.backend = CONF_BACKEND_READONLY;
-	p->be_open = backend_open(&p->be, p->ifname, &ro, true) == 0;
+	p->be_open = port_be_open(p, &ro, true) == 0;
 	if (!p->be_open)
 		return;
 	snprintf(p->be.why, sizeof(p->be.why), "%s", why);
@@ -121,7 +162,9 @@ port_be_result(struct port *p, int rc)
 	unsigned int ms;
 
 	if (rc == 0) {
-		if (p->be_attempt > 0)
+		bool was_failing = p->be_attempt > 0;
+
+		if (was_failing)
 			log_info(LOG_SUB_DCBX, "%s: backend accepted the config "
 			    "after %u retries", p->ifname, p->be_attempt);
 		/*
@@ -131,6 +174,8 @@ port_be_result(struct port *p, int rc)
 		p->be.err = 0;
 		p->be.error[0] = '\0';
 		port_be_reset(p);
+		if (was_failing)	/* SNMP clears its condition */
+			port_be_post(p, NOTE_BACKEND_ERROR, 0, 0, false);
 		return;
 	}
 	if ((ms = port_be_delay_ms(p, rc)) == 0) {
@@ -162,7 +207,7 @@ port_be_apply(struct port *p)
 	if (rc < 0) {
 		log_warnx(LOG_SUB_DCBX, "%s: %s backend refused the config: %s",
 		    p->ifname, p->be.ops->name, p->be.error);
-		ctl_event("backend-error", p->ifname, show_backend(p));
+		port_be_post(p, NOTE_BACKEND_ERROR, rc, 0, false);
 	}
 	port_be_result(p, rc);
 	return (rc);
@@ -257,9 +302,7 @@ port_be_report(struct port *p, uint8_t cmd, bool reapplied)
 	log_notice(LOG_SUB_DCBX, "%s: DCB config changed by another program "
 	    "(dcbnl command %u)%s", p->ifname, cmd, reapplied ?
 	    ": negotiated config applied again" : "");
-	ctl_event("nic-changed", p->ifname, json_pack("{s:i, s:b, s:I}",
-	    "command", (int)cmd, "reapplied", reapplied,
-	    "changes", (json_int_t)p->nic_changes));
+	port_be_post(p, NOTE_NIC_CHANGED, 0, cmd, reapplied);
 }
 
 static int

@@ -10,6 +10,7 @@
 #include "lldp.h"
 
 struct nbr;
+struct note;
 struct port;
 
 json_t	*show_port(const struct port *);
@@ -23,5 +24,10 @@ json_t	*show_dcbx(const struct port *);
 json_t	*show_stats(const struct port *);	/* one port's STATS */
 json_t	*show_stats_all(const struct port *);	/* p NULL: every port */
 json_t	*show_backend(const struct port *);	/* {"error": ...} */
+/*
+ * A note as the control protocol's event, {"event":NAME,"ifname":IF,...}
+ * (ctl/proto.h); NULL for a note the protocol has no event for.
+ */
+json_t	*show_note(const struct note *);
 
 #endif /* SHOW_H */

@@ -32,7 +32,7 @@ static struct {
 	unsigned int	frames;
 	unsigned int	shutdowns;
 	uint64_t	last_ms;
-	unsigned int	added, changed, gone[3];
+	unsigned int	added, changed, gone[3], dropped;
 	bool		link_up;
 } cap;
 
@@ -107,6 +107,13 @@ port_nbr_gone(struct port *p, struct agent *a, struct nbr *n, int why)
 {
 	(void)p; (void)a; (void)n;
 	cap.gone[why]++;
+}
+
+void
+port_nbr_dropped(struct port *p, struct agent *a, const struct lldp_pdu *pdu)
+{
+	(void)p; (void)a; (void)pdu;
+	cap.dropped++;
 }
 
 /* ------------------------------------------------------------ fixtures */
@@ -298,9 +305,11 @@ agent_full_table_drops_newcomers_and_sets_too_many(void **state)
 		feed(fx->a, i, 20, "peer");
 	assert_int_equal(fx->a->n, 4);
 	assert_int_equal(fx->p->rem.drops, 1);
+	assert_int_equal(cap.dropped, 1);	/* the port heard it */
 	assert_true(agent_too_many(fx->a));
 	feed(fx->a, 2, 20, "peer");		/* known: still accepted */
 	assert_int_equal(fx->p->rem.drops, 1);
+	assert_int_equal(cap.dropped, 1);
 	fake_ev_advance(19999);
 	assert_true(agent_too_many(fx->a));	/* the dropped one's TTL */
 	fake_ev_advance(1);

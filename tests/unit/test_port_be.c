@@ -16,17 +16,14 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <jansson.h>
 #include <linux/rtnetlink.h>
 
-#include "ctl.h"
 #include "dcbxd.h"
 #include "engine.h"
 #include "event.h"
 #include "fake_event.h"
 #include "fake_dcbnl.h"
 #include "port.h"
-#include "show.h"
 
 struct dcbxd dx;
 
@@ -63,32 +60,26 @@ ev_io_free(struct ev_io *io)
 /* -------------------------------------- the daemon around port_be.c */
 
 static struct {
-	unsigned int	backend_error, nic_changed;
+	unsigned int	backend_error, nic_changed, recovered;
 	bool		reapplied;
 	int		command;
 } evs;
 
-void
-ctl_event(const char *name, const char *ifname, json_t *extra)
+/* What the port's backend upkeep told the event bus. */
+static void
+on_note(const struct note *n, void *arg)
 {
-	(void)ifname;
-	if (strcmp(name, "backend-error") == 0)
+	(void)arg;
+	if (n->type == NOTE_BACKEND_ERROR && n->backend.err != 0)
 		evs.backend_error++;
-	if (strcmp(name, "nic-changed") == 0) {
+	if (n->type == NOTE_BACKEND_ERROR && n->backend.err == 0)
+		evs.recovered++;
+	if (n->type == NOTE_NIC_CHANGED) {
 		evs.nic_changed++;
-		assert_non_null(extra);
-		evs.reapplied = json_is_true(json_object_get(extra,
-		    "reapplied"));
-		evs.command = (int)json_integer_value(json_object_get(extra,
-		    "command"));
+		evs.reapplied = n->backend.restored;
+		evs.command = n->backend.cmd;
+		assert_int_equal(n->backend.changes, n->port->nic_changes);
 	}
-	json_decref(extra);
-}
-
-json_t *
-show_backend(const struct port *p)
-{
-	return (json_pack("{s:s}", "error", p->be.error));
 }
 
 static struct port	*ports;
@@ -248,7 +239,7 @@ port_readonly(struct port *p)
 	struct conf_port cp;
 
 	memset(&cp, 0, sizeof(cp));
-	assert_int_equal(backend_open(&p->be, p->ifname, &cp, true), 0);
+	assert_int_equal(port_be_open(p, &cp, true), 0);
 	p->be_open = true;
 }
 
@@ -258,6 +249,8 @@ setup(void **state)
 	(void)state;
 	memset(&evs, 0, sizeof(evs));
 	port_be_stats_ms = PORT_BE_STATS_MS;
+	notify_init(&dx.nf);
+	assert_int_equal(notify_subscribe(&dx.nf, on_note, NULL), 0);
 	return (0);
 }
 
@@ -322,6 +315,8 @@ failed_apply_is_retried_with_dcbnl_backoff_until_it_succeeds(void **state)
 	assert_int_equal(p->be_retry_at_ms, 0);
 	assert_false(ev_timer_pending(p->be_retry));
 	assert_int_equal(evs.backend_error, 3);
+	/* and the bus heard it recover, once (SNMP clears its trap). */
+	assert_int_equal(evs.recovered, 1);
 	assert_int_equal(p->be.kind, BACKEND_ENGINE);
 }
 
