@@ -91,11 +91,6 @@ port_count(void)
 	return (port_n);
 }
 
-bool
-port_link_up(const struct port *p)
-{
-	return (p->up);
-}
 
 unsigned int
 port_nbr_count(const struct port *p)
@@ -175,9 +170,10 @@ port_local(const struct port *p, struct lldp_local *l)
 		l->max_frame = (uint16_t)(p->mtu + 18);	/* + header, FCS */
 }
 
-void
-port_build_frame(struct port *p, int agent, struct wcur *w, bool shutdown)
+static void
+port_build_frame(void *ctx, int agent, struct wcur *w, bool shutdown)
 {
+	struct port *p = ctx;
 	struct lldp_local l;
 
 	port_local(p, &l);
@@ -193,10 +189,18 @@ port_build_frame(struct port *p, int agent, struct wcur *w, bool shutdown)
 	lldp_frame_end(w);
 }
 
-int
-port_send(struct port *p, const void *buf, size_t len)
+static int
+port_send(void *ctx, const void *buf, size_t len)
 {
+	struct port *p = ctx;
+
 	return (sock_send(p->fd, p->ifindex, buf, len));
+}
+
+static bool
+port_link_up(void *ctx)
+{
+	return (((struct port *)ctx)->up);
 }
 
 static void
@@ -630,37 +634,54 @@ port_dcbx_reconf(struct port *p)
 
 /* -------------------------------------------------------- neighbours */
 
-void
-port_nbr_added(struct port *p, struct agent *a, struct nbr *n,
+static void
+port_nbr_added(void *ctx, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
 {
+	struct port *p = ctx;
+
 	log_info(LOG_SUB_LLDP, "%s: new neighbour, TTL %u s (%zu on %s)",
 	    p->ifname, pdu->ttl, a->n, lldp_agent_name[a->type]);
 	port_note_nbr(p, NOTE_NBR_ADDED, a, n, pdu, 0);
 	port_dcbx_rx(p, a, n, pdu);
 }
 
-void
-port_nbr_changed(struct port *p, struct agent *a, struct nbr *n,
+static void
+port_nbr_changed(void *ctx, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
 {
+	struct port *p = ctx;
+
 	log_debug(LOG_SUB_LLDP, "%s: neighbour updated", p->ifname);
 	port_note_nbr(p, NOTE_NBR_CHANGED, a, n, pdu, 0);
 	port_dcbx_rx(p, a, n, pdu);
 }
 
-void
-port_nbr_gone(struct port *p, struct agent *a, struct nbr *n, int why)
+static void
+port_nbr_gone(void *ctx, struct agent *a, struct nbr *n, int why)
 {
+	struct port *p = ctx;
+
 	port_note_nbr(p, NOTE_NBR_GONE, a, n, NULL, why);
 	port_dcbx_gone(p, a);
 }
 
-void
-port_nbr_dropped(struct port *p, struct agent *a, const struct lldp_pdu *pdu)
+static void
+port_nbr_dropped(void *ctx, struct agent *a, const struct lldp_pdu *pdu)
 {
-	port_note_nbr(p, NOTE_NBR_DROPPED, a, NULL, pdu, 0);
+	port_note_nbr(ctx, NOTE_NBR_DROPPED, a, NULL, pdu, 0);
 }
+
+/* The port as its agents see it (agent.h). */
+static const struct agent_ops port_agent_ops = {
+	.build_frame = port_build_frame,
+	.send = port_send,
+	.link_up = port_link_up,
+	.nbr_added = port_nbr_added,
+	.nbr_changed = port_nbr_changed,
+	.nbr_gone = port_nbr_gone,
+	.nbr_dropped = port_nbr_dropped,
+};
 
 /* --------------------------------------------------------- lifecycle */
 
@@ -680,6 +701,10 @@ port_apply_state(struct port *p)
 static int
 port_set_agents(struct port *p, uint8_t agents)
 {
+	struct agent_env env = {
+		.ops = &port_agent_ops, .ctx = p, .ifname = p->ifname,
+		.st = p->st, .rem = &p->rem, .conf = &dx.conf,
+	};
 	uint8_t old = 0;
 	int i, rc;
 
@@ -693,7 +718,7 @@ port_set_agents(struct port *p, uint8_t agents)
 		bool want = (agents >> i) & 1;
 
 		if (want && p->agent[i] == NULL &&
-		    (p->agent[i] = agent_new(p, i)) == NULL)
+		    (p->agent[i] = agent_new(&env, i)) == NULL)
 			return (-ENOMEM);
 		if (!want && p->agent[i] != NULL) {
 			agent_flush(p->agent[i]);

@@ -102,7 +102,6 @@ uint64_t	 port_rx_drops(struct port *);
 struct port	*port_first(void);		/* then p->next */
 unsigned int	 port_count(void);
 unsigned int	 port_nbr_count(const struct port *);
-bool		 port_link_up(const struct port *);
 /*
  * A new admin DCB policy for one port at run time (dcbctl set): validated,
  * then negotiation, backend and advertisement follow.  0, or -EINVAL with
@@ -110,23 +109,5 @@ bool		 port_link_up(const struct port *);
  */
 int		 port_set_admin(struct port *, const struct dcb_config *,
 		    char *err, size_t errlen);
-
-/* For the agents. */
-void	port_build_frame(struct port *, int agent, struct wcur *,
-	    bool shutdown);
-int	port_send(struct port *, const void *, size_t);
-/*
- * The PDU given to these points into the receive buffer and is valid only
- * during the call: copy what is kept (the neighbour itself keeps its own
- * copy of the bytes, see nbr_decode()).
- */
-void	port_nbr_added(struct port *, struct agent *, struct nbr *,
-	    const struct lldp_pdu *);
-void	port_nbr_changed(struct port *, struct agent *, struct nbr *,
-	    const struct lldp_pdu *);
-void	port_nbr_gone(struct port *, struct agent *, struct nbr *, int why);
-/* tooManyNeighbors: a newcomer's PDU was not stored. */
-void	port_nbr_dropped(struct port *, struct agent *,
-	    const struct lldp_pdu *);
 
 #endif /* PORT_H */

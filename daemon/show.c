@@ -129,7 +129,7 @@ show_nbr(const struct nbr *n, const struct lldp_pdu *pdu)
 		return (NULL);
 	fmt_mac(n->src, mac, sizeof(mac));
 	json_object_set_new(o, "ifname",
-	    json_string(n->agent->port->ifname));
+	    json_string(n->agent->ifname));
 	json_object_set_new(o, "agent",
 	    json_string(lldp_agent_name[n->agent->type]));
 	json_object_set_new(o, "chassis_id_type", json_string(
