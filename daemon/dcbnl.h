@@ -9,7 +9,7 @@
  * Daemon use:
  *   dcbnl_probe(ifname, &pr)            which backend fits this port, and why
  *   dcbnl_backend_open(b, ifname, &pr, &opts)   b->ops->apply/stats/show/close
- *   dcbnl_retry_delay_ms(b, attempt)    after a failed apply: when to retry
+ *   dcbnl_retry_delay_ms(rc, attempt)   after a failed apply: when to retry
  *   dcbnl_mon_open() / _fd() / _read()  RTNLGRP_DCB changes made by others
  *   dcbnl_backend_event(b, &ev)         record it; was it our own write?
  */
