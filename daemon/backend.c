@@ -149,14 +149,20 @@ backend_auto(struct backend *b, const char *ifname,
 	return (backend_readonly(b, pr.why));
 }
 
-int
-backend_open(struct backend *b, const char *ifname,
+void
+backend_set_env(struct backend *b, const struct backend_env *env)
+{
+	b->event = env->event;
+	b->nic_changed = env->nic_changed;
+	b->event_arg = env->arg;
+}
+
+static int
+backend_choose(struct backend *b, const char *ifname,
     const struct conf_port *cp, const struct backend_env *env)
 {
 	memset(b, 0, sizeof(*b));
 	snprintf(b->ifname, sizeof(b->ifname), "%s", ifname);
-	b->event = env->event;
-	b->event_arg = env->arg;
 	if (env->read_only)
 		return (backend_readonly(b, "read-only mode"));
 	switch (cp->backend) {
@@ -170,6 +176,16 @@ backend_open(struct backend *b, const char *ifname,
 		break;
 	}
 	return (backend_auto(b, ifname, cp, env));
+}
+
+int
+backend_open(struct backend *b, const char *ifname,
+    const struct conf_port *cp, const struct backend_env *env)
+{
+	int rc = backend_choose(b, ifname, cp, env);
+
+	backend_set_env(b, env);	/* the dcbnl open clears b */
+	return (rc);
 }
 
 /* Each backend keeps its own books (last, applies, errors, error). */

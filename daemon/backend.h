@@ -44,11 +44,17 @@ struct conf_port;
  * negative errno), logged by the backend before the call.
  */
 typedef void backend_event_fn(void *arg, int kind, int prio, int err);
+/*
+ * Someone else changed the device's config (cmd: what the kernel said,
+ * 0 if unknown): the backend knows the new state, the owner may apply.
+ */
+typedef void backend_nic_fn(void *arg, int cmd);
 struct backend_env {
 	bool			 read_only;
 	bool			 restore_on_close;
 	backend_event_fn	*event;		/* may be NULL */
-	void			*arg;
+	backend_nic_fn		*nic_changed;	/* may be NULL */
+	void			*arg;		/* for both */
 };
 
 struct backend_ops {
@@ -79,7 +85,9 @@ struct backend {
 	uint64_t		errors;		/* failed applies */
 	struct ev_io		*watch;		/* the daemon's watch on the
 						   backend's event fd, if any */
+	uint64_t		writes;		/* device writes sent */
 	backend_event_fn	*event;		/* from struct backend_env */
+	backend_nic_fn		*nic_changed;
 	void			*event_arg;
 };
 
@@ -94,6 +102,8 @@ int	backend_open(struct backend *, const char *ifname,
 	    const struct conf_port *, const struct backend_env *);
 int	backend_apply(struct backend *, const struct dcb_config *,
 	    enum backend_dcbx);
+/* Where an open backend's events go (backend_open() does it). */
+void	backend_set_env(struct backend *, const struct backend_env *);
 void	backend_close(struct backend *);
 
 /*

@@ -20,6 +20,7 @@
 #endif
 
 #include "ctl.h"
+#include "dcbnl.h"
 #include "dcbxd.h"
 #include "event.h"
 #include "link.h"
@@ -29,6 +30,7 @@
 #include "snmp.h"
 
 struct dcbxd dx;
+static struct port_lookup port_lookup = { port_find };
 static struct ev_signal *sig_ev[3];
 static int pid_fd = -1;
 
@@ -302,7 +304,8 @@ setup(const struct opts *o)
 	make_sock_dir(dx.ctl_path);
 	if ((rc = ctl_init(dx.ctl_path, dx.conf.ctl_group, &dx.nf)) < 0)
 		fatalx("control socket %s: %s", dx.ctl_path, strerror(-rc));
-	(void)port_be_mon_init();	/* logs why if it cannot */
+	(void)dcbnl_watch_init(port_be_unowned, &port_lookup);
+						/* logs why if it cannot */
 	if ((rc = link_init(port_link, port_sweep, NULL)) < 0)
 		fatalx("link monitor: %s", strerror(-rc));
 	/* Without a master agent the subagent logs once and keeps trying. */
@@ -363,7 +366,7 @@ main(int argc, char **argv)
 	port_shutdown_all();
 	ctl_fini();
 	link_fini();
-	port_be_mon_fini();
+	dcbnl_watch_fini();
 	if (o.pidfile != NULL && unlink(o.pidfile) < 0 && errno != ENOENT)
 		/* After -u the directory may not be ours: the lock is gone
 		 * with us, so a stale file stops nobody. */

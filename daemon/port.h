@@ -61,7 +61,6 @@ struct port {
 	unsigned int	 be_attempt;	/* failed tries in a row */
 	uint64_t	 be_retry_at_ms; /* its deadline, 0: none pending */
 	uint64_t	 nic_changes;	/* DCB config changed by others */
-	unsigned int	 be_echo;	/* our CEE commits not yet echoed */
 	struct ev_timer	*stats_timer;
 	struct backend_stats pfc;	/* PFC counters, last sample */
 	uint64_t	 pfc_ms;	/* when sampled, 0: never */
@@ -71,7 +70,7 @@ struct port {
 /*
  * port_be.c: timers for retries and PFC counter samples (every
  * port_be_stats_ms), created with the port; port_be_result() after every
- * apply (0 or its error); the RTNLGRP_DCB monitor, one for the daemon.
+ * apply (0 or its error).
  */
 #define PORT_BE_STATS_MS	10000
 extern unsigned int	port_be_stats_ms;
@@ -79,12 +78,23 @@ int	port_be_start(struct port *);
 void	port_be_stop(struct port *);
 void	port_be_reset(struct port *);
 void	port_be_result(struct port *, int rc);
-/* Open p->be for settings cp; its engine events become NOTE_ENGINE. */
+/*
+ * Open p->be for settings cp: its engine events become NOTE_ENGINE, a NIC
+ * changed by others is re-applied and reported (NOTE_NIC_CHANGED).
+ * port_be_env() is that environment, for a backend opened otherwise.
+ */
 int	port_be_open(struct port *, const struct conf_port *, bool read_only);
-int	port_be_mon_init(void);
-struct dcbnl_mon;
-int	port_be_mon_attach(struct dcbnl_mon *);	/* takes it; tests */
-void	port_be_mon_fini(void);
+struct backend_env;
+void	port_be_env(struct port *, struct backend_env *, bool read_only);
+/*
+ * The dcbnl watch's callback (dcbnl_watch_init()) for a notification
+ * about an interface without a dcbnl backend: arg is a struct
+ * port_lookup; a read-only port reports the change.
+ */
+struct port_lookup {
+	struct port	*(*find)(const char *ifname);
+};
+void	port_be_unowned(void *arg, const char *ifname, uint8_t cmd);
 /* Apply the operational config through the backend (and retry). */
 void	port_apply_oper(struct port *);
 
