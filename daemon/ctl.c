@@ -491,8 +491,8 @@ ctl_note(const struct note *n, void *arg)
 	len = strlen(line);
 	for (c = ctl.clients; c != NULL; c = next) {
 		next = c->next;
-		if (!c->subscriber)
-			continue;
+		if (!c->subscriber || c->dead)
+			continue;	/* a dropped one waits for the reaper */
 		if (client_pending(c) + len > CTL_SUB_MAX) {
 			log_warnx(LOG_SUB_CTL, "subscriber too slow (%zu octets "
 			    "queued): dropped", client_pending(c));

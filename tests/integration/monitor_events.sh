@@ -1,0 +1,90 @@
+#!/bin/sh
+# monitor_events.sh -- the monitor events no other test watched, from a
+# real daemon through `dcbctl -j monitor`: reload, neighbor-added, then
+# mode-changed (auto mode, which starts on IEEE, follows a CEE-only peer
+# to CEE), engine (the pause
+# engine's queue memory cannot hold the headroom once the peer's PFC is
+# adopted), neighbor-aged-out (the peer killed without a shutdown
+# LLDPDU: its TTL runs out) and port-removed (the veth deleted).  Each
+# is checked for its keys and for the order the causes imply, never for
+# how long it took.
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/netns.sh"
+. "$top_srcdir/tests/integration/lldp_common.sh"
+dx_need
+need_cmd jq
+DCBCTL=$top_builddir/ctl/dcbctl
+[ -x "$DCBCTL" ] || skip_all "dcbctl not built"
+plan 11
+
+ns_setup m
+ns_add c && ns_add s || bail "cannot create namespaces"
+veth_add c mc0 s ms0 || bail "cannot create the veth"
+MON=$NS_TMP/mon.json
+
+dx_conf "$NS_TMP/c.conf" 5 2 "" '{ match = "mc0"; role = "controller";
+    mode = "cee"; backend = "readonly"; pfc = { prio-pfc = [3]; }; }'
+# 4 KiB of queue memory cannot hold the headroom of a lossless priority.
+dx_conf "$NS_TMP/s.conf" 5 2 "" '{ match = "ms0"; role = "willing";
+    mode = "auto"; engine = { speed = "100M"; queue-memory = "4K"; }; }'
+dx_start c c "$NS_TMP/c.conf" || bail "controller did not start"
+dx_start s s "$NS_TMP/s.conf" || bail "server did not start"
+
+"$DCBCTL" -s "$NS_TMP/s.sock" -j monitor >"$MON" 2>"$NS_TMP/mon.err" &
+BG_PIDS="$BG_PIDS $!"		# stopped by ns_cleanup
+
+# ev NAME: the events named NAME, one JSON object a line.
+ev() { jq -c --arg n "$1" 'select(.event == $n)' "$MON"; }
+has() { [ -n "$(ev "$1")" ]; }
+# any_ev 'COND': some event satisfies the jq condition COND.
+any_ev() { jq -se "any(.[]; $1)" "$MON" >/dev/null; }
+# seq_ok NAME...: the first of each named event comes in this order.
+seq_ok() {
+	jq -rs '[.[].event] | to_entries | map(select(.value as $v |
+	    $ARGS.positional | index($v))) | group_by(.value) |
+	    map(min_by(.key)) | sort_by(.key) | map(.value) | join(" ")' \
+	    --args "$@" <"$MON" | grep -qx "$*"
+}
+
+# 1. reload: SIGHUP until the monitor hears one (it may not have
+# subscribed yet when the first comes); "ifname" is "".
+reloaded() { kill -HUP "$PID_s"; sleep 0.2; has reload; }
+check "reload: a SIGHUP is a reload event" wait_for 10 reloaded
+check "... with an empty ifname and nothing more" \
+    any_ev '. == {"event": "reload", "ifname": ""}'
+
+# 2. link up: a peer that speaks only CEE moves auto mode to cee.
+nsx c ip link set mc0 up
+nsx s ip link set ms0 up
+check "neighbor-added for the controller" wait_for 15 has neighbor-added
+check "mode-changed: auto mode now runs cee" \
+    wait_for 10 any_ev '.event == "mode-changed" and .ifname == "ms0" and
+	.mode == "auto" and .active == "cee"'
+check "... after the neighbour that caused it" \
+    seq_ok reload neighbor-added mode-changed
+
+# 3. PFC 3 adopted: the engine's 4 KiB cannot hold its headroom.
+check "engine: headroom_short, from the pause engine of ms0" \
+    wait_for 10 any_ev '.event == "engine" and .ifname == "ms0" and
+	.kind == "headroom_short" and .priority == -1'
+check "... once the peer's PFC was the operational config" \
+    seq_ok neighbor-added oper-changed engine
+
+# 4. The controller dies without a shutdown LLDPDU: TTL 11 s runs out.
+kill -9 "$PID_c"
+check "neighbor-aged-out once the TTL ran out" \
+    wait_for 30 has neighbor-aged-out
+check "... naming the neighbour that went (port mc0, ttl 11)" \
+    any_ev '.event == "neighbor-aged-out" and .ifname == "ms0" and
+	.port_id == "mc0" and .ttl == 11'
+
+# 5. The interface goes: port-removed, the last event of the port.
+nsx s ip link del ms0
+check "port-removed when the veth is deleted" wait_for 10 has port-removed
+last_is_removed() {
+	jq -se '[.[] | select(.ifname == "ms0") | .event] | last ==
+	    "port-removed"' "$MON" >/dev/null
+}
+check "... after everything else the port said" last_is_removed
+[ -s "$NS_TMP/mon.err" ] && diag "monitor: $(cat "$NS_TMP/mon.err")"
+finish
