@@ -311,10 +311,14 @@ cmd_set(struct client *c, json_t *args)
 		part.has = parts;
 		if (conf_persist_admin(&dx.conf, p->ifname, &part, why,
 		    sizeof(why)) != 0) {
+			log_warnx(LOG_SUB_CTL, "%s: policy not written (%s): "
+			    "old policy back", p->ifname, why);
 			(void)port_set_admin(p, &old, ign, sizeof(ign));
 			return (proto_err("EIO", "%s: not changed: %s", dev,
 			    why));
 		}
+		log_info(LOG_SUB_CTL, "%s: policy written to %s", p->ifname,
+		    dx.conf.path);
 	}
 	memset(&n, 0, sizeof(n));
 	n.type = NOTE_ADMIN_CHANGED;

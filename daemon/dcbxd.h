@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend.h"
 #include "conf.h"
 #include "notify.h"
 

@@ -306,6 +306,7 @@ setup(const struct opts *o)
 		fatalx("control socket %s: %s", dx.ctl_path, strerror(-rc));
 	(void)dcbnl_watch_init(port_be_unowned, &port_lookup);
 						/* logs why if it cannot */
+	port_init(&dx);
 	if ((rc = link_init(port_link, port_sweep, NULL)) < 0)
 		fatalx("link monitor: %s", strerror(-rc));
 	/* Without a master agent the subagent logs once and keeps trying. */

@@ -48,6 +48,7 @@
 #define PORT_RING_QUIET		3
 #define PORT_RING_RETRY_MS	60000
 
+static struct dcbxd	*port_daemon;	/* port_init() */
 static struct port	*port_list;
 static struct port	*port_hash[PORT_HASH];
 static unsigned int	 port_n;
@@ -60,7 +61,7 @@ static void	port_apply_state(struct port *);
 static void
 port_note(struct port *p, enum note_type t)
 {
-	notify_port(&dx.nf, t, p);
+	notify_port(&p->d->nf, t, p);
 }
 
 static void
@@ -76,7 +77,13 @@ port_note_nbr(struct port *p, enum note_type t, struct agent *a,
 	no.nbr.nbr = n;
 	no.nbr.pdu = pdu;
 	no.nbr.why = why;
-	notify_post(&dx.nf, &no);
+	notify_post(&p->d->nf, &no);
+}
+
+void
+port_init(struct dcbxd *d)
+{
+	port_daemon = d;
 }
 
 struct port *
@@ -151,17 +158,19 @@ port_unlink(struct port *p)
 static void
 port_local(const struct port *p, struct lldp_local *l)
 {
+	const struct dcbxd *d = p->d;
+
 	memset(l, 0, sizeof(*l));
 	l->chassis_subtype = LLDP_CHASSIS_MAC;
 	l->chassis_len = 6;
-	memcpy(l->chassis_id, dx.chassis_mac, 6);
+	memcpy(l->chassis_id, d->chassis_mac, 6);
 	l->port_subtype = LLDP_PORT_IFNAME;
 	l->port_len = (uint8_t)strlen(p->ifname);
 	memcpy(l->port_id, p->ifname, l->port_len);
-	l->ttl = lldp_ttl(dx.conf.tx_interval, dx.conf.tx_hold);
+	l->ttl = lldp_ttl(d->conf.tx_interval, d->conf.tx_hold);
 	l->port_desc = p->ifname;
-	l->sys_name = dx.conf.sys_name[0] != '\0' ? dx.conf.sys_name : NULL;
-	l->sys_desc = dx.conf.sys_desc[0] != '\0' ? dx.conf.sys_desc : NULL;
+	l->sys_name = d->conf.sys_name[0] != '\0' ? d->conf.sys_name : NULL;
+	l->sys_desc = d->conf.sys_desc[0] != '\0' ? d->conf.sys_desc : NULL;
 	l->has_caps = true;
 	l->cap_sys = LLDP_CAP_BRIDGE | LLDP_CAP_STATION;
 	l->cap_en = p->cp.role == CONF_ROLE_CONTROLLER ? LLDP_CAP_BRIDGE :
@@ -703,7 +712,7 @@ port_set_agents(struct port *p, uint8_t agents)
 {
 	struct agent_env env = {
 		.ops = &port_agent_ops, .ctx = p, .ifname = p->ifname,
-		.st = p->st, .rem = &p->rem, .conf = &dx.conf,
+		.st = p->st, .rem = &p->rem, .conf = &p->d->conf,
 	};
 	uint8_t old = 0;
 	int i, rc;
@@ -768,7 +777,7 @@ port_backend_open(struct port *p)
 	if (p->be_open)
 		backend_close(&p->be);
 	port_be_reset(p);
-	p->be_open = port_be_open(p, &p->cp, dx.read_only) == 0;
+	p->be_open = port_be_open(p, &p->cp, p->d->read_only) == 0;
 	if (p->be_open)
 		log_info(LOG_SUB_DCBX, "%s: backend %s (%s)", p->ifname,
 		    p->be.ops->name, p->be.why);
@@ -796,10 +805,11 @@ port_create(const struct link_info *li, const struct conf_port *cp)
 	memcpy(p->mac, li->mac, 6);
 	p->mtu = li->mtu;
 	p->cp = *cp;
-	if (!dx.has_chassis) {
+	p->d = port_daemon;
+	if (!p->d->has_chassis) {
 		/* The first port's MAC names the chassis for our lifetime. */
-		memcpy(dx.chassis_mac, li->mac, 6);
-		dx.has_chassis = true;
+		memcpy(p->d->chassis_mac, li->mac, 6);
+		p->d->has_chassis = true;
 	}
 	if ((p->io = ev_io_new(fd, port_readable, p)) == NULL ||
 	    port_be_start(p) < 0 || port_set_agents(p, cp->agents) < 0) {
@@ -896,7 +906,9 @@ port_update(struct port *p, const struct link_info *li)
 static bool
 port_wanted(const char *ifname, struct conf_port *cp)
 {
-	return (conf_port_for(&dx.conf, ifname, cp) || dx.conf.nports == 0);
+	const struct conf *c = &port_daemon->conf;
+
+	return (conf_port_for(c, ifname, cp) || c->nports == 0);
 }
 
 void
@@ -946,10 +958,12 @@ port_reconf(const struct conf *old)
 	bool global;
 	int i;
 
-	global = old->tx_interval != dx.conf.tx_interval ||
-	    old->tx_hold != dx.conf.tx_hold ||
-	    strcmp(old->sys_name, dx.conf.sys_name) != 0 ||
-	    strcmp(old->sys_desc, dx.conf.sys_desc) != 0;
+	const struct conf *c = &port_daemon->conf;
+
+	global = old->tx_interval != c->tx_interval ||
+	    old->tx_hold != c->tx_hold ||
+	    strcmp(old->sys_name, c->sys_name) != 0 ||
+	    strcmp(old->sys_desc, c->sys_desc) != 0;
 	/* Every link again: ports come, go or change settings. */
 	if (link_resync() < 0)
 		log_warnx(LOG_SUB_LINK, "reload: link list not refreshed");

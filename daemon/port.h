@@ -17,6 +17,7 @@
 #include "sock.h"
 
 struct agent;
+struct dcbxd;
 struct ev_io;
 struct link_info;
 struct nbr;
@@ -32,6 +33,7 @@ struct port {
 	unsigned int	 mtu;
 	unsigned int	 seen;		/* link resync generation */
 	struct conf_port cp;		/* the settings that apply */
+	struct dcbxd	*d;		/* the daemon: config, event bus */
 	int		 fd;
 	struct ev_io	*io;
 	unsigned int	 rx_hold_ms;	/* receive moderation, 0: watching */
@@ -98,10 +100,15 @@ void	port_be_unowned(void *arg, const char *ifname, uint8_t cmd);
 /* Apply the operational config through the backend (and retry). */
 void	port_apply_oper(struct port *);
 
+/*
+ * The daemon the ports belong to (its config, chassis ID and event bus):
+ * before the first link notification.  Ports read no global.
+ */
+void	port_init(struct dcbxd *);
 /* Link notifications (link.h's callbacks). */
 void	port_link(const struct link_info *, bool present, void *);
 void	port_sweep(void *);
-/* The config changed from *old to dx.conf: apply it to every port. */
+/* The config changed from *old to the daemon's: apply it to every port. */
 void	port_reconf(const struct conf *old);
 /* Clean exit: shutdown LLDPDUs on every transmitting agent, free all. */
 void	port_shutdown_all(void);

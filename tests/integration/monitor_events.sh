@@ -5,7 +5,9 @@
 # to CEE), engine (the pause
 # engine's queue memory cannot hold the headroom once the peer's PFC is
 # adopted), neighbor-aged-out (the peer killed without a shutdown
-# LLDPDU: its TTL runs out) and port-removed (the veth deleted).  Each
+# LLDPDU: its TTL runs out), admin-changed from set --persist (applied,
+# then written, or put back when the file cannot be written) and
+# port-removed (the veth deleted).  Each
 # is checked for its keys and for the order the causes imply, never for
 # how long it took.
 . "$top_srcdir/tests/lib/tap.sh"
@@ -15,7 +17,7 @@ dx_need
 need_cmd jq
 DCBCTL=$top_builddir/ctl/dcbctl
 [ -x "$DCBCTL" ] || skip_all "dcbctl not built"
-plan 11
+plan 19
 
 ns_setup m
 ns_add c && ns_add s || bail "cannot create namespaces"
@@ -78,7 +80,36 @@ check "... naming the neighbour that went (port mc0, ttl 11)" \
     any_ev '.event == "neighbor-aged-out" and .ifname == "ms0" and
 	.port_id == "mc0" and .ttl == 11'
 
-# 5. The interface goes: port-removed, the last event of the port.
+# 5. set --persist: the port runs the edited policy, then the file is
+# written; a file that cannot be re-read refuses, and the port goes back.
+C="$DCBCTL -s $NS_TMP/s.sock"
+# log_before A B: the first log line with A comes before the first with B.
+log_before() {
+	_a=$(grep -n -m1 -F "$1" "$NS_TMP/s.log" | cut -d: -f1)
+	_b=$(grep -n -m1 -F "$2" "$NS_TMP/s.log" | cut -d: -f1)
+	[ -n "$_a" ] && [ -n "$_b" ] && [ "$_a" -lt "$_b" ]
+}
+pfc_is() {	# pfc_is P...: ms0's admin PFC is on for exactly these
+	$C -j show dcbx dev ms0 | jq -e --arg want "$*" \
+	    '[.pfc.admin.prio_pfc | to_entries[] | select(.value) | .key |
+	    tostring] | join(" ") == $want' >/dev/null
+}
+check "set --persist: answered" sh -c "$C set pfc dev ms0 prio-pfc 5:on --persist >/dev/null"
+check "... the port ran it before the file was written (log order)" \
+    log_before "ms0: admin policy set at run time" "ms0: policy written to"
+check "... the file has it" grep -q "prio-pfc = \\[ 5 \\]" "$NS_TMP/s.conf"
+check "... admin-changed: parts pfc, persisted" wait_for 5 any_ev \
+    '.event == "admin-changed" and .parts == "pfc" and .persist == true'
+printf 'dcbxd: { tx-interval = 5; };\n' >>"$NS_TMP/s.conf"	# twice now
+cp "$NS_TMP/s.conf" "$NS_TMP/s.conf.bad"
+check "set --persist with a file that does not load: refused" \
+    sh -c "! $C set pfc dev ms0 prio-pfc 6:on --persist 2>/dev/null"
+check "... the file left alone" cmp -s "$NS_TMP/s.conf" "$NS_TMP/s.conf.bad"
+check "... the port back on its policy (5, not 6)" pfc_is 5
+check "... after running the edit, logged" \
+    grep -q "ms0: policy not written (.*): old policy back" "$NS_TMP/s.log"
+
+# 6. The interface goes: port-removed, the last event of the port.
 nsx s ip link del ms0
 check "port-removed when the veth is deleted" wait_for 10 has port-removed
 last_is_removed() {

@@ -25,7 +25,8 @@
 #include "fake_dcbnl.h"
 #include "port.h"
 
-struct dcbxd dx;
+/* The daemon the ports belong to: its event bus and config. */
+static struct dcbxd daemon_ctx;
 
 /* One fd watcher is enough: the monitor's. */
 struct ev_io {
@@ -212,6 +213,7 @@ port_add(const char *ifname)
 
 	assert_non_null(p);
 	snprintf(p->ifname, sizeof(p->ifname), "%s", ifname);
+	p->d = &daemon_ctx;
 	p->ds.oper = oper_cfg(0x08);
 	p->ds.active = DCBX_MODE_IEEE;
 	assert_int_equal(port_be_start(p), 0);
@@ -246,8 +248,9 @@ setup(void **state)
 	(void)state;
 	memset(&evs, 0, sizeof(evs));
 	port_be_stats_ms = PORT_BE_STATS_MS;
-	notify_init(&dx.nf);
-	assert_int_equal(notify_subscribe(&dx.nf, on_note, NULL), 0);
+	memset(&daemon_ctx, 0, sizeof(daemon_ctx));
+	notify_init(&daemon_ctx.nf);
+	assert_int_equal(notify_subscribe(&daemon_ctx.nf, on_note, NULL), 0);
 	return (0);
 }
 
