@@ -20,7 +20,7 @@ static struct {
 	struct ev_io		*io;
 	dcbnl_unowned_fn	*unowned;
 	void			*arg;
-} dw;
+} watch;
 
 static void
 dcbnl_watch_readable(int fd, bool rd, bool wr, void *arg)
@@ -33,7 +33,7 @@ dcbnl_watch_readable(int fd, bool rd, bool wr, void *arg)
 	(void)wr;
 	(void)arg;
 	for (i = 0; rd && i < DCBNL_WATCH_BURST; i++) {
-		n = dcbnl_mon_read(dw.mon, ev, DCBNL_WATCH_EVENTS);
+		n = dcbnl_mon_read(watch.mon, ev, DCBNL_WATCH_EVENTS);
 		if (n == -EAGAIN)
 			break;
 		if (n == -ENOBUFS) {
@@ -46,7 +46,7 @@ dcbnl_watch_readable(int fd, bool rd, bool wr, void *arg)
 			break;
 		}
 		for (k = 0; k < n; k++)
-			dcbnl_backends_note(&ev[k], dw.unowned, dw.arg);
+			dcbnl_backends_note(&ev[k], watch.unowned, watch.arg);
 	}
 	if (lost)
 		dcbnl_backends_lost();
@@ -56,10 +56,10 @@ dcbnl_watch_readable(int fd, bool rd, bool wr, void *arg)
 int
 dcbnl_watch_attach(struct dcbnl_mon *m, dcbnl_unowned_fn *fn, void *arg)
 {
-	dw.mon = m;
-	dw.unowned = fn;
-	dw.arg = arg;
-	if ((dw.io = ev_io_new(dcbnl_mon_fd(m), dcbnl_watch_readable,
+	watch.mon = m;
+	watch.unowned = fn;
+	watch.arg = arg;
+	if ((watch.io = ev_io_new(dcbnl_mon_fd(m), dcbnl_watch_readable,
 	    NULL)) == NULL) {
 		dcbnl_watch_fini();
 		return -ENOMEM;
@@ -85,7 +85,7 @@ dcbnl_watch_init(dcbnl_unowned_fn *fn, void *arg)
 void
 dcbnl_watch_fini(void)
 {
-	ev_io_free(dw.io);
-	dcbnl_mon_close(dw.mon);
-	memset(&dw, 0, sizeof(dw));
+	ev_io_free(watch.io);
+	dcbnl_mon_close(watch.mon);
+	memset(&watch, 0, sizeof(watch));
 }

@@ -61,7 +61,7 @@ static void	port_apply_state(struct port *);
 static void
 port_note(struct port *p, enum note_type t)
 {
-	notify_port(&p->d->nf, t, p);
+	notify_port(&p->daemon->nf, t, p);
 }
 
 static void
@@ -77,7 +77,7 @@ port_note_nbr(struct port *p, enum note_type t, struct agent *a,
 	no.nbr.nbr = n;
 	no.nbr.pdu = pdu;
 	no.nbr.why = why;
-	notify_post(&p->d->nf, &no);
+	notify_post(&p->daemon->nf, &no);
 }
 
 void
@@ -158,7 +158,7 @@ port_unlink(struct port *p)
 static void
 port_local(const struct port *p, struct lldp_local *l)
 {
-	const struct dcbxd *d = p->d;
+	const struct dcbxd *d = p->daemon;
 
 	memset(l, 0, sizeof(*l));
 	l->chassis_subtype = LLDP_CHASSIS_MAC;
@@ -712,7 +712,7 @@ port_set_agents(struct port *p, uint8_t agents)
 {
 	struct agent_env env = {
 		.ops = &port_agent_ops, .ctx = p, .ifname = p->ifname,
-		.st = p->st, .rem = &p->rem, .conf = &p->d->conf,
+		.st = p->st, .rem = &p->rem, .conf = &p->daemon->conf,
 	};
 	uint8_t old = 0;
 	int i, rc;
@@ -777,7 +777,7 @@ port_backend_open(struct port *p)
 	if (p->be_open)
 		backend_close(&p->be);
 	port_be_reset(p);
-	p->be_open = port_be_open(p, &p->cp, p->d->read_only) == 0;
+	p->be_open = port_be_open(p, &p->cp, p->daemon->read_only) == 0;
 	if (p->be_open)
 		log_info(LOG_SUB_DCBX, "%s: backend %s (%s)", p->ifname,
 		    p->be.ops->name, p->be.why);
@@ -805,11 +805,11 @@ port_create(const struct link_info *li, const struct conf_port *cp)
 	memcpy(p->mac, li->mac, 6);
 	p->mtu = li->mtu;
 	p->cp = *cp;
-	p->d = port_daemon;
-	if (!p->d->has_chassis) {
+	p->daemon = port_daemon;
+	if (!p->daemon->has_chassis) {
 		/* The first port's MAC names the chassis for our lifetime. */
-		memcpy(p->d->chassis_mac, li->mac, 6);
-		p->d->has_chassis = true;
+		memcpy(p->daemon->chassis_mac, li->mac, 6);
+		p->daemon->has_chassis = true;
 	}
 	if ((p->io = ev_io_new(fd, port_readable, p)) == NULL ||
 	    port_be_start(p) < 0 || port_set_agents(p, cp->agents) < 0) {

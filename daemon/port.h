@@ -33,7 +33,7 @@ struct port {
 	unsigned int	 mtu;
 	unsigned int	 seen;		/* link resync generation */
 	struct conf_port cp;		/* the settings that apply */
-	struct dcbxd	*d;		/* the daemon: config, event bus */
+	struct dcbxd	*daemon;	/* config, chassis ID, event bus */
 	int		 fd;
 	struct ev_io	*io;
 	unsigned int	 rx_hold_ms;	/* receive moderation, 0: watching */

@@ -41,7 +41,7 @@ port_be_post(struct port *p, enum note_type t, int err, int cmd,
 	n.backend.cmd = cmd;
 	n.backend.restored = restored;
 	n.backend.changes = p->nic_changes;
-	notify_post(&p->d->nf, &n);
+	notify_post(&p->daemon->nf, &n);
 }
 
 unsigned int	port_be_stats_ms = PORT_BE_STATS_MS;
@@ -83,7 +83,7 @@ port_be_event(void *arg, int kind, int prio, int err)
 	n.engine.kind = kind;
 	n.engine.prio = prio;
 	n.engine.err = err;
-	notify_post(&p->d->nf, &n);
+	notify_post(&p->daemon->nf, &n);
 }
 
 int
@@ -102,7 +102,7 @@ port_be_env(struct port *p, struct backend_env *env, bool read_only)
 {
 	memset(env, 0, sizeof(*env));
 	env->read_only = read_only;
-	env->restore_on_close = p->d->conf.restore_on_exit;
+	env->restore_on_close = p->daemon->conf.restore_on_exit;
 	env->event = port_be_event;
 	env->nic_changed = port_be_nic_changed;
 	env->arg = p;

@@ -213,7 +213,7 @@ port_add(const char *ifname)
 
 	assert_non_null(p);
 	snprintf(p->ifname, sizeof(p->ifname), "%s", ifname);
-	p->d = &daemon_ctx;
+	p->daemon = &daemon_ctx;
 	p->ds.oper = oper_cfg(0x08);
 	p->ds.active = DCBX_MODE_IEEE;
 	assert_int_equal(port_be_start(p), 0);
