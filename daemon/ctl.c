@@ -320,11 +320,8 @@ cmd_set(struct client *c, json_t *args)
 		log_info(LOG_SUB_CTL, "%s: policy written to %s", p->ifname,
 		    dx.conf.path);
 	}
-	memset(&n, 0, sizeof(n));
-	n.type = NOTE_ADMIN_CHANGED;
-	n.port = p;
-	n.admin.parts = parts;
-	n.admin.persisted = persist;
+	n = (struct note){ .type = NOTE_ADMIN_CHANGED, .port = p,
+	    .admin = { .parts = parts, .persisted = persist } };
 	notify_post(&dx.nf, &n);
 	if (persist && dcbxd_reread(why, sizeof(why)) != 0)
 		return (proto_err("EIO", "%s runs the new policy and the file "

@@ -68,15 +68,9 @@ static void
 port_note_nbr(struct port *p, enum note_type t, struct agent *a,
     struct nbr *n, const struct lldp_pdu *pdu, int why)
 {
-	struct note no;
+	struct note no = { .type = t, .port = p, .nbr = { .agent = a,
+	    .nbr = n, .pdu = pdu, .why = why } };
 
-	memset(&no, 0, sizeof(no));
-	no.type = t;
-	no.port = p;
-	no.nbr.agent = a;
-	no.nbr.nbr = n;
-	no.nbr.pdu = pdu;
-	no.nbr.why = why;
 	notify_post(&p->daemon->nf, &no);
 }
 

@@ -32,15 +32,9 @@ static void
 port_be_post(struct port *p, enum note_type t, int err, int cmd,
     bool restored)
 {
-	struct note n;
+	struct note n = { .type = t, .port = p, .backend = { .err = err,
+	    .changes = p->nic_changes, .restored = restored, .cmd = cmd } };
 
-	memset(&n, 0, sizeof(n));
-	n.type = t;
-	n.port = p;
-	n.backend.err = err;
-	n.backend.cmd = cmd;
-	n.backend.restored = restored;
-	n.backend.changes = p->nic_changes;
 	notify_post(&p->daemon->nf, &n);
 }
 
@@ -75,14 +69,9 @@ static void
 port_be_event(void *arg, int kind, int prio, int err)
 {
 	struct port *p = arg;
-	struct note n;
+	struct note n = { .type = NOTE_ENGINE, .port = p, .engine = {
+	    .kind = kind, .prio = prio, .err = err } };
 
-	memset(&n, 0, sizeof(n));
-	n.type = NOTE_ENGINE;
-	n.port = p;
-	n.engine.kind = kind;
-	n.engine.prio = prio;
-	n.engine.err = err;
 	notify_post(&p->daemon->nf, &n);
 }
 
