@@ -56,7 +56,9 @@ static struct {
 	struct client	*clients;
 	unsigned int	 nsubs;
 	struct ev_timer	*reap;		/* frees clients found dead */
-	struct notifier	*nf;		/* what we subscribed to */
+	struct dcbxd	*d;		/* its config and bus (ctl_init()) */
+	const struct ctl_ops *ops;
+	bool		 subscribed;	/* to d->nf */
 } ctl = { .fd = -1 };
 
 static void	ctl_client_io(int, bool, bool, void *);
@@ -282,7 +284,7 @@ set_edit(json_t *args, struct dcb_config *adm, uint8_t *parts, char *err,
  * The port runs the edited policy first: if it refuses, the file is not
  * touched.  With "persist" the parts the request edited are then written
  * (temp file, fsync, check, rename) and the running config re-read from
- * the file (dcbxd_reread(): ports are not re-applied, so run-time edits
+ * the file (ops->reread: ports are not re-applied, so run-time edits
  * of other ports stay until the next reload); if writing fails the port
  * goes back to its old policy, so a refusal changes nothing.
  */
@@ -309,7 +311,7 @@ cmd_set(struct client *c, json_t *args)
 	if (persist) {
 		part = adm;
 		part.has = parts;
-		if (conf_persist_admin(&dx.conf, p->ifname, &part, why,
+		if (conf_persist_admin(&ctl.d->conf, p->ifname, &part, why,
 		    sizeof(why)) != 0) {
 			log_warnx(LOG_SUB_CTL, "%s: policy not written (%s): "
 			    "old policy back", p->ifname, why);
@@ -318,12 +320,12 @@ cmd_set(struct client *c, json_t *args)
 			    why));
 		}
 		log_info(LOG_SUB_CTL, "%s: policy written to %s", p->ifname,
-		    dx.conf.path);
+		    ctl.d->conf.path);
 	}
 	n = (struct note){ .type = NOTE_ADMIN_CHANGED, .port = p,
 	    .admin = { .parts = parts, .persisted = persist } };
-	notify_post(&dx.nf, &n);
-	if (persist && dcbxd_reread(why, sizeof(why)) != 0)
+	notify_post(&ctl.d->nf, &n);
+	if (persist && ctl.ops->reread(why, sizeof(why)) != 0)
 		return (proto_err("EIO", "%s runs the new policy and the file "
 		    "has it, but re-reading the file failed: %s", dev, why));
 	return (proto_ok(show_dcbx(p)));
@@ -347,7 +349,7 @@ cmd_reload(struct client *c, json_t *args)
 
 	(void)c;
 	(void)args;
-	if (dcbxd_reload(err, sizeof(err)) < 0)
+	if (ctl.ops->reload(err, sizeof(err)) < 0)
 		return (proto_err("EINVAL", "%s", err));
 	return (proto_ok(json_object()));
 }
@@ -574,7 +576,8 @@ ctl_perms(const char *path, const char *group)
 }
 
 int
-ctl_init(const char *path, const char *group, struct notifier *nf)
+ctl_init(const char *path, const char *group, struct dcbxd *d,
+    const struct ctl_ops *ops)
 {
 	struct sockaddr_un sun;
 	int fd;
@@ -606,8 +609,10 @@ ctl_init(const char *path, const char *group, struct notifier *nf)
 	}
 	ctl.fd = fd;
 	strcpy(ctl.path, path);
-	if (notify_subscribe(nf, ctl_note, NULL) == 0)
-		ctl.nf = nf;
+	ctl.d = d;
+	ctl.ops = ops;
+	if (notify_subscribe(&d->nf, ctl_note, NULL) == 0)
+		ctl.subscribed = true;
 	else
 		log_warnx(LOG_SUB_CTL, "no room on the event bus: monitor "
 		    "gets no events");
@@ -617,9 +622,9 @@ ctl_init(const char *path, const char *group, struct notifier *nf)
 void
 ctl_fini(void)
 {
-	if (ctl.nf != NULL)
-		notify_unsubscribe(ctl.nf, ctl_note, NULL);
-	ctl.nf = NULL;
+	if (ctl.subscribed)
+		notify_unsubscribe(&ctl.d->nf, ctl_note, NULL);
+	ctl.subscribed = false;
 	while (ctl.clients != NULL)
 		client_free(ctl.clients);
 	ev_io_free(ctl.io);

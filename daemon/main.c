@@ -31,6 +31,7 @@
 
 struct dcbxd dx;
 static struct port_lookup port_lookup = { port_find };
+static const struct ctl_ops ctl_ops = { dcbxd_reload, dcbxd_reread };
 static struct ev_signal *sig_ev[3];
 static int pid_fd = -1;
 
@@ -302,7 +303,8 @@ setup(const struct opts *o)
 	    o->sock : dx.conf.ctl_socket[0] != '\0' ? dx.conf.ctl_socket :
 	    CONF_DEFAULT_SOCKET);
 	make_sock_dir(dx.ctl_path);
-	if ((rc = ctl_init(dx.ctl_path, dx.conf.ctl_group, &dx.nf)) < 0)
+	if ((rc = ctl_init(dx.ctl_path, dx.conf.ctl_group, &dx, &ctl_ops)) <
+	    0)
 		fatalx("control socket %s: %s", dx.ctl_path, strerror(-rc));
 	(void)dcbnl_watch_init(port_be_unowned, &port_lookup);
 						/* logs why if it cannot */
