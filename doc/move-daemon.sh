@@ -48,10 +48,14 @@ git grep -lE 'daemon/[a-z_]+\.[ch]' -- . ':!doc/move-daemon.sh' |
 
 # One -I per folder, before ctl/ (ctl/show.h is dcbctl's).
 dirs=$(printf '%s\n%s\n' "$MAP" "$EXTRA" | awk 'NF {print $1}' | sort -u)
-inc=""
-for d in $dirs; do inc="$inc -I\$(top_srcdir)/daemon/$d"; done
-sed -i "s|^AM_CPPFLAGS = -I\$(top_srcdir)/lib -I\$(top_srcdir)/daemon |AM_CPPFLAGS = -I\$(top_srcdir)/lib -I\$(top_srcdir)/daemon$inc |" \
-    Makefile.am
+awk -v dirs="$dirs" '
+	{ print }
+	/^AM_CPPFLAGS = -I\$\(top_srcdir\)\/lib -I\$\(top_srcdir\)\/daemon \\$/ {
+		n = split(dirs, d, "\n")
+		for (i = 1; i <= n; i++)
+			printf "\t-I$(top_srcdir)/daemon/%s \\\n", d[i]
+	}' Makefile.am >Makefile.am.new && mv Makefile.am.new Makefile.am
 grep -q 'daemon/sys' Makefile.am || {
-	echo "Makefile.am: AM_CPPFLAGS not rewritten; add:$inc" >&2; exit 1; }
+	echo "Makefile.am: AM_CPPFLAGS not rewritten: add -I per folder" >&2
+	exit 1; }
 echo "moved; now: ./autogen.sh && configure && make && make check"
