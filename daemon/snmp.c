@@ -584,6 +584,8 @@ snmp_note(const struct note *n, void *arg)
 {
 	(void)arg;
 	sn.dirty = true;
+	if (n->type == NOTE_NBR_CHANGED)
+		return;		/* no trap condition, no table count moved */
 	if (n->port != NULL) {
 		if (n->type == NOTE_PORT_REMOVED)
 			snmp_trap_forget(n->port->ifname);
