@@ -25,6 +25,7 @@
 #include "event.h"
 #include "link.h"
 #include "log.h"
+#include "metrics.h"
 #include "port.h"
 #include "priv.h"
 #include "snmp.h"
@@ -135,7 +136,8 @@ check_conf(const struct opts *o)
 /*
  * The one place the running config is replaced: nc becomes dx.conf;
  * with 'apply' every port (and link) follows it, else the ports keep
- * what they run.  SNMP takes its settings either way.
+ * what they run.  SNMP and the metrics listener take their settings
+ * either way.
  */
 static void
 conf_swap(struct conf *nc, bool apply)
@@ -151,6 +153,7 @@ conf_swap(struct conf *nc, bool apply)
 	if (apply)
 		port_reconf(&old);
 	snmp_reconf(&old);
+	metrics_reconf(&dx.conf);
 	conf_free(&old);
 }
 
@@ -313,6 +316,8 @@ setup(const struct opts *o)
 		fatalx("link monitor: %s", strerror(-rc));
 	/* Without a master agent the subagent logs once and keeps trying. */
 	(void)snmp_init(&dx.conf, &dx.nf);
+	/* Bound before privileges are dropped; a failure is logged. */
+	(void)metrics_init(&dx.conf);
 }
 
 int
@@ -366,6 +371,7 @@ main(int argc, char **argv)
 #endif
 	/* Clean exit: tell every neighbour we are gone (TTL 0). */
 	snmp_fini();
+	metrics_fini();
 	port_shutdown_all();
 	ctl_fini();
 	link_fini();

@@ -92,6 +92,28 @@ port_count(void)
 	return (port_n);
 }
 
+static int
+port_cmp(const void *a, const void *b)
+{
+	const struct port *const *pa = a, *const *pb = b;
+
+	return (strcmp((*pa)->ifname, (*pb)->ifname));
+}
+
+const struct port **
+port_sorted(void)
+{
+	const struct port **v, *p;
+	size_t i = 0;
+
+	if ((v = calloc(port_n + 1, sizeof(*v))) == NULL)
+		return (NULL);
+	for (p = port_list; p != NULL; p = p->next)
+		v[i++] = p;
+	qsort(v, i, sizeof(*v), port_cmp);
+	return (v);
+}
+
 
 unsigned int
 port_nbr_count(const struct port *p)
@@ -521,12 +543,7 @@ port_pfc_delay(const struct port *p)
 	    p->cp.engine.speed_bps : ifspeed_bps(p->ifname);
 	uint32_t mbps = (uint32_t)(bps / 1000000ull);
 
-	headroom_params_default(&hp, mbps);
-	hp.cable_m = p->cp.cable_m;
-	if (headroom_intf_bt(mbps) == 0)
-		hp.intf_bt = 0;
-	if (headroom_resp_quanta(mbps) == 0)
-		hp.resp_quanta = 0;
+	headroom_params_link(&hp, mbps, p->cp.cable_m);
 	if (headroom_compute(&hp, &h, NULL) != DCB_OK)
 		return (0);
 	return (headroom_delay_bits(&h));

@@ -118,6 +118,8 @@ struct port	*port_find(const char *ifname);
 uint64_t	 port_rx_drops(struct port *);
 struct port	*port_first(void);		/* then p->next */
 unsigned int	 port_count(void);
+/* Every port sorted by name, NULL-terminated; free() it.  NULL: ENOMEM. */
+const struct port **port_sorted(void);
 unsigned int	 port_nbr_count(const struct port *);
 /*
  * A new admin DCB policy for one port at run time (dcbctl set): validated,

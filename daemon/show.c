@@ -151,7 +151,6 @@ show_nbr(const struct nbr *n, const struct lldp_pdu *pdu)
 	return (o);
 }
 
-static const struct port **ports_sorted(void);
 
 struct nbr_walk {
 	json_t		*arr;
@@ -231,36 +230,13 @@ show_nbrs(const struct port *only)
 		return (w.arr);
 	if (only != NULL)
 		show_port_nbrs(only, &w);
-	else if ((v = ports_sorted()) != NULL) {
+	else if ((v = port_sorted()) != NULL) {
 		for (i = 0; v[i] != NULL; i++)
 			show_port_nbrs(v[i], &w);
 		free(v);
 	}
 	free(w.pdu);
 	return (nbrs_sorted(w.arr));
-}
-
-static int
-port_cmp(const void *a, const void *b)
-{
-	const struct port *const *pa = a, *const *pb = b;
-
-	return (strcmp((*pa)->ifname, (*pb)->ifname));
-}
-
-/* Ports sorted by name, for stable output; NULL-terminated. */
-static const struct port **
-ports_sorted(void)
-{
-	const struct port **v, *p;
-	size_t i = 0;
-
-	if ((v = calloc(port_count() + 1, sizeof(*v))) == NULL)
-		return (NULL);
-	for (p = port_first(); p != NULL; p = p->next)
-		v[i++] = p;
-	qsort(v, i, sizeof(*v), port_cmp);
-	return (v);
 }
 
 static const char *
@@ -312,7 +288,7 @@ show_port(const struct port *p)
 static json_t *
 show_each(json_t *(*fn)(const struct port *))
 {
-	const struct port **v = ports_sorted();
+	const struct port **v = port_sorted();
 	json_t *arr = json_array();
 	size_t i;
 
@@ -411,9 +387,8 @@ show_stats_all(const struct port *only)
 	return (show_each(show_stats));
 }
 
-/* The peer's config in the active mode, or NULL. */
-static const struct dcb_config *
-dcbx_peer_cfg(const struct port *p)
+const struct dcb_config *
+show_peer_cfg(const struct port *p)
 {
 	if (p->ds.active == DCBX_MODE_IEEE && p->ds.have_ieee)
 		return (&p->ds.ieee.cfg);
@@ -443,7 +418,7 @@ json_t *
 show_dcbx(const struct port *p)
 {
 	const struct dcb_config *a = &p->dl.admin, *o = &p->ds.oper;
-	const struct dcb_config *pc = dcbx_peer_cfg(p);
+	const struct dcb_config *pc = show_peer_cfg(p);
 	json_t *ets = show_feat(p, DCBX_F_ETS), *pfc = show_feat(p, DCBX_F_PFC);
 	json_t *app = show_feat(p, DCBX_F_APP);
 	char mac[18];

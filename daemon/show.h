@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "dcb.h"
 #include "lldp.h"
 
 struct nbr;
@@ -29,5 +30,7 @@ json_t	*show_backend(const struct port *);	/* {"error": ...} */
  * (ctl/proto.h); NULL for a note the protocol has no event for.
  */
 json_t	*show_note(const struct note *);
+/* The peer's DCB config in the port's active DCBX mode, or NULL. */
+const struct dcb_config *show_peer_cfg(const struct port *);
 
 #endif /* SHOW_H */

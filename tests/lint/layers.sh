@@ -19,7 +19,8 @@ layer() {
 	backend|dcbnl|dcbnl_msg|dcbnl_watch|engine|engine_dp|engine_int)
 		echo backend ;;
 	port|port_be) echo port ;;
-	ctl|show) echo control ;;
+	ctl|show|doctor) echo control ;;
+	metrics) echo metrics ;;
 	snmp|snmp_int|snmp_view|snmp_mib|snmp_dcbx|snmp_trap) echo snmp ;;
 	main) echo main ;;
 	*) echo "" ;;
@@ -35,8 +36,12 @@ may() {
 	lldp|backend) case $2 in sys|conf) return 0 ;; esac; return 1 ;;
 	port) case $2 in sys|conf|context|lldp|backend) return 0 ;; esac
 		return 1 ;;
-	control|snmp) case $2 in sys|conf|context|lldp|backend|port) return 0
-		;; esac; return 1 ;;
+	snmp|metrics|watchdog)
+		case $2 in sys|conf|context|lldp|backend|port) return 0 ;; esac
+		return 1 ;;
+	# The control socket serves `dcbctl metrics` and doctor's storms.
+	control) case $2 in sys|conf|context|lldp|backend|port|metrics|watchdog)
+		return 0 ;; esac; return 1 ;;
 	main) return 0 ;;
 	esac
 	return 1
