@@ -22,6 +22,7 @@
 #include "dcbxd.h"
 #include "engine.h"
 #include "notify.h"
+#include "pdu_fx.h"
 #include "port.h"
 #include "proto.h"
 #include "show.h"
@@ -136,44 +137,25 @@ notes_without_a_protocol_event_give_none(void **state)
 	free(p);
 }
 
-/* A neighbour as agent.c stores it: its raw LLDPDU. */
+/* A neighbour as agent.c stores it: its raw LLDPDU (pdu_fx.h's). */
 static void
-mknbr(struct agent *a, struct nbr *nb, uint8_t *buf, size_t cap)
+mknbr(struct agent *a, struct nbr *nb, struct pdu_build *b)
 {
-	static const uint8_t src[6] = { 0x02, 0, 0, 0, 1, 7 };
-	struct lldp_local l;
-	struct lldp_frame f;
-	struct wcur w;
-
-	memset(&l, 0, sizeof(l));
-	l.chassis_subtype = LLDP_CHASSIS_MAC;
-	l.chassis_len = 6;
-	memcpy(l.chassis_id, src, 6);
-	l.port_subtype = LLDP_PORT_IFNAME;
-	l.port_len = 3;
-	memcpy(l.port_id, "sw7", 3);
-	l.ttl = 120;
-	l.sys_name = "tor7";
-	wcur_init(&w, buf, cap);
-	lldp_frame_begin(&w, lldp_agent_addr[LLDP_AGENT_NEAREST_BRIDGE], src);
-	lldp_write_local(&w, &l);
-	lldp_write_end(&w);
-	lldp_frame_end(&w);
-	assert_false(w.bad);
-	assert_int_equal(lldp_frame_parse(buf, w.len, &f), LLDP_DEC_OK);
+	pdu_begin(b);
+	pdu_end(b);
 	memset(nb, 0, sizeof(*nb));
 	nb->agent = a;
-	nb->raw = (uint8_t *)(uintptr_t)f.pdu;
-	nb->len = f.pdu_len;
+	nb->raw = b->buf;
+	nb->len = b->w.len;
 	nb->ttl = 120;
-	memcpy(nb->src, src, 6);
+	nb->src[5] = 7;
 }
 
 static void
 a_departed_neighbour_is_named_by_why_and_shown_from_its_stored_pdu(
     void **state)
 {
-	uint8_t buf[LLDP_MAX_PDU + 14];
+	struct pdu_build b;
 	struct port *p = mkport();
 	struct agent a;
 	struct nbr nb;
@@ -184,15 +166,16 @@ a_departed_neighbour_is_named_by_why_and_shown_from_its_stored_pdu(
 	memset(&a, 0, sizeof(a));
 	a.ifname = p->ifname;
 	a.type = LLDP_AGENT_NEAREST_BRIDGE;
-	mknbr(&a, &nb, buf, sizeof(buf));
+	mknbr(&a, &nb, &b);
 	n = (struct note){ .type = NOTE_NBR_GONE, .port = p,
 	    .nbr = { .agent = &a, .nbr = &nb, .why = NBR_GONE_AGED } };
 	got = wire(&n);
 	assert_non_null(got);
 	assert_non_null(strstr(got, "{\"event\":\"neighbor-aged-out\","
-	    "\"ifname\":\"eth3\",\"chassis_id\":\"02:00:00:00:01:07\","
-	    "\"port_id\":\"sw7\",\"sys_name\":\"tor7\","
+	    "\"ifname\":\"eth3\",\"chassis_id\":\"sw\","
+	    "\"port_id\":\"eth0\",\"sys_name\":null,"
 	    "\"agent\":\"nearest-bridge\""));
+	assert_non_null(strstr(got, "\"src_mac\":\"00:00:00:00:00:07\"}"));
 	assert_non_null(strstr(got, "\"ttl\":120,"));
 	free(got);
 	n.nbr.why = NBR_GONE_SHUTDOWN;
