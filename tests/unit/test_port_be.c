@@ -35,13 +35,14 @@ struct ev_io {
 	void		*arg;
 };
 static struct ev_io	*mon_io;
+static bool		 io_fail;	/* ev_io_new() runs out of memory */
 
 struct ev_io *
 ev_io_new(int fd, ev_io_cb *cb, void *arg)
 {
-	struct ev_io *io = calloc(1, sizeof(*io));
+	struct ev_io *io;
 
-	if (io == NULL)
+	if (io_fail || (io = calloc(1, sizeof(*io))) == NULL)
 		return (NULL);
 	io->fd = fd;
 	io->cb = cb;
@@ -99,31 +100,54 @@ test_port_find(const char *ifname)
 	return (NULL);
 }
 
-/* backend.c links the engine; no test here opens one. */
+/*
+ * backend.c links the engine: a stand-in that opens (one test), with the
+ * real selection and fallback around it.
+ */
 const char *const engine_ev_name[] = { "stall", "recover", "headroom",
 	"io-error" };
+static struct {
+	bool	allow;		/* opening an engine is what the test wants */
+	int	opened, closed;
+} eng;
+
+static void
+eng_close(struct backend *b)
+{
+	(void)b;
+	eng.closed++;
+}
+
+static const struct backend_ops eng_ops = { .name = "engine",
+	.close = eng_close };
 
 void
 engine_opts_from_conf(struct engine_opts *o, const char *ifname,
     const struct conf_engine *e, uint32_t cable_m, uint32_t mtu)
 {
-	(void)o; (void)ifname; (void)e; (void)cable_m; (void)mtu;
-	fail_msg("engine_opts_from_conf called");
+	(void)ifname; (void)e; (void)cable_m; (void)mtu;
+	if (!eng.allow)
+		fail_msg("engine_opts_from_conf called");
+	memset(o, 0, sizeof(*o));
 }
 
 int
 engine_open(struct backend *b, const struct engine_opts *o)
 {
-	(void)b; (void)o;
-	fail_msg("engine_open called");
-	return (-ENOSYS);
+	(void)o;
+	if (!eng.allow)
+		fail_msg("engine_open called");
+	b->ops = &eng_ops;
+	b->kind = BACKEND_ENGINE;
+	eng.opened++;
+	return (0);
 }
 
 int
 engine_event_fd(struct backend *b)
 {
 	(void)b;
-	return (-1);
+	return (43);
 }
 
 int
@@ -247,6 +271,8 @@ setup(void **state)
 {
 	(void)state;
 	memset(&evs, 0, sizeof(evs));
+	memset(&eng, 0, sizeof(eng));
+	io_fail = false;
 	port_be_stats_ms = PORT_BE_STATS_MS;
 	memset(&daemon_ctx, 0, sizeof(daemon_ctx));
 	notify_init(&daemon_ctx.nf);
@@ -716,6 +742,38 @@ lost_notifications_reach_more_ports_than_a_burst_holds(void **state)
 	assert_int_equal(F.bad, 0);
 }
 
+/*
+ * The engine opens but its event fd cannot be watched: its stalls would
+ * go unheard, so it is closed and the port falls back to read-only,
+ * saying why (ev_io_new() was not checked).
+ */
+static void
+engine_without_an_event_watch_falls_back_to_readonly(void **state)
+{
+	struct port *p = port_add("eth5");
+	struct conf_port cp;
+
+	(void)state;
+	memset(&cp, 0, sizeof(cp));
+	cp.backend = CONF_BACKEND_ENGINE;
+	eng.allow = true;
+	io_fail = true;
+	assert_int_equal(port_be_open(p, &cp, false), 0);
+	p->be_open = true;
+	assert_int_equal(eng.opened, 1);
+	assert_int_equal(eng.closed, 1);
+	assert_int_equal(p->be.kind, BACKEND_READONLY);
+	assert_null(p->be.watch);
+	assert_string_equal(p->be.why, "pause engine failed: Cannot allocate "
+	    "memory");
+	/* With the watch, the same port runs the engine. */
+	backend_close(&p->be);
+	io_fail = false;
+	assert_int_equal(port_be_open(p, &cp, false), 0);
+	assert_int_equal(p->be.kind, BACKEND_ENGINE);
+	assert_non_null(p->be.watch);
+}
+
 int
 main(void)
 {
@@ -749,6 +807,9 @@ main(void)
 		    own_cee_commit_echo_does_not_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    lost_notifications_reach_more_ports_than_a_burst_holds,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    engine_without_an_event_watch_falls_back_to_readonly,
 		    setup, teardown),
 	};
 
