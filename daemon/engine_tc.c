@@ -11,7 +11,7 @@
  *   htb 1: (default 1:1)
  *     class 1:(p+1) per priority p, rate = ceil = the engine's link speed
  *       pfifo, a limit far above what send buffers can put there
- *   filter bpf (classic BPF, built here from the APP table): the same
+ *   filter bpf (classic BPF from engine_bpf.c, the APP table's): the same
  *     priority esched_classify() gives the frame -- the VLAN PCP (the tag
  *     is still out of band at the qdisc), else TCP/UDP port, DSCP,
  *     ethertype, else the default priority.
@@ -51,6 +51,7 @@
 #include <netlink/route/qdisc/htb.h>
 #include <netlink/route/tc.h>
 
+#include "engine_bpf.h"
 #include "engine_int.h"
 #include "log.h"
 
@@ -62,191 +63,14 @@
 static uint32_t
 tc_classid(int p)
 {
-	return (TC_HANDLE(1, (uint32_t)p + 1));
-}
-
-/* ---- classic BPF classifier ---------------------------------------- */
-
-#define PROG_MAX	1024
-#define NLABEL		16
-
-struct prog {
-	struct sock_filter	i[PROG_MAX];
-	unsigned int		n;
-	int			lab[NLABEL];
-	int			fix[PROG_MAX];	/* label of a ja, or -1 */
-	bool			bad;
-};
-
-enum { L_PCP, L_IP4, L_IP6, L_ETYPE, L_TCP4, L_UDP4, L_DSCP4, L_TCP6,
-	L_UDP6, L_DSCP6 };
-
-static void
-emit(struct prog *g, uint16_t code, uint8_t jt, uint8_t jf, uint32_t k)
-{
-	if (g->n >= PROG_MAX) {
-		g->bad = true;
-		return;
-	}
-	g->fix[g->n] = -1;
-	g->i[g->n++] = (struct sock_filter){ code, jt, jf, k };
-}
-
-static void
-jmp(struct prog *g, int label)
-{
-	emit(g, BPF_JMP | BPF_JA, 0, 0, 0);
-	if (!g->bad)
-		g->fix[g->n - 1] = label;
-}
-
-static void
-label(struct prog *g, int l)
-{
-	g->lab[l] = (int)g->n;
-}
-
-/* if A == k: return the class of priority p */
-static void
-ret_if(struct prog *g, uint32_t k, int p)
-{
-	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, k);
-	emit(g, BPF_RET | BPF_K, 0, 0, tc_classid(p));
-}
-
-static void
-ports(struct prog *g, const struct esched_cls *c, uint8_t sel)
-{
-	unsigned int i;
-
-	for (i = 0; i < c->n; i++)
-		if ((c->e[i].key >> 16) == sel)
-			ret_if(g, c->e[i].key & 0xffff, c->e[i].prio);
-	for (i = 0; i < c->n; i++)
-		if ((c->e[i].key >> 16) == DCB_APP_SEL_ANY)
-			ret_if(g, c->e[i].key & 0xffff, c->e[i].prio);
-}
-
-/* Destination port at L4 offset 2, then source; x: where L4 starts. */
-static void
-l4(struct prog *g, const struct esched_cls *c, uint8_t sel, bool ind,
-    uint32_t off, int next)
-{
-	uint16_t ld = BPF_LD | BPF_H | (ind ? BPF_IND : BPF_ABS);
-
-	emit(g, ld, 0, 0, off + 2);
-	ports(g, c, sel);
-	emit(g, ld, 0, 0, off);
-	ports(g, c, sel);
-	jmp(g, next);
-}
-
-static void
-dscp(struct prog *g, const struct esched_cls *c)
-{
-	int d;
-
-	for (d = 0; d < 64; d++)
-		if (c->dscp[d] >= 0)
-			ret_if(g, (uint32_t)d, c->dscp[d]);
-	jmp(g, L_ETYPE);
-}
-
-/* The program mirrors esched_classify() (lib/esched.c) step for step. */
-static int
-prog_build(struct prog *g, const struct esched_cls *c)
-{
-	unsigned int i;
-	int l;
-
-	memset(g, 0, sizeof(*g));
-	emit(g, BPF_LD | BPF_W | BPF_ABS, 0, 0, SKF_AD_OFF +
-	    SKF_AD_VLAN_TAG_PRESENT);
-	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 2, 0, 0);
-	emit(g, BPF_LD | BPF_W | BPF_ABS, 0, 0, SKF_AD_OFF + SKF_AD_VLAN_TAG);
-	jmp(g, L_PCP);
-	emit(g, BPF_LD | BPF_H | BPF_ABS, 0, 0, 12);
-	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 2, ETH_P_8021Q);
-	emit(g, BPF_LD | BPF_H | BPF_ABS, 0, 0, 14);
-	jmp(g, L_PCP);
-	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 2, ETH_P_8021AD);
-	emit(g, BPF_LD | BPF_H | BPF_ABS, 0, 0, 14);
-	jmp(g, L_PCP);
-	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, ETH_P_IP);
-	jmp(g, L_IP4);
-	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, ETH_P_IPV6);
-	jmp(g, L_IP6);
-	jmp(g, L_ETYPE);
-
-	label(g, L_PCP);
-	emit(g, BPF_ALU | BPF_RSH | BPF_K, 0, 0, 13);
-	emit(g, BPF_ALU | BPF_AND | BPF_K, 0, 0, 7);
-	emit(g, BPF_ALU | BPF_ADD | BPF_K, 0, 0, tc_classid(0));
-	emit(g, BPF_RET | BPF_A, 0, 0, 0);
-
-	/* IPv4: only a first fragment has ports; X = the header length. */
-	label(g, L_IP4);
-	emit(g, BPF_LD | BPF_H | BPF_ABS, 0, 0, 20);
-	emit(g, BPF_JMP | BPF_JSET | BPF_K, 0, 1, 0x1fff);
-	jmp(g, L_DSCP4);
-	emit(g, BPF_LDX | BPF_B | BPF_MSH, 0, 0, 14);
-	emit(g, BPF_LD | BPF_B | BPF_ABS, 0, 0, 23);
-	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 6);
-	jmp(g, L_TCP4);
-	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 17);
-	jmp(g, L_UDP4);
-	jmp(g, L_DSCP4);
-	label(g, L_TCP4);
-	l4(g, c, DCB_APP_SEL_STREAM, true, 14, L_DSCP4);
-	label(g, L_UDP4);
-	l4(g, c, DCB_APP_SEL_DGRAM, true, 14, L_DSCP4);
-	label(g, L_DSCP4);
-	emit(g, BPF_LD | BPF_B | BPF_ABS, 0, 0, 15);
-	emit(g, BPF_ALU | BPF_RSH | BPF_K, 0, 0, 2);
-	dscp(g, c);	/* then L_ETYPE */
-
-	/* IPv6: next header only, no extension header walk (as esched). */
-	label(g, L_IP6);
-	emit(g, BPF_LD | BPF_B | BPF_ABS, 0, 0, 20);
-	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 6);
-	jmp(g, L_TCP6);
-	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 17);
-	jmp(g, L_UDP6);
-	jmp(g, L_DSCP6);
-	label(g, L_TCP6);
-	l4(g, c, DCB_APP_SEL_STREAM, false, 54, L_DSCP6);
-	label(g, L_UDP6);
-	l4(g, c, DCB_APP_SEL_DGRAM, false, 54, L_DSCP6);
-	label(g, L_DSCP6);
-	emit(g, BPF_LD | BPF_H | BPF_ABS, 0, 0, 14);
-	emit(g, BPF_ALU | BPF_RSH | BPF_K, 0, 0, 6);
-	emit(g, BPF_ALU | BPF_AND | BPF_K, 0, 0, 0x3f);
-	dscp(g, c);
-
-	/* Ethertype entries last: cBPF only jumps forward. */
-	label(g, L_ETYPE);
-	emit(g, BPF_LD | BPF_H | BPF_ABS, 0, 0, 12);
-	for (i = 0; i < c->n; i++)
-		if ((c->e[i].key >> 16) == DCB_APP_SEL_ETHERTYPE)
-			ret_if(g, c->e[i].key & 0xffff, c->e[i].prio);
-	emit(g, BPF_RET | BPF_K, 0, 0, tc_classid(c->dflt));
-
-	if (g->bad)
-		return (-E2BIG);
-	for (i = 0; i < g->n; i++) {
-		if ((l = g->fix[i]) < 0)
-			continue;
-		if (g->lab[l] <= (int)i)
-			return (-EINVAL);	/* cBPF jumps forward only */
-		g->i[i].k = (uint32_t)(g->lab[l] - (int)i - 1);
-	}
-	return ((int)g->n);
+	return (eng_bpf_classid(p));
 }
 
 /* ---- netlink ------------------------------------------------------- */
 
 static int
-tc_filter_msg(struct nl_sock *sk, int ifindex, const struct prog *g)
+tc_filter_msg(struct nl_sock *sk, int ifindex, const struct sock_filter *prog,
+    int n)
 {
 	struct tcmsg t = {
 		.tcm_family = AF_UNSPEC,
@@ -265,9 +89,9 @@ tc_filter_msg(struct nl_sock *sk, int ifindex, const struct prog *g)
 	if (nlmsg_append(m, &t, sizeof(t), NLMSG_ALIGNTO) < 0 ||
 	    nla_put_string(m, TCA_KIND, "bpf") < 0 ||
 	    (o = nla_nest_start(m, TCA_OPTIONS)) == NULL ||
-	    nla_put_u32(m, TCA_BPF_CLASSID, tc_classid(0)) < 0 ||
-	    nla_put_u16(m, TCA_BPF_OPS_LEN, (uint16_t)g->n) < 0 ||
-	    nla_put(m, TCA_BPF_OPS, (int)(g->n * sizeof(g->i[0])), g->i) < 0) {
+	    nla_put_u32(m, TCA_BPF_CLASSID, eng_bpf_classid(0)) < 0 ||
+	    nla_put_u16(m, TCA_BPF_OPS_LEN, (uint16_t)n) < 0 ||
+	    nla_put(m, TCA_BPF_OPS, n * (int)sizeof(prog[0]), prog) < 0) {
 		nlmsg_free(m);
 		return (-ENOMEM);
 	}
@@ -424,13 +248,13 @@ eng_tc_setup(struct engine *e, uint32_t *txqlen)
 int
 eng_tc_filter(struct engine *e, const struct esched_cls *c)
 {
-	static struct prog g;	/* control thread only */
-	int rc;
+	static struct sock_filter prog[ENG_BPF_MAX];	/* control thread */
+	int n, rc;
 
 	if (e->tc.ctl == NULL)
 		return (-ENOTCONN);
-	if ((rc = prog_build(&g, c)) < 0 ||
-	    (rc = tc_filter_msg(e->tc.ctl, e->tapidx, &g)) < 0) {
+	if ((rc = n = eng_bpf_build(c, prog, ENG_BPF_MAX)) < 0 ||
+	    (rc = tc_filter_msg(e->tc.ctl, e->tapidx, prog, n)) < 0) {
 		tc_off(e, "bpf classifier", rc);
 		return (rc);
 	}

@@ -15,9 +15,7 @@
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/engine/lib.sh"
 engine_need
-PY=/usr/bin/python3
-[ -x $PY ] || skip_all "no /usr/bin/python3"
-APP="$top_srcdir/tests/engine/sockapp.py"
+sockapp_need
 plan 11
 two_ns e
 

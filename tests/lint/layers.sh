@@ -16,7 +16,7 @@ layer() {
 	conf|conf_field) echo conf ;;
 	dcbxd) echo context ;;
 	agent|sock) echo lldp ;;
-	backend|dcbnl|dcbnl_msg|dcbnl_watch|engine|engine_dp|engine_int|engine_tc)
+	backend|dcbnl|dcbnl_msg|dcbnl_watch|engine|engine_dp|engine_int|engine_tc|engine_bpf)
 		echo backend ;;
 	port|port_be) echo port ;;
 	ctl|show|doctor) echo control ;;
