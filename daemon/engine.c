@@ -324,8 +324,9 @@ eng_show(struct backend *b)
 	    "socket_drops", (json_int_t)s.c.sock_drops,
 	    "pfc_frames_tx", (json_int_t)s.c.pfc_tx));
 	json_object_set_new(o, "host_side", json_pack(
-	    "{s:b,s:b,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+	    "{s:b,s:b,s:s,s:b,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 	    "backpressure", e->tc.on, "realtime", e->dp_rt, "why_not", e->tc.on ? "" : e->tc.why,
+	    "tun_stops_queue", e->tc.tun_stops,
 	    "tap_ring", (json_int_t)e->tc.ring,
 	    "open_burst", (json_int_t)e->tc.open_burst,
 	    "tap_ring_drops", (json_int_t)ring_drops,

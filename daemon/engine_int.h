@@ -80,6 +80,7 @@ struct eng_tc {
 	struct nl_sock		*ctl, *dp;
 	pthread_t		thr;
 	bool			thr_on, stop;
+	bool			tun_stops;	/* tun stops its queue when full */
 	int			efd;
 	uint8_t			want[ESCHED_NPRIO];
 	bool			on;		/* senders are held back */
@@ -94,7 +95,7 @@ struct eng_tc {
 	uint64_t		throttled_ns[ESCHED_NPRIO], since[ESCHED_NPRIO];
 	uint64_t		rtt_max, nl_err;
 	/* control thread: the last reading of the kernel's side */
-	uint64_t		read_at, ring_drops;
+	uint64_t		read_at, ring_drops, drops_base;
 	uint32_t		qlen[ESCHED_NPRIO];
 };
 
