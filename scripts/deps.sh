@@ -4,7 +4,7 @@
 set -eu
 PKGS="build-essential autoconf automake libtool pkg-config clang libclang-rt-14-dev
 libevent-dev libnl-3-dev libnl-route-3-dev libconfig-dev libjansson-dev libcmocka-dev
-libsnmp-dev libsystemd-dev snmpd snmp snmptrapd smitools tshark lldpd iproute2 strace
+libsnmp-dev libsystemd-dev libseccomp-dev snmpd snmp snmptrapd smitools tshark lldpd iproute2 strace
 procps psmisc kmod jq python3 gzip util-linux"
 missing=""
 for p in $PKGS; do
