@@ -29,7 +29,7 @@ comment_for() {
 	debian/changelog|debian/compat|debian/source/format|debian/*.install) ;;
 	*.c|*.h) echo '/* @ */' ;;
 	*.sh|*.py|*.am|*.awk|*.bash-completion|*.service.in|*.conf|*.gitignore) echo '# @' ;;
-	.ci/run|debian/rules|debian/*.postinst|debian/*.postrm|debian/*.sysusers) echo '# @' ;;
+	.ci/run|debian/rules|systemd/*.sysusers) echo '# @' ;;
 	configure.ac) echo 'dnl @' ;;
 	man/*.[1-9]|man/*.[1-9].in) echo '.\" @' ;;
 	mibs/*.txt) echo '-- @' ;;
@@ -49,7 +49,7 @@ missing=0
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 list_files | while IFS= read -r f; do
-	[ -f "$f" ] || continue
+	[ -f "$f" ] && [ ! -L "$f" ] || continue
 	c=$(comment_for "$f")
 	[ -n "$c" ] || continue
 	head -n 5 "$f" | grep -q "$ID" && continue
