@@ -40,7 +40,7 @@ user=$(echo "$exec_start" | sed -n 's/.* -u \([^ ]*\).*/\1/p')
 confdir=$rw
 [ -n "$confdir" ] && [ -d "$(dirname "$confdir")" ] ||
 	skip_all "the unit's config directory's parent $(dirname "$confdir") does not exist here"
-plan 23
+plan 25
 
 check "the unit runs dcbxd as root long enough to drop to a user (-u $user)" \
 	[ -n "$user" ] && [ -z "$svc_user" ]
@@ -157,6 +157,20 @@ check "the file keeps its @include and does not inline the included block" \
 	    grep -q 40 '$C/dcbxd.conf' && cmp -s '$C/global.conf' '$T/global.orig'"
 check "the rewritten file passes dcbxd -t" "$DCBXD" -t -c "$C/dcbxd.conf"
 check "reload reads it again" "$DCBCTL" -s "$sock" reload
+
+# A reload that reopens a backend (ub0: auto -> engine) opens /dev/net/tun
+# again, after the drop: the engine must come back, not read-only.
+/usr/bin/python3 - "$C/dcbxd.conf" <<'EOP'
+import re, sys
+t = open(sys.argv[1]).read()
+i = t.index('match = "ub0"')
+t = t[:i] + re.sub(r'backend = "auto"', 'backend = "engine"', t[i:], count=1)
+open(sys.argv[1], "w").write(t)
+EOP
+check "reload with ub0's backend changed from auto to engine" \
+	"$DCBCTL" -s "$sock" reload
+check "a reload that reopens ub0's backend gets the engine again" \
+	wait_for 10 pyj "r['ub0']['backend'] == 'engine' and 'in the config' in r['ub0']['backend_why']"
 
 kill -TERM "$pid"
 wait_for 5 sh -c "! kill -0 $pid 2>/dev/null"
