@@ -22,7 +22,7 @@ if git -C "$top_srcdir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	git -C "$top_srcdir" ls-files -z | (cd "$top_srcdir" && xargs -0 tar -cf -) |
 	    tar -xf - -C "$src"
 else
-	(cd "$top_srcdir" && tar -cf - --exclude='./build*' .) | tar -xf - -C "$src"
+	(cd "$top_srcdir" && tar -cf - --exclude='./build*' --exclude='./_build' .) | tar -xf - -C "$src"
 fi
 (cd "$src" && dpkg-buildpackage -us -uc -b) >"$tmp/build.log" 2>&1
 rc=$?

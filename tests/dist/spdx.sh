@@ -13,7 +13,7 @@ if git -C "$top_srcdir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	git -C "$top_srcdir" ls-files -z | (cd "$top_srcdir" && xargs -0 tar -cf -) |
 	    tar -xf - -C "$tmp"
 else
-	(cd "$top_srcdir" && tar -cf - --exclude='./build*' .) | tar -xf - -C "$tmp"
+	(cd "$top_srcdir" && tar -cf - --exclude='./build*' --exclude='./_build' .) | tar -xf - -C "$tmp"
 fi
 sh_before=$(find "$tmp" -name '*.sh' -perm -u+x | wc -l)
 
