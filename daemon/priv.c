@@ -97,7 +97,7 @@ static const char *const priv_sys_daemon[] = {
 	"lseek", "mmap", "munmap", "mprotect", "mremap", "brk", "madvise",
 	"rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack",
 	"restart_syscall", "ioctl", "fcntl", "dup", "dup2", "dup3", "pipe",
-	"pipe2", "socket", "socketpair", "bind", "listen", "accept",
+	"pipe2", "socketpair", "bind", "listen", "accept",
 	"accept4", "connect", "getsockname", "getpeername", "setsockopt",
 	"getsockopt", "sendto", "recvfrom", "sendmsg", "recvmsg",
 	"sendmmsg", "recvmmsg", "shutdown", "poll", "ppoll", "select",
@@ -124,7 +124,7 @@ static const char *const priv_sys_helper[] = {
 	"lseek", "getrandom", "clock_gettime", "gettimeofday", "fchmod",
 	"fchown", "fsync", "fdatasync", "rename", "renameat", "renameat2",
 	"unlink", "unlinkat", "sendmsg", "recvmsg", "sendto", "connect",
-	"socket", "brk", "mmap", "munmap", "mprotect", "madvise", "exit",
+	"brk", "mmap", "munmap", "mprotect", "madvise", "exit",
 	"exit_group", "rt_sigreturn", "rt_sigprocmask", "getpid", "gettid",
 	"tgkill", "futex", "restart_syscall", "fcntl", "sigaltstack",
 	NULL
@@ -152,8 +152,19 @@ static const char *const priv_sys_sanitizer[] = {
 	NULL
 };
 
+/*
+ * socket(2) only for the families the daemon uses: AF_UNIX (control
+ * socket, AgentX, syslog), AF_NETLINK (links, dcbnl, qdiscs), AF_PACKET
+ * (LLDP, the engine), AF_INET/AF_INET6 (interface ioctls, AgentX or
+ * metrics over TCP); the helper only logs (AF_UNIX).  The rest of the
+ * kernel's socket families (AF_ALG, AF_VSOCK, ...) stay out of reach.
+ */
+static const int priv_af_daemon[] = {
+	AF_UNIX, AF_NETLINK, AF_PACKET, AF_INET, AF_INET6, -1 };
+static const int priv_af_helper[] = { AF_UNIX, -1 };
+
 static int
-priv_seccomp(const char *const *allow)
+priv_seccomp(const char *const *allow, const int *af)
 {
 	scmp_filter_ctx ctx;
 	int nr, rc;
@@ -169,6 +180,9 @@ priv_seccomp(const char *const *allow)
 	for (allow = priv_sys_sanitizer; rc == 0 && *allow != NULL; allow++)
 		if ((nr = seccomp_syscall_resolve_name(*allow)) != __NR_SCMP_ERROR)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+	for (; rc == 0 && *af >= 0; af++)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 1,
+		    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)*af));
 	if (rc == 0)
 		rc = seccomp_load(ctx);
 	seccomp_release(ctx);
@@ -176,13 +190,16 @@ priv_seccomp(const char *const *allow)
 }
 #else
 static int
-priv_seccomp(const char *const *allow)
+priv_seccomp(const char *const *allow, const int *af)
 {
 	(void)allow;
+	(void)af;
 	return (0);
 }
 static const char *const priv_sys_daemon[] = { NULL };
 static const char *const priv_sys_helper[] = { NULL };
+static const int priv_af_daemon[] = { -1 };
+static const int priv_af_helper[] = { -1 };
 #endif
 
 /*
@@ -232,7 +249,7 @@ priv_drop(const char *user, char *err, size_t errlen)
 	}
 	(void)prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-	    (rc = priv_seccomp(priv_sys_daemon)) < 0) {
+	    (rc = priv_seccomp(priv_sys_daemon, priv_af_daemon)) < 0) {
 		rc = rc < 0 ? rc : -errno;
 		snprintf(err, errlen, "no_new_privs/seccomp: %s", strerror(-rc));
 		return (rc);
@@ -361,7 +378,7 @@ ph_main(int s, const char *conf_path, const char *const *unlink_at_exit)
 	memset(d, 0, sizeof(d));
 	if (priv_bound(0) < 0 || syscall(SYS_capset, &h, d) < 0 ||
 	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-	    priv_seccomp(priv_sys_helper) < 0) {
+	    priv_seccomp(priv_sys_helper, priv_af_helper) < 0) {
 		log_warn(LOG_SUB_MAIN, "priv helper: cannot confine itself");
 		_exit(1);
 	}
