@@ -795,8 +795,11 @@ conf_clean_temps(const char *path)
 	return n;
 }
 
-static void
-persist_replace(config_setting_t *e, const struct conf_port *p, uint8_t has)
+/* Swap the blocks of the policy parts that adm carries. */
+/* -1 with err set if a part has no field (a table out of step). */
+static int
+persist_replace(config_setting_t *e, const struct conf_port *p, uint8_t has,
+    char *err, size_t errlen)
 {
 	static const struct { uint8_t bit; const char *name; } part[] = {
 		{ DCB_HAS_ETS, "ets" }, { DCB_HAS_RECO, "reco" },
@@ -808,12 +811,19 @@ persist_replace(config_setting_t *e, const struct conf_port *p, uint8_t has)
 	for (i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
 		if (!(has & part[i].bit))
 			continue;
+		for (f = port_fields; f->name != NULL &&
+		    strcmp(f->name, part[i].name) != 0; f++)
+			;
+		if (f->name == NULL) {
+			snprintf(err, errlen, "no setting for %s in a port "
+			    "entry", part[i].name);
+			return -1;
+		}
 		if (config_setting_get_member(e, part[i].name) != NULL)
 			config_setting_remove(e, part[i].name);
-		for (f = port_fields; strcmp(f->name, part[i].name) != 0; f++)
-			;
 		f->emit(e, p, f);
 	}
+	return 0;
 }
 
 static void
@@ -967,9 +977,10 @@ conf_persist_admin(const struct conf *c, const char *ifname,
 		    from_include(e, c->path) ? e : ports), c->path);
 		goto out;
 	}
-	if (e != NULL && !is_pattern(p.match))
-		persist_replace(e, &p, adm->has);
-	else {
+	if (e != NULL && !is_pattern(p.match)) {
+		if (persist_replace(e, &p, adm->has, err, errlen) != 0)
+			goto out;
+	} else {
 		/* A pattern's settings, pinned to this one interface. */
 		snprintf(p.match, sizeof(p.match), "%s", ifname);
 		e = config_setting_add(ports, NULL, CONFIG_TYPE_GROUP);
