@@ -27,7 +27,6 @@
 #include "conf.h"
 #include "conf_field.h"
 #include "lldp.h"
-#include "log.h"
 
 const struct dcb_kw conf_role_kw[] = {
 	{ CONF_ROLE_WILLING, "willing" },
@@ -785,11 +784,8 @@ conf_clean_temps(const char *path)
 		snprintf(full, sizeof(full), "%s/%s", dir, de->d_name);
 		if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode))
 			continue;
-		if (unlink(full) == 0) {
-			log_notice(LOG_SUB_CONF, "removed %s, left by an "
-			    "interrupted --persist", full);
+		if (unlink(full) == 0)
 			n++;
-		}
 	}
 	closedir(d);
 	return n;

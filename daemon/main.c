@@ -373,7 +373,7 @@ start_helper(const struct opts *o)
 	if (o->pidfile != NULL)
 		unl[n++] = o->pidfile;
 	unl[n] = NULL;
-	if ((rc = priv_helper_start(dx.conf_path, unl)) < 0)
+	if ((rc = priv_helper_start(dx.conf_path, conf_write_file, unl)) < 0)
 		fatalx("privileged helper: %s", strerror(-rc));
 	engine_tun_open = priv_open_tun;
 	conf_writer = priv_write_conf;
@@ -384,6 +384,7 @@ main(int argc, char **argv)
 {
 	struct opts o;
 	char err[512];
+	int rc;
 
 	memset(&o, 0, sizeof(o));
 	parse_opts(argc, argv, &o);
@@ -409,7 +410,9 @@ main(int argc, char **argv)
 	if (dx.conf_defaults)
 		log_notice(LOG_SUB_CONF, "%s not found: running with defaults",
 		    dx.conf_path);
-	(void)conf_clean_temps(dx.conf_path);
+	if ((rc = conf_clean_temps(dx.conf_path)) > 0)
+		log_notice(LOG_SUB_CONF, "removed %d %s.XXXXXX temp file(s) left "
+		    "by an interrupted --persist", rc, dx.conf_path);
 	dx.read_only = o.read_only || dx.conf.read_only;
 	dx.start_ms = ev_now_ms();
 	snprintf(dx.ctl_path, sizeof(dx.ctl_path), "%s", o.sock != NULL ?

@@ -30,7 +30,6 @@
 #include <seccomp.h>
 #endif
 
-#include "conf.h"
 #include "log.h"
 #include "priv.h"
 
@@ -282,7 +281,8 @@ struct ph_rep {
 	char		err[240];
 };
 
-static int	ph_fd = -1;
+static int		 ph_fd = -1;
+static priv_write_fn	*ph_write;	/* in the helper, and unhelped */
 
 static int
 ph_full(int fd, void *buf, size_t len, bool wr)
@@ -347,7 +347,7 @@ ph_serve(int s, const char *conf_path)
 			free(text);
 			return (false);
 		}
-		rep.rc = conf_write_file(conf_path, text, rq.len, rep.err,
+		rep.rc = ph_write(conf_path, text, rq.len, rep.err,
 		    sizeof(rep.err));
 		free(text);
 		break;
@@ -391,11 +391,13 @@ ph_main(int s, const char *conf_path, const char *const *unlink_at_exit)
 }
 
 int
-priv_helper_start(const char *conf_path, const char *const *unlink_at_exit)
+priv_helper_start(const char *conf_path, priv_write_fn *write,
+    const char *const *unlink_at_exit)
 {
 	int sv[2], fd;
 	pid_t pid;
 
+	ph_write = write;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return (-errno);
 	if ((pid = fork()) < 0) {
@@ -470,7 +472,7 @@ priv_write_conf(const char *path, const char *text, size_t len, char *err,
 	int fd, rc;
 
 	if (ph_fd < 0)
-		return (conf_write_file(path, text, len, err, errlen));
+		return (ph_write(path, text, len, err, errlen));
 	if (len > PH_CONF_MAX) {
 		snprintf(err, errlen, "%s: %zu bytes: too large", path, len);
 		return (-1);

@@ -23,18 +23,20 @@ int	priv_drop(const char *user, char *err, size_t errlen);
 /* The effective capability set, bit n = capability n. */
 int	priv_caps_effective(uint64_t *);
 
+/* How the helper replaces a file by text (conf_write_file()): 0 or -1. */
+typedef int	priv_write_fn(const char *path, const char *text, size_t len,
+		    char *err, size_t errlen);
 /*
  * The root helper of -u, forked before priv_drop(): uid 0 without any
- * capability, it opens /dev/net/tun, writes conf_path (--persist), and
- * removes the paths in unlink_at_exit (NULL-terminated) when the daemon
- * is gone.  0, or a negative errno.
+ * capability, it opens /dev/net/tun, writes conf_path with write
+ * (--persist), and removes the paths in unlink_at_exit (NULL-terminated)
+ * when the daemon is gone.  0, or a negative errno.
  */
-int	priv_helper_start(const char *conf_path,
+int	priv_helper_start(const char *conf_path, priv_write_fn *write,
 	    const char *const *unlink_at_exit);
 /* Through the helper once it runs, else directly.  An fd, or -errno. */
 int	priv_open_tun(void);
-/* conf_write_file() of path's text, through the helper once it runs. */
-int	priv_write_conf(const char *path, const char *text, size_t len,
-	    char *err, size_t errlen);
+/* The helper's write of path's text once it runs, else write itself. */
+priv_write_fn	priv_write_conf;
 
 #endif /* PRIV_H */
