@@ -53,6 +53,7 @@ struct dcbnl_probe_result {
 	bool			has_nic; /* IEEE_GET answered: nic is valid */
 	struct dcb_config	nic;	/* the NIC's current IEEE config */
 	uint8_t			nic_tc_rx_bw[DCB_NTC]; /* not in the model */
+	char			driver[32]; /* ETHTOOL_GDRVINFO, "" unknown */
 	char			why[160];
 };
 
