@@ -64,7 +64,7 @@ struct agent	*agent_new(struct port *, int type);
 void		 agent_free(struct agent *, bool shutdown_pdu);
 /* Admin or link state changed: start or stop transmitting/receiving. */
 void		 agent_set_state(struct agent *, bool tx, bool rx);
-/* Something we advertise changed: transmit now and fast (9.2.7.x). */
+/* Something we advertise changed: transmit now (localChange, SIGNAL_TX). */
 void		 agent_local_change(struct agent *);
 /* Timer parameters changed (reload): take them from the next timer on. */
 void		 agent_retime(struct agent *);

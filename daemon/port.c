@@ -619,6 +619,15 @@ port_nbr_added(struct port *p, struct agent *a, struct nbr *n,
 	port_dcbx_rx(p, a, n, pdu);
 }
 
+bool
+port_nbr_repeat_wanted(const struct port *p, const struct agent *a)
+{
+	/* run_control_protocol step 3: resend while our SeqNo is unacked. */
+	return (a->type == LLDP_AGENT_NEAREST_BRIDGE &&
+	    p->ds.active == DCBX_MODE_CEE && p->ds.have_cee &&
+	    !dcbx_cee_synced(&p->ds));
+}
+
 void
 port_nbr_changed(struct port *p, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)

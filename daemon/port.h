@@ -123,5 +123,11 @@ void	port_nbr_added(struct port *, struct agent *, struct nbr *,
 void	port_nbr_changed(struct port *, struct agent *, struct nbr *,
 	    const struct lldp_pdu *);
 void	port_nbr_gone(struct port *, struct agent *, struct nbr *, int why);
+/*
+ * Must a byte-identical repeat of a neighbour's PDU still be handed on
+ * (as changed) instead of only refreshing its TTL?  True while a CEE peer
+ * has not acknowledged our SeqNo: each of its PDUs prompts a resend.
+ */
+bool	port_nbr_repeat_wanted(const struct port *, const struct agent *);
 
 #endif /* PORT_H */

@@ -98,6 +98,7 @@ struct dcbx_state {
 	uint8_t			oper_ver;
 	bool			cee_err[DCBX_F__MAX];	/* our Error bits */
 	struct cee_tlv		cee_tx;		/* what we advertise in CEE */
+	bool			cee_tx_set;	/* cee_tx holds seq's content */
 
 	/*
 	 * dcbx_rx()'s last input: the neighbour count, the peer's MAC and its

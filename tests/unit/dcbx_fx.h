@@ -176,6 +176,32 @@ fx_send(const struct fx_agent *from, struct fx_agent *to)
 	return to->last;
 }
 
+/* What st puts on the wire in CEE mode, decoded by the real codecs. */
+static inline void
+fx_cee_written(const struct dcbx_state *st, const struct dcbx_local *l,
+    struct cee_tlv *t)
+{
+	uint8_t buf[LLDP_MAX_PDU];
+	struct lldp_local ll;
+	struct lldp_pdu pdu;
+	struct wcur w;
+
+	memset(&ll, 0, sizeof(ll));
+	ll.chassis_subtype = LLDP_CHASSIS_MAC;
+	ll.chassis_len = 6;
+	ll.port_subtype = LLDP_PORT_MAC;
+	ll.port_len = 6;
+	ll.ttl = 121;
+	wcur_init(&w, buf, sizeof(buf));
+	lldp_write_local(&w, &ll);
+	dcbx_write_tlvs(st, l, &w);
+	lldp_write_end(&w);
+	assert_false(w.bad);
+	assert_int_equal(lldp_decode(buf, w.len, &pdu), LLDP_DEC_OK);
+	memset(t, 0, sizeof(*t));
+	assert_int_equal(cee_peer_decode(&pdu, t), CEE_SUBTYPE_CEE);
+}
+
 /*
  * Exchange PDUs until neither side asks to transmit (each DCBX_CHG_TX is
  * answered at once, as the daemon's fast TX would).  Returns the rounds

@@ -34,6 +34,7 @@ static struct {
 	uint64_t	last_ms;
 	unsigned int	added, changed, gone[3];
 	bool		link_up;
+	bool		repeat_wanted;	/* port_nbr_repeat_wanted() says */
 } cap;
 
 void
@@ -100,6 +101,13 @@ port_nbr_changed(struct port *p, struct agent *a, struct nbr *n,
 {
 	(void)p; (void)a; (void)n; (void)pdu;
 	cap.changed++;
+}
+
+bool
+port_nbr_repeat_wanted(const struct port *p, const struct agent *a)
+{
+	(void)p; (void)a;
+	return (cap.repeat_wanted);
 }
 
 void
@@ -187,21 +195,107 @@ feed(struct agent *a, uint8_t id, uint16_t ttl, const char *name)
 
 /* --------------------------------------------------------------- tests */
 
+/*
+ * 802.1AB-2016 9.2.10, the transmit timer machine, one transition per
+ * test.  TX_TIMER_INITIALIZE leaves txTTR 0 and txFast 0: TX_TIMER_EXPIRES
+ * at once, SIGNAL_TX with txTTR = msgTxInterval.  One PDU, then 30 s.
+ */
 static void
-agent_start_sends_at_once_then_fast_tx_then_interval(void **state)
+agent_start_sends_once_then_at_the_interval(void **state)
 {
 	struct fx *fx = *state;
 
 	agent_set_state(fx->a, true, true);
 	assert_int_equal(cap.frames, 1);		/* t = 0 */
-	fake_ev_advance(4500);		/* msgFastTx 1 s, txFastInit 4 */
-	assert_int_equal(cap.frames, 5);
-	fake_ev_advance(29000);		/* t = 33.5 s: interval 30 s */
-	assert_int_equal(cap.frames, 5);
-	fake_ev_advance(1000);		/* t = 34.5 s */
-	assert_int_equal(cap.frames, 6);
+	assert_int_equal(fx->a->tx_fast, 0);
+	fake_ev_advance(29999);
+	assert_int_equal(cap.frames, 1);
+	fake_ev_advance(1);			/* t = 30 s */
+	assert_int_equal(cap.frames, 2);
 	fake_ev_advance(30000);
-	assert_int_equal(cap.frames, 7);
+	assert_int_equal(cap.frames, 3);
+}
+
+/*
+ * TX_FAST_START sets txFast = txFastInit and goes on to TX_TIMER_EXPIRES,
+ * which decrements before SIGNAL_TX: txFastInit PDUs in all (the first at
+ * once, the rest msgFastTx apart), then msgTxInterval.
+ */
+static void
+agent_new_neighbour_gets_exactly_tx_fast_init_pdus(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, true, true);
+	fake_ev_advance(40000);
+	cap.frames = 0;
+	feed(fx->a, 1, 121, "peer");
+	assert_int_equal(cap.frames, 1);	/* at once */
+	assert_int_equal(fx->a->tx_fast, 3);
+	fake_ev_advance(1000);
+	assert_int_equal(cap.frames, 2);
+	fake_ev_advance(2000);
+	assert_int_equal(cap.frames, 4);	/* txFastInit = 4 */
+	assert_int_equal(fx->a->tx_fast, 0);
+	fake_ev_advance(29999);			/* msgTxInterval now */
+	assert_int_equal(cap.frames, 4);
+	fake_ev_advance(1);
+	assert_int_equal(cap.frames, 5);
+}
+
+/* IDLE --localChange--> SIGNAL_TX: one PDU now, txTTR = msgTxInterval. */
+static void
+agent_local_change_sends_once_without_a_burst(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, true, true);
+	fake_ev_advance(10000);
+	cap.frames = 0;
+	agent_local_change(fx->a);
+	assert_int_equal(cap.frames, 1);
+	assert_int_equal(fx->a->tx_fast, 0);
+	fake_ev_advance(29999);		/* txTTR restarted at 30 s */
+	assert_int_equal(cap.frames, 1);
+	fake_ev_advance(1);
+	assert_int_equal(cap.frames, 2);
+}
+
+/* SIGNAL_TX while txFast > 0 keeps msgFastTx, and does not count. */
+static void
+agent_local_change_during_fast_tx_keeps_the_fast_period(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, true, true);
+	feed(fx->a, 1, 121, "peer");		/* 1 + 1 frames, txFast 3 */
+	fake_ev_advance(500);
+	agent_local_change(fx->a);
+	assert_int_equal(cap.frames, 3);
+	assert_int_equal(fx->a->tx_fast, 3);
+	fake_ev_advance(999);			/* txTTR reloaded: 1 s */
+	assert_int_equal(cap.frames, 3);
+	fake_ev_advance(1);
+	assert_int_equal(cap.frames, 4);
+	assert_int_equal(fx->a->tx_fast, 2);
+}
+
+/* TX_FAST_START while txFast > 0: not reloaded, but EXPIRES runs. */
+static void
+agent_second_neighbour_during_fast_tx_does_not_reload_tx_fast(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, true, true);
+	feed(fx->a, 1, 121, "peer");		/* txFast 4 -> 3 */
+	fake_ev_advance(1000);			/* -> 2 */
+	feed(fx->a, 2, 121, "peer");		/* -> 1, sent at once */
+	assert_int_equal(fx->a->tx_fast, 1);
+	assert_int_equal(cap.frames, 4);
+	fake_ev_advance(1000);			/* -> 0 */
+	assert_int_equal(cap.frames, 5);
+	fake_ev_advance(29999);
+	assert_int_equal(cap.frames, 5);
 }
 
 static void
@@ -227,7 +321,7 @@ agent_new_neighbour_is_inserted_and_restarts_fast_tx(void **state)
 	struct fx *fx = *state;
 
 	agent_set_state(fx->a, true, true);
-	fake_ev_advance(40000);		/* fast tx long over */
+	fake_ev_advance(40000);
 	cap.frames = 0;
 	feed(fx->a, 1, 11, "peer");
 	assert_int_equal(fx->a->n, 1);
@@ -236,7 +330,7 @@ agent_new_neighbour_is_inserted_and_restarts_fast_tx(void **state)
 	assert_int_equal(fx->p->rem.inserts, 1);
 	assert_int_equal(cap.frames, 1);	/* newNeighbor: txNow */
 	fake_ev_advance(3500);
-	assert_int_equal(cap.frames, 4);	/* and fast again */
+	assert_int_equal(cap.frames, 4);	/* and fast: 4 in all */
 }
 
 static void
@@ -257,6 +351,24 @@ agent_unchanged_pdu_only_refreshes_the_ttl(void **state)
 	assert_int_equal(fx->a->n, 0);
 	assert_int_equal(cap.gone[NBR_GONE_AGED], 1);
 	assert_int_equal(fx->p->st[LLDP_STAT_AGEOUTS], 1);
+}
+
+/* A CEE peer not yet in sync: its repeats reach DCBX (a resend each). */
+static void
+agent_repeat_reaches_the_port_while_it_wants_repeats(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, false, true);
+	feed(fx->a, 1, 11, "peer");
+	cap.repeat_wanted = true;
+	feed(fx->a, 1, 11, "peer");
+	assert_int_equal(cap.changed, 1);
+	assert_int_equal(fx->p->st[LLDP_STAT_FRAMES_IN], 2);
+	cap.repeat_wanted = false;
+	feed(fx->a, 1, 11, "peer");
+	assert_int_equal(cap.changed, 1);
+	assert_int_equal(fx->p->st[LLDP_STAT_FRAMES_IN], 3);
 }
 
 static void
@@ -376,11 +488,16 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(f)	cmocka_unit_test_setup_teardown(f, setup, teardown)
-		T(agent_start_sends_at_once_then_fast_tx_then_interval),
+		T(agent_start_sends_once_then_at_the_interval),
+		T(agent_new_neighbour_gets_exactly_tx_fast_init_pdus),
+		T(agent_local_change_sends_once_without_a_burst),
+		T(agent_local_change_during_fast_tx_keeps_the_fast_period),
+		T(agent_second_neighbour_during_fast_tx_does_not_reload_tx_fast),
 		T(agent_credit_limits_a_burst_then_refills_one_per_second),
 		T(agent_new_neighbour_is_inserted_and_restarts_fast_tx),
 		T(agent_unchanged_pdu_only_refreshes_the_ttl),
 		T(agent_changed_pdu_updates_the_neighbour_in_place),
+		T(agent_repeat_reaches_the_port_while_it_wants_repeats),
 		T(agent_shutdown_pdu_deletes_at_once),
 		T(agent_full_table_drops_newcomers_and_sets_too_many),
 		T(agent_table_grows_past_its_initial_size),
