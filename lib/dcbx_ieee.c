@@ -33,8 +33,14 @@ ieee_ets(const struct dcbx_local *l, const struct ieee_peer *p,
 	struct dcb_ets cand;
 	struct dcb_why why;
 
-	/* A peer whose ETS TLVs are broken is not followed in part. */
-	if (p->bad & (DCB_HAS_RECO | DCB_HAS_ETS)) {
+	/*
+	 * A willing port follows the Recommendation alone: the peer's own
+	 * ETS Configuration is what the peer runs, not what it asks of us,
+	 * so a broken one stops nothing here.  A port that is not willing
+	 * follows neither, and reports whichever is broken.
+	 */
+	if (l->willing ? (p->bad & DCB_HAS_RECO) != 0 :
+	    (p->bad & (DCB_HAS_RECO | DCB_HAS_ETS)) != 0) {
 		dcbx_feat_set(fs, DCBX_ST_ERROR, "peer ETS %s rejected: %s",
 		    (p->bad & DCB_HAS_RECO) ? "recommendation" :
 		    "configuration", why_of(p, (p->bad & DCB_HAS_RECO) ? 1 : 0));

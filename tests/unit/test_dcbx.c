@@ -252,7 +252,7 @@ ieee_feature_not_advertised_is_not_negotiated(void **state)
 /* ---- Invalid peer configs: never applied, counted, reason given. */
 
 enum breakage {
-	RECO_BW_110, ETS_TC_9, RECO_TC_BEYOND_OUR_CAP, PFC_OVER_ITS_CAP,
+	RECO_BW_110, RECO_TC_BEYOND_OUR_CAP, PFC_OVER_ITS_CAP,
 	PFC_OVER_OUR_CAP, APP_RESERVED_SELECTOR, APP_DSCP_64, PFC_BAD_LENGTH,
 };
 
@@ -267,8 +267,6 @@ struct bad_row {
 static const struct bad_row bad_rows[] = {
 	{ "reco bandwidths sum to 110", RECO_BW_110, DCBX_F_ETS,
 	  "sums to 110", 1 },
-	{ "ETS config maps a priority to TC 9", ETS_TC_9, DCBX_F_ETS,
-	  "to TC 9", 1 },
 	{ "reco uses TC 6 but we have 4", RECO_TC_BEYOND_OUR_CAP, DCBX_F_ETS,
 	  "does not fit this port", 0 },
 	{ "PFC enables 2 with pfc-cap 1", PFC_OVER_ITS_CAP, DCBX_F_PFC,
@@ -286,7 +284,6 @@ bad_apply(const struct bad_row *r, struct dcbx_local *l, struct ieee_peer *p)
 {
 	switch (r->how) {
 	case RECO_BW_110:	p->cfg.reco.tc_bw[2] = 70; break;
-	case ETS_TC_9:		p->cfg.ets.prio_tc[5] = 9; break;
 	case RECO_TC_BEYOND_OUR_CAP:
 		l->admin.ets.ets_cap = 4;
 		p->cfg.reco.prio_tc[5] = 6;
@@ -339,6 +336,38 @@ ieee_invalid_peer_config_is_rejected_counted_and_explained(void **state)
 		assert_int_equal(st.feat[r->f == DCBX_F_PFC ? DCBX_F_APP :
 		    DCBX_F_PFC].status, DCBX_ST_PEER);
 	}
+}
+
+/*
+ * A willing port needs only the peer's ETS Recommendation: the peer's own
+ * ETS Configuration being invalid (counted, and shown to a port that is
+ * not willing) does not stop it from following a valid recommendation.
+ */
+static void
+ieee_invalid_peer_ets_config_does_not_block_a_valid_reco(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct ieee_peer p;
+	struct dcb_config admin;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	fx_ieee(&p, ALL, false, false);
+	p.cfg.ets.prio_tc[5] = 9;
+	dcbx_init(&st, &l);
+	dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
+	assert_int_equal(st.invalid_peer, 1);
+	assert_int_equal(st.feat[DCBX_F_ETS].status, DCBX_ST_PEER);
+	assert_true(fx_ets_tables_equal(&st.oper.ets, &p.cfg.reco));
+	/* Not willing: neither TLV is followed; the broken one is shown. */
+	fx_local(&l, false, MAC_LO);
+	dcbx_init(&st, &l);
+	dcbx_oper_admin(&l, &admin);
+	dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
+	assert_int_equal(st.feat[DCBX_F_ETS].status, DCBX_ST_ERROR);
+	fx_assert_reason(&st.feat[DCBX_F_ETS], "to TC 9");
+	assert_true(dcb_ets_equal(&st.oper.ets, &admin.ets));
 }
 
 /* ---- Per-port events and their DCBX_CHG_* flags. */
@@ -623,6 +652,8 @@ main(void)
 		cmocka_unit_test(ieee_feature_not_advertised_is_not_negotiated),
 		cmocka_unit_test(
 		    ieee_invalid_peer_config_is_rejected_counted_and_explained),
+		cmocka_unit_test(
+		    ieee_invalid_peer_ets_config_does_not_block_a_valid_reco),
 		cmocka_unit_test(rx_adopting_reports_every_change_once),
 		cmocka_unit_test(rx_neighbour_without_dcbx_is_no_peer),
 		cmocka_unit_test(multiple_peers_suspend_dcbx_until_one_remains),
