@@ -189,6 +189,41 @@ cee_local_change_before_ack_waits_for_a_new_seq(void **state)
 	assert_int_equal(st.seq, 3);
 }
 
+/*
+ * A peer PG with a strict priority (PGID 15 on the wire) and two groups
+ * fits a willing port with ets-cap 4 (X540/X550-class NICs): the strict
+ * priority takes the lowest free TC, not TC 7.
+ */
+static void
+cee_strict_pgid_fits_a_port_with_four_tcs(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct cee_tlv in, t;
+	uint8_t buf[512];
+	struct wcur w;
+
+	(void)state;
+	cee_host(&l, &st, true);
+	l.admin.ets.ets_cap = 4;
+	dcbx_init(&st, &l);
+	fx_cee(&in, 1, 0, false);
+	in.cfg.ets.prio_tc[7] = 7;
+	in.cfg.ets.tc_tsa[7] = DCB_TSA_STRICT;
+	wcur_init(&w, buf, sizeof(buf));
+	cee_write(&w, &in);		/* PGID 15 for priority 7 */
+	assert_false(w.bad);
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(cee_decode(buf + 6, w.len - 6, &t), DCB_OK);
+	t.subtype = CEE_SUBTYPE_CEE;
+	cee_settle(&st, &l, &t);
+	assert_int_equal(st.feat[DCBX_F_ETS].status, DCBX_ST_PEER);
+	assert_int_equal(st.oper.ets.prio_tc[7], 1);
+	assert_int_equal(st.oper.ets.tc_tsa[1], DCB_TSA_STRICT);
+	assert_int_equal(st.oper.ets.prio_tc[3], 2);
+	assert_int_equal(st.oper.ets.ets_cap, 4);
+}
+
 /* ---- The feature state machine. */
 
 struct feat_row {
@@ -682,6 +717,7 @@ main(void)
 		cmocka_unit_test(cee_seq_ack_table_with_lost_and_repeated_pdus),
 		cmocka_unit_test(
 		    cee_local_change_before_ack_waits_for_a_new_seq),
+		cmocka_unit_test(cee_strict_pgid_fits_a_port_with_four_tcs),
 		cmocka_unit_test(cee_ack_ahead_of_our_seq_is_not_an_ack),
 		cmocka_unit_test(cee_feature_state_machine_table),
 		cmocka_unit_test(cee_missing_peer_feature_sets_error),
