@@ -607,6 +607,24 @@ port_dcbx_reconf(struct port *p)
 	port_dcbx_result(p, dcbx_local_changed(&p->ds, &p->dl));
 }
 
+/*
+ * The link's MAC changed (bonding rewrites a slave's) or it came up (at
+ * another speed, perhaps): the PFC tie-break must use the MAC our PDUs
+ * now carry, and the PFC delay the new speed.  Negotiate again if either
+ * moved.
+ */
+static void
+port_dcbx_link(struct port *p)
+{
+	uint16_t delay = p->dl.admin.pfc.delay;
+	uint8_t mac[6];
+
+	memcpy(mac, p->dl.mac, 6);
+	port_dcbx_local(p);
+	if (memcmp(mac, p->dl.mac, 6) != 0 || delay != p->dl.admin.pfc.delay)
+		port_dcbx_result(p, dcbx_local_changed(&p->ds, &p->dl));
+}
+
 /* -------------------------------------------------------- neighbours */
 
 void
@@ -832,10 +850,15 @@ port_update(struct port *p, const struct link_info *li)
 		changed = true;
 	}
 	if (memcmp(p->mac, li->mac, 6) != 0 || p->mtu != li->mtu) {
+		if (memcmp(p->mac, li->mac, 6) != 0)
+			log_info(LOG_SUB_LINK, "%s: MAC address changed",
+			    p->ifname);
 		memcpy(p->mac, li->mac, 6);
 		p->mtu = li->mtu;
 		changed = true;
 	}
+	if (changed || (li->up && !p->up))
+		port_dcbx_link(p);
 	if (p->up != li->up) {
 		log_info(LOG_SUB_LINK, "%s: link %s", p->ifname,
 		    li->up ? "up" : "down");
