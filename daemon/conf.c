@@ -65,6 +65,21 @@ const struct dcb_kw conf_advertise_kw[] = {
 	{ 0, NULL }
 };
 
+const struct dcb_kw conf_cap_kw[] = {
+	{ 0x0001, "other" },
+	{ 0x0002, "repeater" },
+	{ 0x0004, "bridge" },
+	{ 0x0008, "wlan-ap" },
+	{ 0x0010, "router" },
+	{ 0x0020, "telephone" },
+	{ 0x0040, "docsis" },
+	{ 0x0080, "station-only" },
+	{ 0x0100, "c-vlan" },
+	{ 0x0200, "s-vlan" },
+	{ 0x0400, "tpmr" },
+	{ 0, NULL }
+};
+
 static void
 parse_engine(struct field_ctx *x, const config_setting_t *s, void *obj,
     const struct field *f)
@@ -126,8 +141,49 @@ static const struct field dcbxd_fields[] = {
 	    NULL),
 	F_BOOL("read-only", struct conf, read_only),
 	F_BOOL("restore-on-exit", struct conf, restore_on_exit),
+	F_MASK("capabilities", struct conf, caps, conf_cap_kw),
+	F_MASK("capabilities-enabled", struct conf, caps_enabled, conf_cap_kw),
 	F_END
 };
+
+/* 802.1AB-2016 8.5.8: Station Only stands alone; enabled within system. */
+static void
+parse_dcbxd(struct field_ctx *x, const config_setting_t *s, void *obj,
+    const struct field *f)
+{
+	const struct conf *c = obj;
+	int n0 = x->nerr;
+
+	field_parse_sub(x, s, obj, f);
+	if (x->nerr != n0)
+		return;
+	if ((c->caps & 0x0080) && c->caps != 0x0080)
+		field_err(x, field_member(s, "capabilities"), "capabilities: "
+		    "station-only stands alone (802.1AB 8.5.8.1)");
+	else if (c->caps_enabled != 0 && c->caps == 0)
+		field_err(x, field_member(s, "capabilities-enabled"),
+		    "capabilities-enabled needs capabilities");
+	else if (c->caps_enabled & ~c->caps)
+		field_err(x, field_member(s, "capabilities-enabled"),
+		    "capabilities-enabled names a capability that "
+		    "capabilities does not");
+}
+
+void
+conf_caps(const struct conf *c, uint16_t *sys, uint16_t *en)
+{
+	size_t i;
+
+	*sys = c->caps;
+	if (*sys == 0) {
+		*sys = 0x0080;		/* station-only */
+		for (i = 0; i < c->nports; i++)
+			if (!c->ports[i].exclude &&
+			    c->ports[i].role == CONF_ROLE_CONTROLLER)
+				*sys = 0x0004;	/* bridge */
+	}
+	*en = c->caps_enabled != 0 ? c->caps_enabled : *sys;
+}
 
 static const struct field snmp_fields[] = {
 	F_BOOL("enabled", struct conf, snmp_enabled),
@@ -398,7 +454,7 @@ emit_ports(config_setting_t *g, const void *obj, const struct field *f)
 }
 
 static const struct field root_fields[] = {
-	{ "dcbxd", field_parse_sub, field_emit_sub, 0, 0, 0, 0, NULL, dcbxd_fields },
+	{ "dcbxd", parse_dcbxd, field_emit_sub, 0, 0, 0, 0, NULL, dcbxd_fields },
 	{ "snmp", field_parse_sub, field_emit_sub, 0, 0, 0, 0, NULL, snmp_fields },
 	{ "ports", parse_ports, emit_ports, 0, 0, 0, 0, NULL, NULL },
 	F_END

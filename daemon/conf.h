@@ -42,6 +42,7 @@ extern const struct dcb_kw conf_admin_kw[];
 /* Word lists read as bit masks: the values are the bits themselves. */
 extern const struct dcb_kw conf_agent_kw[];	/* 1 << enum lldp_agent */
 extern const struct dcb_kw conf_advertise_kw[];	/* DCB_HAS_* */
+extern const struct dcb_kw conf_cap_kw[];	/* LLDP_CAP_* (802.1AB 8.5.8) */
 
 /* The software pause engine of one port (see the engine issue). */
 struct conf_engine {
@@ -86,6 +87,9 @@ struct conf {
 	char		user[64];		/* run as (-u wins), "": stay */
 	bool		read_only;		/* never write to a NIC */
 	bool		restore_on_exit;	/* put back the NIC's startup config */
+	/* System Capabilities TLV, LLDP_CAP_*; 0: conf_caps() decides. */
+	uint16_t	caps;			/* capabilities */
+	uint16_t	caps_enabled;		/* capabilities-enabled */
 	/* snmp: { ... } */
 	bool		snmp_enabled;
 	char		snmp_agentx[108];
@@ -114,6 +118,13 @@ void	conf_free(struct conf *);
  */
 bool	conf_port_for(const struct conf *, const char *ifname,
 	    struct conf_port *);
+/*
+ * The System Capabilities we advertise (PDUs and lldpLocSysCap*).  As
+ * configured; else a system with a controller port is a Bridge, and any
+ * other is a Station Only, which 802.1AB-2016 8.5.8.1 says stands alone.
+ * Enabled defaults to the system capabilities.
+ */
+void	conf_caps(const struct conf *, uint16_t *sys, uint16_t *en);
 /* Print the config so that it parses again to the same result (-t -v). */
 void	conf_print(const struct conf *, FILE *);
 /*

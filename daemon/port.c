@@ -147,9 +147,7 @@ port_local(const struct port *p, struct lldp_local *l)
 	l->sys_name = dx.conf.sys_name[0] != '\0' ? dx.conf.sys_name : NULL;
 	l->sys_desc = dx.conf.sys_desc[0] != '\0' ? dx.conf.sys_desc : NULL;
 	l->has_caps = true;
-	l->cap_sys = LLDP_CAP_BRIDGE | LLDP_CAP_STATION;
-	l->cap_en = p->cp.role == CONF_ROLE_CONTROLLER ? LLDP_CAP_BRIDGE :
-	    LLDP_CAP_STATION;
+	conf_caps(&dx.conf, &l->cap_sys, &l->cap_en);
 	if (p->mtu > 0 && p->mtu <= 65535 - 18)
 		l->max_frame = (uint16_t)(p->mtu + 18);	/* + header, FCS */
 }

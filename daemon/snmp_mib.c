@@ -175,16 +175,13 @@ build_stats(struct snmp_view *vw)
 static void
 build_local(struct snmp_view *vw)
 {
-	uint8_t cap_sys = caps_bits(LLDP_CAP_BRIDGE | LLDP_CAP_STATION);
-	uint16_t en = 0;
-	uint8_t cap_en;
+	uint16_t sys, en;
+	uint8_t cap_sys, cap_en;
 	struct port *p;
 
-	/* The enabled capabilities follow each port's role (port_local()):
-	 * the system has those of all its ports. */
-	for (p = port_first(); p != NULL; p = p->next)
-		en |= p->cp.role == CONF_ROLE_CONTROLLER ? LLDP_CAP_BRIDGE :
-		    LLDP_CAP_STATION;
+	/* What every port's PDUs carry (port_local()). */
+	conf_caps(&dx.conf, &sys, &en);
+	cap_sys = caps_bits(sys);
 	cap_en = caps_bits(en);
 
 	add_scalar(vw, 3, 1, SV_INT, LLDP_CHASSIS_MAC);
