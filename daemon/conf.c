@@ -14,6 +14,7 @@
 #include <fnmatch.h>
 #include <libconfig.h>
 #include <libgen.h>
+#include <arpa/inet.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,69 @@ parse_user(struct field_ctx *x, const config_setting_t *s, void *obj,
 	field_parse_str(x, s, obj, f);
 }
 
+/* management-addresses = [ "192.0.2.1", "2001:db8::1" ]: IPv4 or IPv6. */
+static void
+parse_mgmt(struct field_ctx *x, const config_setting_t *s, void *obj,
+    const struct field *f)
+{
+	struct conf *c = obj;
+	const char *v;
+	int i, n = config_setting_length(s);
+
+	(void)f;
+	if (!config_setting_is_array(s) && !config_setting_is_list(s)) {
+		field_err(x, s, "management-addresses must be a list of "
+		    "addresses [ \"192.0.2.1\", \"2001:db8::1\" ]");
+		return;
+	}
+	if (n > CONF_MAX_MGMT) {
+		field_err(x, s, "management-addresses holds at most %d",
+		    CONF_MAX_MGMT);
+		return;
+	}
+	c->nmgmt = 0;
+	for (i = 0; i < n; i++) {
+		struct conf_mgmt *m = &c->mgmt[c->nmgmt];
+
+		v = config_setting_get_string_elem(s, i);
+		if (v != NULL && inet_pton(AF_INET, v, m->addr) == 1)
+			m->family = 1;
+		else if (v != NULL && inet_pton(AF_INET6, v, m->addr) == 1)
+			m->family = 2;
+		else {
+			field_err(x, s, "management-addresses: \"%s\" is not "
+			    "an IPv4 or IPv6 address", v != NULL ? v : "?");
+			continue;
+		}
+		c->nmgmt++;
+	}
+}
+
+static void
+emit_mgmt(config_setting_t *g, const void *obj, const struct field *f)
+{
+	const struct conf *c = obj;
+	config_setting_t *a;
+	char buf[INET6_ADDRSTRLEN];
+	int i;
+
+	if (c->nmgmt == 0)
+		return;
+	a = config_setting_add(g, f->name, CONFIG_TYPE_ARRAY);
+	for (i = 0; i < c->nmgmt; i++)
+		if (inet_ntop(c->mgmt[i].family == 1 ? AF_INET : AF_INET6,
+		    c->mgmt[i].addr, buf, sizeof(buf)) != NULL)
+			config_setting_set_string_elem(a, -1, buf);
+}
+
+/* Capabilities left to conf_caps() (0) are not written out. */
+static void
+emit_caps(config_setting_t *g, const void *obj, const struct field *f)
+{
+	if (*(const uint16_t *)((const char *)obj + f->off) != 0)
+		field_emit_mask(g, obj, f);
+}
+
 static const struct field dcbxd_fields[] = {
 	F_UINT("tx-interval", struct conf, tx_interval, 5, 32768),
 	F_UINT("tx-hold", struct conf, tx_hold, 2, 10),
@@ -141,8 +205,12 @@ static const struct field dcbxd_fields[] = {
 	    NULL),
 	F_BOOL("read-only", struct conf, read_only),
 	F_BOOL("restore-on-exit", struct conf, restore_on_exit),
-	F_MASK("capabilities", struct conf, caps, conf_cap_kw),
-	F_MASK("capabilities-enabled", struct conf, caps_enabled, conf_cap_kw),
+	ROW("management-addresses", parse_mgmt, emit_mgmt, struct conf, mgmt,
+	    0, 0, NULL, NULL),
+	ROW("capabilities", field_parse_mask, emit_caps, struct conf, caps, 0,
+	    0, conf_cap_kw, NULL),
+	ROW("capabilities-enabled", field_parse_mask, emit_caps, struct conf,
+	    caps_enabled, 0, 0, conf_cap_kw, NULL),
 	F_END
 };
 

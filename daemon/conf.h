@@ -19,6 +19,7 @@
 
 #define CONF_DEFAULT_PATH	SYSCONFDIR "/dcbxd.conf"
 #define CONF_DEFAULT_SOCKET	RUNSTATEDIR "/dcbxd/dcbxd.sock"
+#define CONF_MAX_MGMT		4	/* management-addresses */
 
 enum conf_role { CONF_ROLE_WILLING = 0, CONF_ROLE_CONTROLLER = 1 };
 enum conf_mode { CONF_MODE_AUTO = 0, CONF_MODE_IEEE = 1, CONF_MODE_CEE = 2 };
@@ -87,6 +88,16 @@ struct conf {
 	char		user[64];		/* run as (-u wins), "": stay */
 	bool		read_only;		/* never write to a NIC */
 	bool		restore_on_exit;	/* put back the NIC's startup config */
+	/*
+	 * Management Address TLVs: these (IANA family 1 IPv4, 2 IPv6) on
+	 * every port; none: each port's own first IPv4 and global IPv6
+	 * address, else its MAC (port.c).
+	 */
+	uint8_t		nmgmt;
+	struct conf_mgmt {
+		uint8_t	family;
+		uint8_t	addr[16];
+	}		mgmt[CONF_MAX_MGMT];
 	/* System Capabilities TLV, LLDP_CAP_*; 0: conf_caps() decides. */
 	uint16_t	caps;			/* capabilities */
 	uint16_t	caps_enabled;		/* capabilities-enabled */

@@ -278,6 +278,7 @@ setup(const struct opts *o)
 	if ((rc = ctl_init(dx.ctl_path, dx.conf.ctl_group)) < 0)
 		fatalx("control socket %s: %s", dx.ctl_path, strerror(-rc));
 	(void)port_be_mon_init();	/* logs why if it cannot */
+	link_on_addr(port_addr_changed);
 	if ((rc = link_init(port_link, port_sweep, NULL)) < 0)
 		fatalx("link monitor: %s", strerror(-rc));
 	/* Without a master agent the subagent logs once and keeps trying. */

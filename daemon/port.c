@@ -18,6 +18,7 @@
 #include "ifspeed.h"
 #include "link.h"
 #include "log.h"
+#include "mgmt.h"
 #include "port.h"
 #include "show.h"
 #include "sock.h"
@@ -132,7 +133,7 @@ port_unlink(struct port *p)
 
 /* ---------------------------------------------------------- transmit */
 
-static void
+void
 port_local(const struct port *p, struct lldp_local *l)
 {
 	memset(l, 0, sizeof(*l));
@@ -148,6 +149,7 @@ port_local(const struct port *p, struct lldp_local *l)
 	l->sys_desc = dx.conf.sys_desc[0] != '\0' ? dx.conf.sys_desc : NULL;
 	l->has_caps = true;
 	conf_caps(&dx.conf, &l->cap_sys, &l->cap_en);
+	mgmt_local(p->ifname, p->ifindex, p->mac, l);
 	if (p->mtu > 0 && p->mtu <= 65535 - 18)
 		l->max_frame = (uint16_t)(p->mtu + 18);	/* + header, FCS */
 }
@@ -885,6 +887,18 @@ port_wanted(const char *ifname, struct conf_port *cp)
 }
 
 void
+port_addr_changed(int ifindex, void *arg)
+{
+	struct port *p = port_by_index(ifindex);
+
+	(void)arg;
+	mgmt_invalidate();
+	/* Configured addresses are the same whatever the port holds. */
+	if (p != NULL && dx.conf.nmgmt == 0)
+		port_local_change(p);
+}
+
+void
 port_link(const struct link_info *li, bool present, void *arg)
 {
 	struct port *p = port_by_index(li->ifindex);
@@ -957,6 +971,7 @@ port_shutdown_all(void)
 		port_unlink(p);
 		port_free(p, true);
 	}
+	mgmt_fini();
 }
 
 /*

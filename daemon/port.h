@@ -88,6 +88,8 @@ void	port_apply_oper(struct port *);
 
 /* Link notifications (link.h's callbacks). */
 void	port_link(const struct link_info *, bool present, void *);
+/* An address of ifindex changed: our Management Address TLVs may. */
+void	port_addr_changed(int ifindex, void *);
 void	port_sweep(void *);
 /* The config changed from *old to dx.conf: apply it to every port. */
 void	port_reconf(const struct conf *old);
@@ -108,6 +110,9 @@ bool		 port_link_up(const struct port *);
  */
 int		 port_set_admin(struct port *, const struct dcb_config *,
 		    char *err, size_t errlen);
+
+/* What the port advertises in its basic TLVs (also for the MIB). */
+void	port_local(const struct port *, struct lldp_local *);
 
 /* For the agents. */
 void	port_build_frame(struct port *, int agent, struct wcur *,

@@ -10,7 +10,7 @@
 
 sn_need
 sn_setup
-plan 24
+plan 27
 ns_add ctl && ns_add srv || bail "namespaces"
 veth_add ctl s0 srv s1 02:00:00:00:c0:01 02:00:00:00:5e:01 || bail "veth"
 nsx ctl ip link set s0 up; nsx srv ip link set s1 up
@@ -46,6 +46,17 @@ check "lldpRemChassisId is the controller's chassis MAC (6 octets)" \
 check "lldpRemPortIdSubtype = interfaceName(5), lldpRemPortId = s0" \
 	sh -c "printf '%s\n' \"\$1\" | grep -q '^$L.4.1.1.6\..* = INTEGER: 5' &&
 	    printf '%s\n' \"\$1\" | grep -q '^$L.4.1.1.7\..* = STRING: \"s0\"'" _ "$rem"
+# Management addresses: neither end has an IP address, so each sends its
+# port's MAC (family 6): lldpLocManAddrTable and lldpRemManAddrTable,
+# indexed by subtype, length and the address octets.
+CIF=$(sn_ifindex ctl s0)
+sn_expect "lldpLocManAddrIfSubtype (s1's MAC) = ifIndex(2)" \
+	$L.3.8.1.4.6.6.2.0.0.0.94.1 2
+sn_expect "lldpLocManAddrIfId (s1's MAC) = s1's ifIndex" \
+	$L.3.8.1.5.6.6.2.0.0.0.94.1 "$IF"
+rm_=$(sn_walk $L.4.2.1.4)
+check "lldpRemManAddrIfId of the controller's MAC = its s0 ifIndex ($CIF)" \
+	sh -c "printf '%s\n' \"\$1\" | grep -q '^$L.4.2.1.4\.[0-9]*\.$IF\.[0-9]*\.6\.6\.2\.0\.0\.0\.192\.1 = INTEGER: $CIF\$'" _ "$rm_"
 
 # DCBX local (operational) data of the server: the controller's policy.
 sn_expect "LocETSConTrafficClassBandwidth TC0 = 50" $D.2.1.3.1.2.$IF.0 50
