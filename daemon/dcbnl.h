@@ -98,6 +98,9 @@ struct dcbnl_counters {
 	uint64_t	nl_errors;	/* NLMSG_ERROR answers */
 	uint64_t	readback_mismatch;
 	uint64_t	bad_replies;	/* malformed or unexpected replies */
+	/* Accepted commands the kernel multicasts with a CEE fill only
+	 * (SAPP, SET_ALL: dcbnl_cee_notify()): their echoes to expect. */
+	uint64_t	cee_notifying;
 };
 const struct dcbnl_counters *dcbnl_backend_counters(struct backend *);
 

@@ -242,6 +242,8 @@ dcbnl_transact(struct dcbnl_ctx *c, struct nl_msg *m, uint8_t cmd,
 		c->cnt.bad_replies++;
 		return dcbnl_fail(c, -EPROTO, name, what, "no ACK");
 	}
+	if (rc == 0 && (cmd == DCB_CMD_SAPP || cmd == DCB_CMD_SET_ALL))
+		c->cnt.cee_notifying++;
 	return rc;
 }
 

@@ -38,7 +38,8 @@
 static void	port_be_retry_fire(void *);
 static void	port_be_stats_fire(void *);
 static uint64_t	port_be_writes(struct port *);
-static void	port_be_count_echo(struct port *, uint64_t, int);
+static uint64_t	port_be_notifying(struct port *);
+static void	port_be_count_echo(struct port *, uint64_t);
 
 unsigned int	port_be_stats_ms = PORT_BE_STATS_MS;
 
@@ -152,13 +153,13 @@ port_be_result(struct port *p, int rc)
 static int
 port_be_apply(struct port *p)
 {
-	uint64_t w = port_be_writes(p);
+	uint64_t cn = port_be_notifying(p);
 	int rc;
 
 	if (!p->be_open)
 		return (0);
 	rc = backend_apply(&p->be, &p->ds.oper, port_be_version(p));
-	port_be_count_echo(p, w, rc);
+	port_be_count_echo(p, cn);
 	if (rc < 0) {
 		log_warnx(LOG_SUB_DCBX, "%s: %s backend refused the config: %s",
 		    p->ifname, p->be.ops->name, p->be.error);
@@ -235,19 +236,31 @@ port_be_writes(struct port *p)
 	    dcbnl_backend_counters(&p->be)->writes : 0);
 }
 
+static uint64_t
+port_be_notifying(struct port *p)
+{
+	return (port_be_is_dcbnl(p) ?
+	    dcbnl_backend_counters(&p->be)->cee_notifying : 0);
+}
+
 /*
  * net/dcb/dcbnl.c notifies every IEEE_SET/IEEE_DEL with the IEEE fill,
  * which dcbnl_backend_event() matches against our last write, but a CEE
- * commit (dcbnl_setall() -> dcbnl_cee_notify()) only with a CEE fill that
- * we do not parse: count the SET_ALLs we sent to know their echoes, or
- * each echo would look foreign and its re-apply echo again, for ever.
+ * commit (dcbnl_setall()) and each CEE App entry (dcbnl_setapp()) only
+ * with a CEE fill (dcbnl_cee_notify()) that we do not parse: count the
+ * SET_ALLs and SAPPs the kernel accepted -- also in an apply that failed
+ * later, at the read-back -- to know their echoes, or each echo would
+ * look foreign and its re-apply echo again, for ever.
  */
+#define PORT_BE_ECHO_MAX	(2 * DCB_APP_MAX + 8)
+
 static void
-port_be_count_echo(struct port *p, uint64_t writes_before, int rc)
+port_be_count_echo(struct port *p, uint64_t notifying_before)
 {
-	if (rc == 0 && port_be_version(p) == BACKEND_DCBX_CEE &&
-	    port_be_writes(p) > writes_before && p->be_echo < 4)
-		p->be_echo++;
+	uint64_t n = port_be_notifying(p) - notifying_before;
+
+	p->be_echo = n >= PORT_BE_ECHO_MAX - p->be_echo ? PORT_BE_ECHO_MAX :
+	    p->be_echo + (unsigned int)n;
 }
 
 static void
@@ -296,8 +309,9 @@ port_be_note(const struct dcbnl_event *ev, struct port_be_news *news,
 		port_be_report(p, ev->cmd, false);
 		return (nn);
 	}
-	if (!ev->has_cfg && ev->cmd == DCB_CMD_SET_ALL && p->be_echo > 0) {
-		p->be_echo--;		/* our own CEE commit */
+	if (!ev->has_cfg && (ev->cmd == DCB_CMD_SET_ALL ||
+	    ev->cmd == DCB_CMD_SAPP) && p->be_echo > 0) {
+		p->be_echo--;		/* our own CEE commit or App entry */
 		return (nn);
 	}
 	if (dcbnl_backend_event(&p->be, ev))

@@ -673,6 +673,41 @@ own_cee_commit_echo_does_not_loop(void **state)
 	assert_int_equal(p->be_echo, 0);
 }
 
+/* Each CEE App entry we set is multicast too (dcbnl_setapp()). */
+static void
+own_cee_app_echoes_are_not_foreign(void **state)
+{
+	struct port *p = port_add(FAKE_IFNAME);
+	struct dcbnl_probe_result pr;
+	int i;
+
+	(void)state;
+	fake_init(&F);
+	assert_int_equal(dcbnl_probe_tr(&F.tr, FAKE_IFNAME, &pr), 0);
+	assert_int_equal(dcbnl_backend_open_tr(&p->be, &F.tr, FAKE_IFNAME,
+	    &pr, NULL), 0);
+	p->be_open = true;
+	p->ds.oper = oper_cfg(0x08);
+	dcb_app_add(&p->ds.oper.app, &(struct dcb_app){ DCB_APP_SEL_ETHERTYPE,
+	    3, 0x8906 });
+	dcb_app_add(&p->ds.oper.app, &(struct dcb_app){ DCB_APP_SEL_ANY, 4,
+	    3260 });
+	p->ds.active = DCBX_MODE_CEE;
+	port_apply_oper(p);
+	assert_string_equal(p->be.error, "");
+	assert_int_equal(p->be_echo, 3);	/* 2 SAPPs and SET_ALL */
+	mon_start();
+	F.nreq = 0;
+	for (i = 0; i < 2; i++)
+		fake_notify(&F, DCB_CMD_SAPP);
+	fake_notify(&F, DCB_CMD_SET_ALL);
+	mon_readable();
+	assert_int_equal(evs.nic_changed, 0);
+	assert_int_equal(p->nic_changes, 0);
+	assert_int_equal(nsets(), 0);
+	assert_int_equal(p->be_echo, 0);
+}
+
 int
 main(void)
 {
@@ -704,6 +739,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(
 		    own_cee_commit_echo_does_not_loop, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    own_cee_app_echoes_are_not_foreign, setup, teardown),
 	};
 
 	return (cmocka_run_group_tests_name("port_be", tests, NULL, NULL));
