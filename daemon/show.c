@@ -469,17 +469,6 @@ show_stats_all(const struct port *only)
 	return (show_each(show_stats));
 }
 
-/* The peer's config in the active mode, or NULL. */
-static const struct dcb_config *
-dcbx_peer_cfg(const struct port *p)
-{
-	if (p->ds.active == DCBX_MODE_IEEE && p->ds.have_ieee)
-		return (&p->ds.ieee.cfg);
-	if (p->ds.active == DCBX_MODE_CEE && p->ds.have_cee)
-		return (&p->ds.cee.cfg);
-	return (NULL);
-}
-
 static json_t *
 show_feat(const struct port *p, int f)
 {
@@ -501,7 +490,7 @@ json_t *
 show_dcbx(const struct port *p)
 {
 	const struct dcb_config *a = &p->dl.admin, *o = &p->ds.oper;
-	const struct dcb_config *pc = dcbx_peer_cfg(p);
+	const struct dcb_config *pc = dcbx_peer_config(&p->ds);
 	json_t *ets = show_feat(p, DCBX_F_ETS), *pfc = show_feat(p, DCBX_F_PFC);
 	json_t *app = show_feat(p, DCBX_F_APP);
 	char mac[18];

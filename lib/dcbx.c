@@ -451,6 +451,17 @@ dcbx_local_changed(struct dcbx_state *st, const struct dcbx_local *l)
 	return flags | snap_diff(st, &s);
 }
 
+const struct dcb_config *
+dcbx_peer_config(const struct dcbx_state *st)
+{
+	if (st->active == DCBX_MODE_IEEE && st->have_ieee)
+		return (&st->ieee.cfg);
+	if (st->active == DCBX_MODE_CEE && st->have_cee &&
+	    st->cee.subtype == CEE_SUBTYPE_CEE)
+		return (&st->cee.cfg);
+	return (NULL);
+}
+
 void
 dcbx_write_tlvs(const struct dcbx_state *st, const struct dcbx_local *l,
     struct wcur *w)

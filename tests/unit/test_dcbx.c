@@ -370,6 +370,36 @@ ieee_invalid_peer_ets_config_does_not_block_a_valid_reco(void **state)
 	assert_true(dcb_ets_equal(&st.oper.ets, &admin.ets));
 }
 
+/* dcbctl and SNMP show one peer config: that of the active mode. */
+static void
+peer_config_is_the_active_modes(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct ieee_peer p;
+	struct cee_tlv t;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	l.mode = DCBX_CFG_IEEE;
+	dcbx_init(&st, &l);
+	assert_null(dcbx_peer_config(&st));
+	/* A CEE-only peer on a port set to IEEE: nothing negotiated. */
+	fx_cee(&t, 1, 0, false);
+	dcbx_rx_tlvs(&st, &l, NULL, &t, MAC_HI, 1);
+	assert_true(st.have_cee);
+	assert_null(dcbx_peer_config(&st));
+	/* Both: the IEEE TLVs are the ones used. */
+	fx_ieee(&p, ALL, false, false);
+	dcbx_rx_tlvs(&st, &l, &p, &t, MAC_HI, 1);
+	assert_ptr_equal(dcbx_peer_config(&st), &st.ieee.cfg);
+	/* In CEE mode the CEE TLV, even with IEEE TLVs present. */
+	l.mode = DCBX_CFG_CEE;
+	dcbx_local_changed(&st, &l);
+	dcbx_rx_tlvs(&st, &l, &p, &t, MAC_HI, 1);
+	assert_ptr_equal(dcbx_peer_config(&st), &st.cee.cfg);
+}
+
 /* ---- Per-port events and their DCBX_CHG_* flags. */
 
 /*
@@ -654,6 +684,7 @@ main(void)
 		    ieee_invalid_peer_config_is_rejected_counted_and_explained),
 		cmocka_unit_test(
 		    ieee_invalid_peer_ets_config_does_not_block_a_valid_reco),
+		cmocka_unit_test(peer_config_is_the_active_modes),
 		cmocka_unit_test(rx_adopting_reports_every_change_once),
 		cmocka_unit_test(rx_neighbour_without_dcbx_is_no_peer),
 		cmocka_unit_test(multiple_peers_suspend_dcbx_until_one_remains),
