@@ -56,6 +56,8 @@ struct backend {
 	char			why[160];	/* why this backend was chosen */
 	int			err;		/* last error, negative errno or 0 */
 	char			error[160];	/* and its text, "" if none */
+	bool			firmware;	/* the NIC's firmware runs DCBX
+						   (DCB_CAP_DCBX_LLD_MANAGED) */
 	bool			applied;	/* 'last' is valid */
 	struct dcb_config	last;		/* last config applied */
 	uint64_t		applies;	/* successful applies */

@@ -51,6 +51,11 @@ const struct dcb_kw conf_admin_kw[] = {
 	{ CONF_ADMIN_DISABLED, "disabled" },
 	{ 0, NULL }
 };
+const struct dcb_kw conf_fw_dcbx_kw[] = {
+	{ CONF_FW_LLDP_ONLY, "lldp-only" },
+	{ CONF_FW_RX_ONLY, "rx-only" },
+	{ 0, NULL }
+};
 /* Word lists that become bit masks: the values are the bits. */
 const struct dcb_kw conf_agent_kw[] = {
 	{ 1 << LLDP_AGENT_NEAREST_BRIDGE, "nearest-bridge" },
@@ -380,6 +385,7 @@ static const struct field port_fields[] = {
 	F_KW("mode", struct conf_port, mode, conf_mode_kw),
 	F_KW("backend", struct conf_port, backend, conf_backend_kw),
 	F_MASK("advertise", struct conf_port, advertise, conf_advertise_kw),
+	F_KW("firmware-dcbx", struct conf_port, firmware_dcbx, conf_fw_dcbx_kw),
 	F_SUB("ets", field_parse_sub, field_emit_sub, struct conf_port, admin.ets,
 	    ets_fields),
 	/* The recommendation TLV has no willing bit (802.1Q-2018 D.2.10). */

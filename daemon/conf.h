@@ -40,6 +40,9 @@ extern const struct dcb_kw conf_role_kw[];
 extern const struct dcb_kw conf_mode_kw[];
 extern const struct dcb_kw conf_backend_kw[];
 extern const struct dcb_kw conf_admin_kw[];
+/* What a port whose NIC firmware runs DCBX sends (firmware-dcbx). */
+enum conf_fw_dcbx { CONF_FW_LLDP_ONLY = 0, CONF_FW_RX_ONLY };
+extern const struct dcb_kw conf_fw_dcbx_kw[];
 /* Word lists read as bit masks: the values are the bits themselves. */
 extern const struct dcb_kw conf_agent_kw[];	/* 1 << enum lldp_agent */
 extern const struct dcb_kw conf_advertise_kw[];	/* DCB_HAS_* */
@@ -64,6 +67,7 @@ struct conf_port {
 	enum conf_mode	mode;
 	enum conf_backend backend;
 	uint8_t		advertise;		/* DCB_HAS_* sent in our TLVs */
+	enum conf_fw_dcbx firmware_dcbx;	/* when the firmware runs DCBX */
 	struct dcb_config admin;		/* the admin DCB policy */
 	uint32_t	cable_m;		/* cable length, metres */
 	uint32_t	mtu;			/* max frame for headroom, 0: link MTU */

@@ -841,6 +841,7 @@ dcbnl_backend_open_tr(struct backend *b, struct dcbnl_tr *tr,
 	memset(b, 0, sizeof(*b));
 	b->ops = &dcbnl_ops;
 	b->kind = BACKEND_DCBNL;
+	b->firmware = p->firmware;
 	b->priv = p;
 	snprintf(b->ifname, sizeof(b->ifname), "%s", ifname);
 	snprintf(b->why, sizeof(b->why), "%s", pr->why);
@@ -884,6 +885,17 @@ dcbnl_backend_event(struct backend *b, const struct dcbnl_event *ev)
 
 	if (strcmp(ev->ifname, b->ifname) != 0)
 		return false;
+	/* The firmware took DCBX over, or gave it back (i40e, ice: the
+	 * fw-lldp private flag): GDCBX's answer rides on IEEE fills. */
+	if (ev->has_dcbx) {
+		bool fw = (ev->dcbx & DCB_CAP_DCBX_LLD_MANAGED) != 0;
+
+		/* Given back: what b->last holds is the firmware's. */
+		if (p->firmware && !fw)
+			b->applied = false;
+		p->firmware = b->firmware = fw;
+		p->dcbx = ev->dcbx;
+	}
 	if (!ev->has_cfg) {
 		/* A CEE fill: forget what we think the NIC has. */
 		p->cee_valid = false;

@@ -165,7 +165,8 @@ port_build_frame(struct port *p, int agent, struct wcur *w, bool shutdown)
 		lldp_write_shutdown(w, &l);
 	else {
 		lldp_write_local(w, &l);
-		if (agent == LLDP_AGENT_NEAREST_BRIDGE)
+		if (agent == LLDP_AGENT_NEAREST_BRIDGE &&
+		    port_be_dcbx_silent(p) == NULL)
 			dcbx_write_tlvs(&p->ds, &p->dl, w);
 		lldp_write_end(w);
 	}
@@ -676,11 +677,33 @@ port_apply_state(struct port *p)
 	enum conf_admin st = p->cp.admin_status;
 	bool tx = p->up && (st == CONF_ADMIN_RXTX || st == CONF_ADMIN_TX);
 	bool rx = p->up && (st == CONF_ADMIN_RXTX || st == CONF_ADMIN_RX);
+	/* The firmware's own agent speaks on the nearest-bridge address. */
+	bool fw_rx_only = port_be_dcbx_silent(p) != NULL &&
+	    p->cp.firmware_dcbx == CONF_FW_RX_ONLY;
 	int i;
 
 	for (i = 0; i < LLDP_AGENT__MAX; i++)
 		if (p->agent[i] != NULL)
-			agent_set_state(p->agent[i], tx, rx);
+			agent_set_state(p->agent[i], tx && !(fw_rx_only &&
+			    i == LLDP_AGENT_NEAREST_BRIDGE), rx);
+}
+
+void
+port_dcbx_tx_changed(struct port *p)
+{
+	const char *why = port_be_dcbx_silent(p);
+
+	if ((why != NULL) == p->dcbx_silent)
+		return;
+	p->dcbx_silent = why != NULL;
+	if (why != NULL)
+		log_notice(LOG_SUB_DCBX, "%s: our DCBX TLVs stop: %s",
+		    p->ifname, why);
+	else
+		log_notice(LOG_SUB_DCBX, "%s: the firmware no longer runs "
+		    "DCBX: our DCBX TLVs are sent again", p->ifname);
+	port_apply_state(p);
+	port_local_change(p);
 }
 
 static int
@@ -754,6 +777,7 @@ port_backend_open(struct port *p)
 	if (p->be_open)
 		log_info(LOG_SUB_DCBX, "%s: backend %s (%s)", p->ifname,
 		    p->be.ops->name, p->be.why);
+	port_dcbx_tx_changed(p);
 }
 
 static struct port *

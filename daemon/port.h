@@ -62,6 +62,8 @@ struct port {
 	uint64_t	 be_retry_at_ms; /* its deadline, 0: none pending */
 	uint64_t	 nic_changes;	/* DCB config changed by others */
 	unsigned int	 be_echo;	/* our CEE commits not yet echoed */
+	bool		 dcbx_silent;	/* port_be_dcbx_silent() != NULL, as
+					   port_dcbx_tx_changed() last saw */
 	struct ev_timer	*stats_timer;
 	struct backend_stats pfc;	/* PFC counters, last sample */
 	uint64_t	 pfc_ms;	/* when sampled, 0: never */
@@ -83,6 +85,15 @@ int	port_be_mon_init(void);
 struct dcbnl_mon;
 int	port_be_mon_attach(struct dcbnl_mon *);	/* takes it; tests */
 void	port_be_mon_fini(void);
+/*
+ * Why our DCBX TLVs are not sent on p, or NULL when they are: the NIC's
+ * firmware runs DCBX (LLD_MANAGED), and two DCBX speakers on one link
+ * look like multiple peers to the switch.  p->cp.firmware_dcbx then says
+ * whether we still send basic LLDP or only receive.
+ */
+const char *port_be_dcbx_silent(const struct port *);
+/* port.c: that answer may have changed (backend opened, GDCBX changed). */
+void	port_dcbx_tx_changed(struct port *);
 /* Apply the operational config through the backend (and retry). */
 void	port_apply_oper(struct port *);
 

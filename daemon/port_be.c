@@ -114,6 +114,7 @@ port_be_fallback(struct port *p, int rc)
 		return;
 	snprintf(p->be.why, sizeof(p->be.why), "%s", why);
 	(void)backend_apply(&p->be, &p->ds.oper, port_be_version(p));
+	port_dcbx_tx_changed(p);
 }
 
 void
@@ -236,6 +237,18 @@ port_be_writes(struct port *p)
 	    dcbnl_backend_counters(&p->be)->writes : 0);
 }
 
+const char *
+port_be_dcbx_silent(const struct port *p)
+{
+	if (!p->be_open || !p->be.firmware)
+		return (NULL);
+	return (p->cp.firmware_dcbx == CONF_FW_RX_ONLY ?
+	    "the NIC's firmware runs DCBX (LLD_MANAGED): receiving only "
+	    "(firmware-dcbx = rx-only)" :
+	    "the NIC's firmware runs DCBX (LLD_MANAGED): basic LLDP only, "
+	    "no DCBX TLVs");
+}
+
 static uint64_t
 port_be_notifying(struct port *p)
 {
@@ -302,6 +315,7 @@ port_be_note(const struct dcbnl_event *ev, struct port_be_news *news,
     int nn)
 {
 	struct port *p;
+	bool own;
 
 	if ((p = port_find(ev->ifname)) == NULL)
 		return (nn);
@@ -314,7 +328,10 @@ port_be_note(const struct dcbnl_event *ev, struct port_be_news *news,
 		p->be_echo--;		/* our own CEE commit or App entry */
 		return (nn);
 	}
-	if (dcbnl_backend_event(&p->be, ev))
+	own = dcbnl_backend_event(&p->be, ev);
+	if (p->be.firmware != p->dcbx_silent)
+		port_dcbx_tx_changed(p);
+	if (own)
 		return (nn);		/* the echo of our own last write */
 	return (port_be_news_add(news, nn, p, ev->cmd));
 }

@@ -363,6 +363,8 @@ show_port(const struct port *p)
 	    "neighbors", (json_int_t)port_nbr_count(p),
 	    "too_many_neighbors", p->agent[0] != NULL &&
 		agent_too_many(p->agent[0]));
+	json_object_set_new(o, "dcbx_tlvs", json_string(
+	    port_be_dcbx_silent(p) != NULL ? port_be_dcbx_silent(p) : "sent"));
 	show_port_backend(o, p);
 	return (o);
 }
@@ -510,12 +512,15 @@ show_dcbx(const struct port *p)
 	    proto_app_to_json(pc ? &pc->app : &a->app)));
 	json_object_set_new(app, "oper", proto_app_to_json(&o->app));
 	fmt_mac(p->ds.peer_mac, mac, sizeof(mac));
-	return (json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I}",
+	return (json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I, "
+	    "s:s}",
 	    "ifname", p->ifname,
 	    "mode", dcb_kw_name(conf_mode_kw, p->cp.mode),
 	    "active", dcbx_mode_name[p->ds.active],
 	    "role", dcb_kw_name(conf_role_kw, p->cp.role),
 	    "peer_mac", p->ds.peer_present ? json_string(mac) : json_null(),
 	    "ets", ets, "pfc", pfc, "app", app,
-	    "invalid_peer", (json_int_t)p->ds.invalid_peer));
+	    "invalid_peer", (json_int_t)p->ds.invalid_peer,
+	    "dcbx_tlvs", port_be_dcbx_silent(p) != NULL ?
+	    port_be_dcbx_silent(p) : "sent"));
 }

@@ -85,6 +85,16 @@ ctl_event(const char *name, const char *ifname, json_t *extra)
 	json_decref(extra);
 }
 
+static unsigned int	tx_changed;
+
+/* port.c's part: remember what port_be.c said (no agents here). */
+void
+port_dcbx_tx_changed(struct port *p)
+{
+	tx_changed++;
+	p->dcbx_silent = port_be_dcbx_silent(p) != NULL;
+}
+
 json_t *
 show_backend(const struct port *p)
 {
@@ -708,6 +718,63 @@ own_cee_app_echoes_are_not_foreign(void **state)
 	assert_int_equal(p->be_echo, 0);
 }
 
+/*
+ * A NIC whose firmware runs DCBX: our DCBX TLVs stop (two speakers on a
+ * link are "multiple peers" to the switch), with the reason; also when
+ * the firmware takes over or gives back at run time (GDCBX in a fill).
+ */
+static void
+firmware_dcbx_silences_our_dcbx_tlvs(void **state)
+{
+	struct port *p = port_add(FAKE_IFNAME);
+	struct dcbnl_probe_result pr;
+	const char *why;
+
+	(void)state;
+	fake_init(&F);
+	F.dcbx = DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE;
+	assert_int_equal(dcbnl_probe_tr(&F.tr, FAKE_IFNAME, &pr), 0);
+	assert_int_equal(dcbnl_backend_open_tr(&p->be, &F.tr, FAKE_IFNAME,
+	    &pr, NULL), 0);
+	p->be_open = true;
+	assert_non_null(why = port_be_dcbx_silent(p));
+	assert_non_null(strstr(why, "LLD_MANAGED"));
+	assert_non_null(strstr(why, "basic LLDP only"));
+	p->cp.firmware_dcbx = CONF_FW_RX_ONLY;
+	assert_non_null(strstr(port_be_dcbx_silent(p), "receiving only"));
+	p->cp.firmware_dcbx = CONF_FW_LLDP_ONLY;
+	backend_close(&p->be);
+	p->be_open = false;
+	assert_null(port_be_dcbx_silent(p));
+
+	/* Host mode at first; then the firmware takes DCBX over. */
+	fake_init(&F);
+	assert_int_equal(dcbnl_probe_tr(&F.tr, FAKE_IFNAME, &pr), 0);
+	assert_int_equal(dcbnl_backend_open_tr(&p->be, &F.tr, FAKE_IFNAME,
+	    &pr, NULL), 0);
+	p->be_open = true;
+	port_apply_oper(p);
+	assert_null(port_be_dcbx_silent(p));
+	mon_start();
+	tx_changed = 0;
+	F.dcbx = DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE;
+	F.pfc.pfc_en = 0x01;		/* the firmware's result */
+	F.nreq = 0;
+	fake_notify(&F, DCB_CMD_IEEE_SET);
+	mon_readable();
+	assert_int_equal(tx_changed, 1);
+	assert_true(p->dcbx_silent);
+	assert_int_equal(nsets(), 0);		/* its result is left alone */
+	assert_int_equal(F.pfc.pfc_en, 0x01);
+	/* It gives DCBX back: our TLVs again, and our config written. */
+	F.dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
+	fake_notify(&F, DCB_CMD_IEEE_SET);
+	mon_readable();
+	assert_int_equal(tx_changed, 2);
+	assert_false(p->dcbx_silent);
+	assert_int_equal(F.pfc.pfc_en, 0x08);
+}
+
 int
 main(void)
 {
@@ -741,6 +808,8 @@ main(void)
 		    own_cee_commit_echo_does_not_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    own_cee_app_echoes_are_not_foreign, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    firmware_dcbx_silences_our_dcbx_tlvs, setup, teardown),
 	};
 
 	return (cmocka_run_group_tests_name("port_be", tests, NULL, NULL));
