@@ -229,6 +229,60 @@ ieee_app_peer_entries_win_over_local_same_selector_protocol(void **state)
 	assert_true(dcb_app_table_equal(&oper.app, &want));
 }
 
+/* Two willing IEEE ports with APP tables that overlap and conflict. */
+static void
+app_pair(struct fx_agent *lo, struct fx_agent *hi)
+{
+	fx_agent(lo, true, MAC_LO, DCBX_CFG_IEEE);
+	fx_agent(hi, true, MAC_HI, DCBX_CFG_IEEE);
+	memset(&lo->l.admin.app, 0, sizeof(lo->l.admin.app));
+	memset(&hi->l.admin.app, 0, sizeof(hi->l.admin.app));
+	fx_app(&lo->l.admin.app, DCB_APP_SEL_ETHERTYPE, 0x8906, 3);
+	fx_app(&lo->l.admin.app, DCB_APP_SEL_DSCP, 26, 2);
+	fx_app(&hi->l.admin.app, DCB_APP_SEL_ETHERTYPE, 0x8906, 5);
+	fx_app(&hi->l.admin.app, DCB_APP_SEL_DGRAM, 4791, 4);
+	dcbx_init(&lo->st, &lo->l);
+	dcbx_init(&hi->st, &hi->l);
+}
+
+/*
+ * Both willing: one outcome whoever receives first (the higher MAC's
+ * entry wins a conflict, on both ends), and an entry removed from one
+ * admin table leaves both operational tables -- no echo keeps it alive.
+ */
+static void
+ieee_app_two_willing_ports_agree_and_entries_stay_removable(void **state)
+{
+	struct fx_agent lo, hi, lo2, hi2;
+	struct dcb_app_table want;
+
+	(void)state;
+	memset(&want, 0, sizeof(want));
+	fx_app(&want, DCB_APP_SEL_ETHERTYPE, 0x8906, 5);	/* hi's */
+	fx_app(&want, DCB_APP_SEL_DSCP, 26, 2);
+	fx_app(&want, DCB_APP_SEL_DGRAM, 4791, 4);
+	dcb_app_sort(&want);
+	app_pair(&lo, &hi);
+	fx_converge(&lo, &hi);		/* lo speaks first */
+	app_pair(&lo2, &hi2);
+	fx_converge(&hi2, &lo2);	/* hi speaks first */
+	assert_true(dcb_app_table_equal(&lo.st.oper.app, &want));
+	assert_true(dcb_app_table_equal(&hi.st.oper.app, &want));
+	assert_true(dcb_app_table_equal(&lo2.st.oper.app, &want));
+	assert_true(dcb_app_table_equal(&hi2.st.oper.app, &want));
+	/* lo drops DSCP 26 from its admin table: gone on both ends. */
+	lo.l.admin.app.n = 0;
+	fx_app(&lo.l.admin.app, DCB_APP_SEL_ETHERTYPE, 0x8906, 3);
+	(void)dcbx_local_changed(&lo.st, &lo.l);
+	fx_converge(&lo, &hi);
+	want.n = 0;
+	fx_app(&want, DCB_APP_SEL_ETHERTYPE, 0x8906, 5);
+	fx_app(&want, DCB_APP_SEL_DGRAM, 4791, 4);
+	dcb_app_sort(&want);
+	assert_true(dcb_app_table_equal(&lo.st.oper.app, &want));
+	assert_true(dcb_app_table_equal(&hi.st.oper.app, &want));
+}
+
 static void
 ieee_feature_not_advertised_is_not_negotiated(void **state)
 {
@@ -685,6 +739,8 @@ main(void)
 		cmocka_unit_test(
 		    ieee_invalid_peer_ets_config_does_not_block_a_valid_reco),
 		cmocka_unit_test(peer_config_is_the_active_modes),
+		cmocka_unit_test(
+		    ieee_app_two_willing_ports_agree_and_entries_stay_removable),
 		cmocka_unit_test(rx_adopting_reports_every_change_once),
 		cmocka_unit_test(rx_neighbour_without_dcbx_is_no_peer),
 		cmocka_unit_test(multiple_peers_suspend_dcbx_until_one_remains),
