@@ -535,12 +535,12 @@ port_dcbx_result(struct port *p, int chg)
 		    dcbx_status_name[p->ds.feat[DCBX_F_APP].status]);
 		ctl_event("status-changed", p->ifname, show_dcbx(p));
 	}
-	if (chg & DCBX_CHG_OPER) {
+	if (chg & DCBX_CHG_OPER)
 		log_info(LOG_SUB_DCBX, "%s: operational config changed",
 		    p->ifname);
-		port_apply_oper(p);
+	(void)port_be_dcbx_result(p, chg);
+	if (chg & DCBX_CHG_OPER)
 		ctl_event("oper-changed", p->ifname, show_dcbx(p));
-	}
 	if ((chg & DCBX_CHG_TX) && p->agent[LLDP_AGENT_NEAREST_BRIDGE])
 		agent_local_change(p->agent[LLDP_AGENT_NEAREST_BRIDGE]);
 }

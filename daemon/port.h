@@ -96,6 +96,9 @@ const char *port_be_dcbx_silent(const struct port *);
 void	port_dcbx_tx_changed(struct port *);
 /* Apply the operational config through the backend (and retry). */
 void	port_apply_oper(struct port *);
+/* After negotiation returned chg (DCBX_CHG_*): apply if it matters to the
+ * NIC (a new operational config or a new mode); true when applied. */
+bool	port_be_dcbx_result(struct port *, int chg);
 
 /* Link notifications (link.h's callbacks). */
 void	port_link(const struct link_info *, bool present, void *);

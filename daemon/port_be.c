@@ -176,6 +176,20 @@ port_apply_oper(struct port *p)
 	(void)port_be_apply(p);
 }
 
+bool
+port_be_dcbx_result(struct port *p, int chg)
+{
+	/*
+	 * A new active mode is the NIC's business too (SDCBX, and the CEE
+	 * or IEEE command set) even when the operational config is the
+	 * same in both: apply on either.
+	 */
+	if (!(chg & (DCBX_CHG_OPER | DCBX_CHG_MODE)))
+		return (false);
+	port_apply_oper(p);
+	return (true);
+}
+
 static void
 port_be_retry_fire(void *arg)
 {

@@ -718,6 +718,23 @@ own_cee_app_echoes_are_not_foreign(void **state)
 	assert_int_equal(p->be_echo, 0);
 }
 
+/* Auto-detection switched to CEE with the same oper config: SDCBX. */
+static void
+mode_change_alone_reaches_the_nic(void **state)
+{
+	struct port *p = port_dcbnl(0x08, DCBX_MODE_IEEE);
+
+	(void)state;
+	F.nreq = 0;
+	assert_false(port_be_dcbx_result(p, DCBX_CHG_STATUS | DCBX_CHG_TX));
+	assert_int_equal(F.nreq, 0);
+	p->ds.active = DCBX_MODE_CEE;
+	assert_true(port_be_dcbx_result(p, DCBX_CHG_MODE | DCBX_CHG_TX));
+	assert_int_equal(fake_count(&F, DCB_CMD_SDCBX, 0), 1);
+	assert_int_equal(F.dcbx, DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_CEE);
+	assert_int_equal(F.set_all, 1);
+}
+
 /*
  * A NIC whose firmware runs DCBX: our DCBX TLVs stop (two speakers on a
  * link are "multiple peers" to the switch), with the reason; also when
@@ -810,6 +827,8 @@ main(void)
 		    own_cee_app_echoes_are_not_foreign, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    firmware_dcbx_silences_our_dcbx_tlvs, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    mode_change_alone_reaches_the_nic, setup, teardown),
 	};
 
 	return (cmocka_run_group_tests_name("port_be", tests, NULL, NULL));
