@@ -187,6 +187,7 @@ dcbnl_probe_tr(struct dcbnl_tr *tr, const char *ifname,
 		pr->has_nic = true;
 		pr->nic = nic->cfg;
 		memcpy(pr->nic_tc_rx_bw, nic->tc_rx_bw, DCB_NTC);
+		pr->nic_cee_left = nic->cee_left;
 		dcbnl_probe_decide(c, pr);
 	} else if (pr->rc == -EOPNOTSUPP) {
 		/* dcb_doit(): a device without dcbnl_ops answers this. */
@@ -413,6 +414,15 @@ dcbnl_apply_ieee(struct dcbnl_priv *p, const struct dcb_config *want)
 
 	if (!p->has_nic && (rc = dcbnl_msg_ieee_get(&p->ctx, &p->nic)) == 0)
 		p->has_nic = true;
+	/* CEE mode's App entries, left in the kernel's list: delete. */
+	if (p->has_nic && p->nic.cee_left.n > 0) {
+		log_info(LOG_SUB_DCBNL, "%s: deleting %u CEE App entries left "
+		    "from CEE mode", p->ctx.ifname, p->nic.cee_left.n);
+		if ((rc = dcbnl_msg_app(&p->ctx, DCB_CMD_IEEE_DEL,
+		    &p->nic.cee_left)) < 0)
+			return rc;
+		p->nic.cee_left.n = 0;
+	}
 	d = dcbnl_diff(p, want, p->has_nic ? &p->nic.cfg :
 	    &(struct dcb_config){ .has = 0 });
 	if (d == 0) {
@@ -836,6 +846,7 @@ dcbnl_backend_open_tr(struct backend *b, struct dcbnl_tr *tr,
 		p->has_nic = p->has_orig = true;
 		p->nic.cfg = pr->nic;
 		memcpy(p->nic.tc_rx_bw, pr->nic_tc_rx_bw, DCB_NTC);
+		p->nic.cee_left = pr->nic_cee_left;
 		p->orig = p->nic;
 	}
 	memset(b, 0, sizeof(*b));

@@ -54,6 +54,7 @@ struct dcbnl_probe_result {
 	struct dcb_config	nic;	/* the NIC's current IEEE config */
 	uint8_t			nic_tc_rx_bw[DCB_NTC]; /* not in the model */
 	char			driver[32]; /* ETHTOOL_GDRVINFO, "" unknown */
+	struct dcb_app_table	nic_cee_left; /* CEE App entries left */
 	char			why[160];
 };
 

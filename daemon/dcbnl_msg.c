@@ -290,9 +290,15 @@ dcbnl_pfc_from(const struct ieee_pfc *k, struct dcbnl_nic *n)
 	n->cfg.has |= DCB_HAS_PFC;
 }
 
-/* DCB_ATTR_IEEE_APP_TABLE: IEEE_APP entries; DCB_APP (PCP...) skipped. */
+/*
+ * DCB_ATTR_IEEE_APP_TABLE: IEEE_APP entries; DCB_APP (PCP...) skipped.
+ * What our model cannot hold is not ours to manage -- except entries in
+ * CEE's shape (selector = idtype 0 ethertype or 1 port, priority a
+ * bitmap), which CEE mode left: those go to left, to be deleted.
+ */
 static int
-dcbnl_apps_from(struct nlattr *tab, struct dcb_app_table *t)
+dcbnl_apps_from(struct nlattr *tab, struct dcb_app_table *t,
+    struct dcb_app_table *left)
 {
 	struct kdcb_app k;
 	struct dcb_app a;
@@ -310,9 +316,12 @@ dcbnl_apps_from(struct nlattr *tab, struct dcb_app_table *t)
 		a.selector = k.selector;
 		a.priority = k.priority;
 		a.protocol = k.protocol;
-		/* An entry our model cannot hold is not ours to manage. */
-		if (dcb_app_validate(&a, NULL) != DCB_OK)
+		if (dcb_app_validate(&a, NULL) != DCB_OK) {
+			if (k.selector <= DCB_APP_IDTYPE_PORTNUM &&
+			    left->n < DCB_APP_MAX)
+				left->e[left->n++] = a;
 			continue;
+		}
 		if (dcb_app_add(t, &a) == DCB_ERR_TOO_MANY)
 			bad++;
 	}
@@ -342,7 +351,7 @@ dcbnl_ieee_fill(struct nlattr *ieee, struct dcbnl_nic *n)
 	if (tb[DCB_ATTR_IEEE_APP_TABLE] != NULL) {
 		n->cfg.has |= DCB_HAS_APP;
 		if (dcbnl_apps_from(tb[DCB_ATTR_IEEE_APP_TABLE],
-		    &n->cfg.app) != 0)
+		    &n->cfg.app, &n->cee_left) != 0)
 			return -EBADMSG;
 	}
 	return 0;

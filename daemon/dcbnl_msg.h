@@ -17,6 +17,12 @@ struct dcbnl_nic {
 	uint8_t			tc_rx_bw[DCB_NTC]; /* kept as found, not ours */
 	bool			has_stats;
 	struct backend_stats	stats;
+	/*
+	 * Entries of the kernel's APP list that no IEEE entry can be but a
+	 * CEE one is (dcb_setapp() keeps idtype 0/1 and a priority bitmap
+	 * in the same list): left behind by CEE mode, ours to delete.
+	 */
+	struct dcb_app_table	cee_left;
 };
 
 struct dcbnl_ctx {

@@ -464,6 +464,37 @@ leaving_cee_deletes_cee_app_entries(void **state)
 	assert_layout_ok();
 }
 
+/*
+ * dcbxd restarted in IEEE mode on a NIC that CEE mode left App entries on
+ * (selector = idtype 0/1, priority a bitmap): IEEE_GET shows them as
+ * entries no IEEE table can hold; they are deleted, byte-exact.
+ */
+static void
+cee_leftovers_in_the_app_list_are_deleted(void **state)
+{
+	struct dcb_config c;
+	struct backend b;
+
+	fake_add_app(&F, DCB_APP_IDTYPE_ETHTYPE, 0x08, 0x8906);
+	fake_add_app(&F, DCB_APP_IDTYPE_PORTNUM, 0x30, 3260);
+	fake_add_app(&F, DCB_APP_SEL_DSCP, 3, 26);	/* an IEEE one */
+	open_be(&b, false);
+	cfg_nic(&c);
+	dcb_app_add(&c.app, &(struct dcb_app){ DCB_APP_SEL_DSCP, 3, 26 });
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE), 0);
+	assert_int_equal(fake_count(&F, DCB_CMD_IEEE_DEL, DCB_ATTR_IEEE_APP_TABLE),
+	    1);
+	assert_int_equal(F.napp, 1);
+	assert_int_equal(F.app[0].selector, DCB_APP_SEL_DSCP);
+	assert_int_equal(F.app[0].protocol, 26);
+	/* Gone: the next apply has nothing to do. */
+	F.nreq = 0;
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE), 0);
+	assert_int_equal(nsets(), 0);
+	b.ops->close(&b);
+	assert_layout_ok();
+}
+
 /* bnx2x reads PGID 15 as strict and ignores STRICT_PRIO. */
 static void
 apply_cee_keeps_pgid15_for_bnx2x(void **state)
@@ -660,6 +691,8 @@ main(void)
 		cmocka_unit_test_setup(apply_cee_reports_readback_mismatch, setup),
 		cmocka_unit_test_setup(apply_cee_keeps_pgid15_for_bnx2x, setup),
 		cmocka_unit_test_setup(leaving_cee_deletes_cee_app_entries, setup),
+		cmocka_unit_test_setup(cee_leftovers_in_the_app_list_are_deleted,
+		    setup),
 		cmocka_unit_test_setup(firmware_mode_reads_and_never_writes, setup),
 		cmocka_unit_test_setup(stats_reads_pfc_requests_and_indications, setup),
 		cmocka_unit_test_setup(monitor_reports_foreign_change_and_apply_restores, setup),
