@@ -447,7 +447,8 @@ dcbnl_apply_ieee(struct dcbnl_priv *p, const struct dcb_config *want)
  *  - DCB state.  Only ixgbe_dcbnl_set_state() runs ixgbe_setup_tc(); PG and
  *    PFC staged and committed with SET_ALL never take effect while DCB is
  *    off.  bnx2x_dcbnl_set_all() and its setters do nothing until
- *    bnx2x_dcbnl_set_state() turned dcb_state on.  So SSTATE 1 goes first.
+ *    bnx2x_dcbnl_set_state() turned dcb_state on.  So SSTATE 1 goes first
+ *    (mlx5e_dcbnl_getstate() always answers up).
  *  - PFC state.  ixgbe_dcbnl_set_all() programs per-priority PFC only when
  *    pfc_mode_enable, which PFC_SSTATE stages (else it runs link pause).
  *  - Traffic class i carries priority i (UP_MAPPING 1 << i), as lldpad
@@ -458,10 +459,16 @@ dcbnl_apply_ieee(struct dcbnl_priv *p, const struct dcb_config *want)
  *    an unused group 0..7 with bandwidth 0 and STRICT_PRIO 2 (link strict).
  *    bnx2x ignores STRICT_PRIO and treats PGID 15 as strict priority, so
  *    for bnx2x (dcbnl_cee_quirks[]) strict TCs keep PGID 15.
+ *    mlx5 (mlx5e_dcbnl_setpgtccfgtx) also reads the TC index as the
+ *    priority and ignores a PGID >= 8 (CEE_DCBX_MAX_PGS), so 15 would be
+ *    lost there too; it has no strict priority in CEE at all (its
+ *    setall makes every group ETS): the strict TC gets a 0 % group.
  *  - SET_ALL's answer means different things per driver (ixgbe 0/1/2 for
- *    reset/no change/change, bnx2x 1 for refused): it is only logged, and
- *    the config is read back with GSTATE, PFC_GSTATE, PGTX_GCFG, PFC_GCFG
- *    and GAPP and compared, as the IEEE path compares IEEE_GET.
+ *    reset/no change/change, bnx2x 1 for refused, mlx5 MLX5_DCB_NO_CHG
+ *    on error): it is only logged, and the config is read back with
+ *    GSTATE, PFC_GSTATE, PGTX_GCFG, PFC_GCFG and GAPP and compared, as
+ *    the IEEE path compares IEEE_GET (dcbnl_cee_diff(): mlx5 and bnx2x
+ *    report only PGIDs and group bandwidths per TC).
  *  - APP.  CEE priorities are bitmaps; dcb_setapp() deletes an entry set
  *    to 0, so an id that vanished is written with map 0.
  */
@@ -591,14 +598,22 @@ dcbnl_cee_image(const struct dcbnl_priv *p, const struct dcb_config *cfg,
 	dcbnl_cee_image_apps(img, prev, false);
 }
 
-/* What a read-back CEE image must repeat of the one written. */
+/*
+ * What a read-back CEE image must repeat of the one written.  PGID and
+ * group bandwidth always; STRICT_PRIO, UP_MAPPING and BW_PCT only from a
+ * driver that reports them: mlx5 and bnx2x answer 0 for all three (we
+ * never write UP_MAPPING 0, so an all-zero column means "not kept").
+ */
 static uint8_t
-dcbnl_cee_diff(const struct dcbnl_priv *p, const struct dcbnl_cee *w,
-    const struct dcbnl_cee *r, uint8_t parts)
+dcbnl_cee_diff(const struct dcbnl_cee *w, const struct dcbnl_cee *r,
+    uint8_t parts)
 {
-	bool all = p->quirk == NULL || !p->quirk->strict_pgid15;
+	bool all = false;
 	uint8_t d = 0;
 	int i;
+
+	for (i = 0; i < DCB_NTC; i++)
+		all |= r->tc[i].up != 0;
 
 	if (r->state != w->state)
 		d |= 0x80;
@@ -642,7 +657,7 @@ dcbnl_apply_cee(struct dcbnl_priv *p, const struct dcb_config *want)
 	*r = *w;	/* the APP ids to ask for */
 	if ((rc = dcbnl_msg_cee_get(c, r)) < 0)
 		return rc;
-	if ((d = dcbnl_cee_diff(p, w, r, d)) != 0) {
+	if ((d = dcbnl_cee_diff(w, r, d)) != 0) {
 		c->cnt.readback_mismatch++;
 		snprintf(c->err, sizeof(c->err), "CEE read back after write "
 		    "differs:%s%s%s%s (state %u, PFC state %u, PFC 0x%02x; "

@@ -278,7 +278,10 @@ cee_pg(struct fake *f, const struct fa *pg, struct fake_cee_tc *tc,
 
 		if (t == NULL || !t->nested || attrs(f, t->p, t->len, p, 4) != 4)
 			return bad(f, "PG TC nest wrong");
-		tc[i].pgid = u8val(f, p, 4, DCB_TC_ATTR_PARAM_PGID);
+		if (!f->ignore_pgid)
+			tc[i].pgid = u8val(f, p, 4, DCB_TC_ATTR_PARAM_PGID);
+		else
+			(void)u8val(f, p, 4, DCB_TC_ATTR_PARAM_PGID);
 		tc[i].up = u8val(f, p, 4, DCB_TC_ATTR_PARAM_UP_MAPPING);
 		tc[i].strict = u8val(f, p, 4, DCB_TC_ATTR_PARAM_STRICT_PRIO);
 		tc[i].pct = u8val(f, p, 4, DCB_TC_ATTR_PARAM_BW_PCT);
@@ -331,10 +334,12 @@ cee_get(struct fake *f, uint8_t cmd, const struct fa *top, int n,
 		for (i = 0; i < 8; i++) {
 			tc = wb_nest(w, DCB_PG_ATTR_TC_0 + i);
 			wb_u8(w, DCB_TC_ATTR_PARAM_PGID, f->hw_tx[i].pgid);
-			wb_u8(w, DCB_TC_ATTR_PARAM_UP_MAPPING, f->hw_tx[i].up);
+			wb_u8(w, DCB_TC_ATTR_PARAM_UP_MAPPING,
+			    f->cee_get_zeros ? 0 : f->hw_tx[i].up);
 			wb_u8(w, DCB_TC_ATTR_PARAM_STRICT_PRIO,
-			    f->hw_tx[i].strict);
-			wb_u8(w, DCB_TC_ATTR_PARAM_BW_PCT, f->hw_tx[i].pct);
+			    f->cee_get_zeros ? 0 : f->hw_tx[i].strict);
+			wb_u8(w, DCB_TC_ATTR_PARAM_BW_PCT,
+			    f->cee_get_zeros ? 0 : f->hw_tx[i].pct);
 			wb_end(w, tc);
 		}
 		for (i = 0; i < 8; i++)

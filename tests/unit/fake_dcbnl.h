@@ -65,6 +65,10 @@ struct fake {
 	int			sstate_at, set_all_at; /* request index, -1 */
 	bool			cee_pgid15;	/* bnx2x: PGID 15 means strict */
 	bool			drop_pfc_state;	/* a driver that loses it */
+	bool			ignore_pgid;	/* one that keeps its PGIDs */
+	bool			cee_get_zeros;	/* mlx5/bnx2x: the PG getter
+						   reports 0 for STRICT_PRIO,
+						   UP_MAPPING and BW_PCT */
 	struct fake_cee_tc	hw_tx[8];
 	uint8_t			hw_bw_tx[8], hw_pfc[8], hw_pfc_state;
 	/* what we were sent */

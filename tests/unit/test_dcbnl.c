@@ -519,6 +519,37 @@ apply_cee_keeps_pgid15_for_bnx2x(void **state)
 	assert_layout_ok();
 }
 
+/*
+ * mlx5's (and bnx2x's) PG getter answers 0 for STRICT_PRIO, UP_MAPPING
+ * and BW_PCT: the read-back compares what it reports, and a PGID that
+ * does differ is still caught.
+ */
+static void
+apply_cee_readback_compares_what_the_driver_reports(void **state)
+{
+	struct dcb_config c;
+	struct backend b;
+
+	F.dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_CEE;
+	F.cee_get_zeros = true;
+	open_be(&b, false);
+	cfg_nic(&c);
+	c.ets.prio_tc[7] = 1;
+	c.ets.tc_tsa[1] = DCB_TSA_STRICT;
+	c.pfc.pfc_en = 0x08;
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), 0);
+	assert_int_equal(dcbnl_backend_counters(&b)->readback_mismatch, 0);
+	assert_int_equal(F.hw_tx[7].pgid, 1);	/* the spare group */
+	/* A driver that keeps its old PGIDs: the read-back says so. */
+	F.ignore_pgid = true;
+	c.ets.prio_tc[6] = 1;
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), -EIO);
+	assert_non_null(strstr(b.error, "PG"));
+	assert_int_equal(dcbnl_backend_counters(&b)->readback_mismatch, 1);
+	b.ops->close(&b);
+	assert_layout_ok();
+}
+
 static void
 firmware_mode_reads_and_never_writes(void **state)
 {
@@ -690,6 +721,8 @@ main(void)
 		cmocka_unit_test_setup(apply_cee_sends_the_cee_command_set, setup),
 		cmocka_unit_test_setup(apply_cee_reports_readback_mismatch, setup),
 		cmocka_unit_test_setup(apply_cee_keeps_pgid15_for_bnx2x, setup),
+		cmocka_unit_test_setup(
+		    apply_cee_readback_compares_what_the_driver_reports, setup),
 		cmocka_unit_test_setup(leaving_cee_deletes_cee_app_entries, setup),
 		cmocka_unit_test_setup(cee_leftovers_in_the_app_list_are_deleted,
 		    setup),
