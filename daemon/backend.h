@@ -54,10 +54,11 @@ struct backend {
 	void			*priv;
 	char			ifname[16];
 	char			why[160];	/* why this backend was chosen */
+	bool			firmware;	/* the NIC's firmware runs DCBX
+						   (LLD_MANAGED): read, never
+						   written */
 	int			err;		/* last error, negative errno or 0 */
 	char			error[160];	/* and its text, "" if none */
-	bool			firmware;	/* the NIC's firmware runs DCBX
-						   (DCB_CAP_DCBX_LLD_MANAGED) */
 	bool			applied;	/* 'last' is valid */
 	struct dcb_config	last;		/* last config applied */
 	uint64_t		applies;	/* successful applies */
