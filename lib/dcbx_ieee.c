@@ -180,9 +180,9 @@ ieee_app(const struct dcbx_local *l, const struct ieee_peer *p,
 	else if (!pw || memcmp(l->mac, peer_mac, 6) < 0) {
 		dcbx_app_merge(&l->admin.app, &p->cfg.app, oper);
 		oper->willing = l->willing;
-		dcbx_feat_set(fs, DCBX_ST_PEER, "willing: %s: the peer's %u "
-		    "APP entries added, winning over ours", pw ? "both willing "
-		    "and our MAC is lower" : "the peer is not willing",
+		dcbx_feat_set(fs, DCBX_ST_PEER, "%s: the peer's %u APP entries "
+		    "added, winning over ours", pw ? "both willing and our MAC "
+		    "is lower" : "willing and the peer is not",
 		    (unsigned int)p->cfg.app.n);
 	} else {
 		/* Our entries first: the peer's only where we have none. */
