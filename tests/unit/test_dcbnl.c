@@ -149,6 +149,57 @@ ieee_get_request_is_byte_exact(void **state)
 	assert_memory_equal(F.last, want, sizeof(want));
 }
 
+/* The request of cmd in F.req[], its sequence number zeroed. */
+static const struct fake_req *
+req_of(uint8_t cmd, uint8_t *buf, size_t len)
+{
+	int i;
+
+	for (i = 0; i < F.nreq; i++)
+		if (F.req[i].cmd == cmd) {
+			assert_int_equal(F.req[i].len, len);
+			memcpy(buf, F.req[i].bytes, len);
+			memset(buf + 8, 0, 4);
+			return &F.req[i];
+		}
+	fail_msg("no request %u", cmd);
+	return NULL;
+}
+
+/* CEE: SSTATE 1 and PGTX_GCFG {TC_ALL {PARAM_ALL}, BW_ID_ALL}, as the
+ * kernel's __dcbnl_pg_getcfg() and dcbnl_setstate() read them. */
+static void
+cee_state_and_pg_get_requests_are_byte_exact(void **state)
+{
+	static const uint8_t sstate[] = {
+	    40, 0, 0, 0, 79, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	    0, 2, 0, 0,					/* SSTATE */
+	    9, 0, 1, 0, 'e', 't', 'h', '0', 0, 0, 0, 0,
+	    5, 0, 2, 0, 1, 0, 0, 0 };			/* STATE = 1 */
+	static const uint8_t pgget[] = {
+	    48, 0, 0, 0, 78, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	    0, 3, 0, 0,					/* PGTX_GCFG */
+	    9, 0, 1, 0, 'e', 't', 'h', '0', 0, 0, 0, 0,
+	    16, 0, 6, 0x80,				/* PG_CFG nest */
+	    8, 0, 10, 0x80,			/* TC_ALL (after TC_MAX) nest */
+	    4, 0, 5, 0,					/* PARAM_ALL */
+	    4, 0, 20, 0 };			/* BW_ID_ALL (after BW_ID_MAX) */
+	uint8_t got[64];
+	struct dcb_config c;
+	struct backend b;
+
+	F.dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_CEE;
+	open_be(&b, false);
+	cfg_nic(&c);
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), 0);
+	req_of(DCB_CMD_SSTATE, got, sizeof(sstate));
+	assert_memory_equal(got, sstate, sizeof(sstate));
+	req_of(DCB_CMD_PGTX_GCFG, got, sizeof(pgget));
+	assert_memory_equal(got, pgget, sizeof(pgget));
+	b.ops->close(&b);
+	assert_layout_ok();
+}
+
 static void
 apply_ets_request_is_byte_exact(void **state)
 {
@@ -712,6 +763,8 @@ main(void)
 		cmocka_unit_test_setup(probe_reports_firmware_managed_dcbx, setup),
 		cmocka_unit_test_setup(ieee_get_request_is_byte_exact, setup),
 		cmocka_unit_test_setup(apply_ets_request_is_byte_exact, setup),
+		cmocka_unit_test_setup(cee_state_and_pg_get_requests_are_byte_exact,
+		    setup),
 		cmocka_unit_test_setup(apply_to_matching_nic_writes_nothing, setup),
 		cmocka_unit_test_setup(apply_writes_only_the_changed_pfc, setup),
 		cmocka_unit_test_setup(apply_switches_dcbx_mode_to_host_ieee, setup),
