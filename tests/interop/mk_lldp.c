@@ -107,9 +107,12 @@ basic_init(struct lldp_local *l)
 	memcpy(l->mgmt_addr, ip, 4);
 	l->mgmt_ifindex = 2;
 	/* and an IPv6 one, as dcbxd sends both when a port has both */
-	l->mgmt_nmore = 1;
+	l->mgmt_nmore = 2;
 	l->mgmt_more[0] = (struct lldp_local_mgmt){ 2, 16,
 	    { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 }, 3 };
+	/* and a MAC (IANA 6), what dcbxd sends from a port without IP */
+	l->mgmt_more[1] = (struct lldp_local_mgmt){ 6, 6,
+	    { 0x02, 0x00, 0x00, 0x00, 0x0a, 0x01 }, 4 };
 	l->max_frame = 9216;
 }
 
@@ -272,6 +275,13 @@ exp_basic(struct mk *m, const struct lldp_local *l)
 	mk_expect(m, "lldp.mgn.addr.ip6", "%s", "2001:db8::1");
 	mk_expect(m, "lldp.mgn.interface.subtype", "%u", 2u);
 	mk_expect(m, "lldp.mgn.interface.number", "%u", l->mgmt_more[0].ifindex);
+	mk_expect(m, "lldp.mgn.obj.len", "%u", 0u);
+	exp_tlv(m, LLDP_TLV_MGMT_ADDR, 1 + 1 + 6 + 1 + 4 + 1u);
+	mk_expect(m, "lldp.mgn.address.len", "%u", 7u);
+	mk_expect(m, "lldp.mgn.address.subtype", "%u", 6u);
+	mk_expect(m, "lldp.mgn.addr.hex", "%s", "02:00:00:00:0a:01");
+	mk_expect(m, "lldp.mgn.interface.subtype", "%u", 2u);
+	mk_expect(m, "lldp.mgn.interface.number", "%u", l->mgmt_more[1].ifindex);
 	mk_expect(m, "lldp.mgn.obj.len", "%u", 0u);
 	exp_tlv(m, LLDP_TLV_ORG, 6);
 	mk_expect(m, "lldp.orgtlv.oui", "%u", 0x00120fu);
