@@ -484,6 +484,10 @@ assert_conf_equal(const struct conf *a, const struct conf *b)
 	assert_string_equal(a->user, b->user);
 	assert_int_equal(a->read_only, b->read_only);
 	assert_int_equal(a->restore_on_exit, b->restore_on_exit);
+	assert_int_equal(a->caps, b->caps);
+	assert_int_equal(a->caps_enabled, b->caps_enabled);
+	assert_int_equal(a->nmgmt, b->nmgmt);
+	assert_memory_equal(a->mgmt, b->mgmt, sizeof(a->mgmt));
 	assert_int_equal(a->snmp_enabled, b->snmp_enabled);
 	assert_string_equal(a->snmp_agentx, b->snmp_agentx);
 	assert_int_equal(a->snmp_notification_interval,
@@ -497,6 +501,7 @@ assert_conf_equal(const struct conf *a, const struct conf *b)
 		assert_int_equal(p->exclude, q->exclude);
 		assert_int_equal(p->admin_status, q->admin_status);
 		assert_int_equal(p->agents, q->agents);
+		assert_int_equal(p->firmware_dcbx, q->firmware_dcbx);
 		assert_int_equal(p->role, q->role);
 		assert_int_equal(p->mode, q->mode);
 		assert_int_equal(p->backend, q->backend);
