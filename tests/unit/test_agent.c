@@ -472,6 +472,30 @@ agent_link_down_stop_sends_no_shutdown(void **state)
 	assert_int_equal(cap.frames, 1);
 }
 
+/*
+ * Receive machine, adminStatus rx-tx -> tx-only: RX_LLDP_INITIALIZE drops
+ * the remote information at once (no ageout), and transmission goes on
+ * without a shutdown PDU or a reinitDelay.
+ */
+static void
+agent_rx_disabled_deletes_neighbours_at_once(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, true, true);
+	feed(fx->a, 1, 121, "peer");
+	feed(fx->a, 2, 121, "peer");
+	cap.frames = 0;
+	agent_set_state(fx->a, true, false);
+	assert_int_equal(fx->a->n, 0);
+	assert_int_equal(cap.gone[NBR_GONE_FLUSH], 2);
+	assert_int_equal(cap.gone[NBR_GONE_AGED], 0);
+	assert_int_equal(cap.shutdowns, 0);
+	assert_true(fx->a->tx_on);
+	feed(fx->a, 1, 121, "peer");		/* and nothing is received */
+	assert_int_equal(fx->a->n, 0);
+}
+
 static void
 agent_rx_off_ignores_frames(void **state)
 {
@@ -504,6 +528,7 @@ main(void)
 		T(agent_stop_flushes_sends_shutdown_and_waits_reinit_delay),
 		T(agent_link_down_stop_sends_no_shutdown),
 		T(agent_rx_off_ignores_frames),
+		T(agent_rx_disabled_deletes_neighbours_at_once),
 #undef T
 	};
 
