@@ -58,6 +58,7 @@ struct dcbnl_priv {
 	struct dcb_config	cee_last;
 	const struct dcbnl_quirk *quirk;	/* the driver's CEE reading */
 	struct dcbnl_cee	cee_w, cee_r;	/* written, read back */
+	bool			cee_no_getters;	/* no CEE GETs: no read-back */
 };
 
 /* ------------------------------------------------------ libnl transport */
@@ -655,7 +656,18 @@ dcbnl_apply_cee(struct dcbnl_priv *p, const struct dcb_config *want)
 	if ((rc = dcbnl_msg_cee(c, w, d)) < 0)
 		return rc;
 	*r = *w;	/* the APP ids to ask for */
-	if ((rc = dcbnl_msg_cee_get(c, r)) < 0)
+	if (p->cee_no_getters)
+		goto done;
+	if ((rc = dcbnl_msg_cee_get(c, r)) == -EOPNOTSUPP || rc == -EINVAL) {
+		/* dcb_doit(): a driver without the CEE getters (the 2.6-era
+		 * kernel said -EINVAL).  Written, but not verifiable. */
+		p->cee_no_getters = true;
+		log_info(LOG_SUB_DCBNL, "%s: the driver has no CEE getters "
+		    "(%s): the CEE config is written but not read back",
+		    c->ifname, strerror(-rc));
+		goto done;
+	}
+	if (rc < 0)
 		return rc;
 	if ((d = dcbnl_cee_diff(w, r, d)) != 0) {
 		c->cnt.readback_mismatch++;
@@ -667,6 +679,7 @@ dcbnl_apply_cee(struct dcbnl_priv *p, const struct dcb_config *want)
 		    r->pfc, w->pfc_state, w->pfc);
 		return -EIO;
 	}
+done:
 	p->cee_last = *want;
 	p->cee_valid = true;
 	return 0;

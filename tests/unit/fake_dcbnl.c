@@ -319,6 +319,10 @@ cee_get(struct fake *f, uint8_t cmd, const struct fa *top, int n,
 	uint16_t v;
 	int i, k;
 
+	if (f->no_cee_getters && (cmd == DCB_CMD_GSTATE ||
+	    cmd == DCB_CMD_PFC_GSTATE || cmd == DCB_CMD_PGTX_GCFG ||
+	    cmd == DCB_CMD_PFC_GCFG || cmd == DCB_CMD_GAPP))
+		return -EOPNOTSUPP;
 	switch (cmd) {
 	case DCB_CMD_GSTATE:
 		wb_u8(w, DCB_ATTR_STATE, f->cee_state);

@@ -66,6 +66,7 @@ struct fake {
 	bool			cee_pgid15;	/* bnx2x: PGID 15 means strict */
 	bool			drop_pfc_state;	/* a driver that loses it */
 	bool			ignore_pgid;	/* one that keeps its PGIDs */
+	bool			no_cee_getters;	/* -EOPNOTSUPP to CEE GETs */
 	bool			cee_get_zeros;	/* mlx5/bnx2x: the PG getter
 						   reports 0 for STRICT_PRIO,
 						   UP_MAPPING and BW_PCT */

@@ -598,6 +598,20 @@ apply_cee_readback_compares_what_the_driver_reports(void **state)
 	assert_non_null(strstr(b.error, "PG"));
 	assert_int_equal(dcbnl_backend_counters(&b)->readback_mismatch, 1);
 	b.ops->close(&b);
+	/* A driver without the CEE getters: written, not read back, no
+	 * failure (and no retry loop). */
+	fake_init(&F);
+	F.dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_CEE;
+	F.no_cee_getters = true;
+	open_be(&b, false);
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), 0);
+	assert_int_equal(F.set_all, 1);
+	assert_int_equal(fake_count(&F, DCB_CMD_GSTATE, 0), 1);
+	c.pfc.pfc_en = 0x10;
+	F.nreq = 0;
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), 0);
+	assert_int_equal(fake_count(&F, DCB_CMD_GSTATE, 0), 0);
+	b.ops->close(&b);
 	assert_layout_ok();
 }
 
