@@ -82,12 +82,15 @@ LOG2=$NS_TMP/peer2.log
 xd_conf e controller cee A || bail "config e"
 xd_start e e || bail "dcbxd e did not start"
 bg_start q "$LOG2" "$PEER" -s 9 -i 300 -n -q xq0
+P2=$BG_PID
 nsx e ip link set xe0 up; nsx q ip link set xq0 up
 wait_for 15 sh -c "grep -q '^tx 8[0-9][0-9][0-9] ' '$LOG2'"
 n=$(awk '$1 == "rx" && $2 >= 4000 && $2 <= 8000' "$LOG2" | wc -l)
 diag "dcbxd PDUs between 4 s and 8 s, peer never acking: $n"
 check "each repeated unacknowledged PDU gets a resend (>= 3 in 4 s)" [ "$n" -ge 3 ]
-xd_stop e; sleep 0.2
+xd_stop e
+# The CEE peer must be gone before the CIN one speaks (same MAC, MSAP).
+wait_for 5 sh -c "! kill -0 $P2 2>/dev/null" || bail "cee-peer did not exit"
 
 # 3. Auto mode and a CIN-only peer: stay IEEE, no error.
 LOG3=$NS_TMP/peer3.log
@@ -95,6 +98,7 @@ xd_conf e willing auto S || bail "config auto"
 xd_start e e || bail "dcbxd e (auto) did not start"
 bg_start q "$LOG3" "$PEER" -s 20 -i 500 -c xq0
 check "auto mode stays IEEE for a CIN-only peer, status no-peer" \
-    wait_for 10 xd_ok e xe0 active=ieee status=no-peer "pfc~only CIN"
+    wait_for 10 xd_ok e xe0 active=ieee status=no-peer "pfc~only CIN" ||
+    diag "$(xd_q e show-dcbx '{"dev":"xe0"}')"
 check "no sanitizer report" sh -c "! grep -q Sanitizer $NS_TMP/d.log $NS_TMP/e.log"
 finish
