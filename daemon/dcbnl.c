@@ -34,6 +34,7 @@
 #include <linux/rtnetlink.h>
 
 #define DCBNL_RETRY_FIRST_MS	500
+#define DCBNL_ECHO_MAX		(2 * DCB_APP_MAX + 8)
 #define DCBNL_RETRY_MAX_MS	60000
 
 static const char *const dcbnl_kind[] = {
@@ -59,7 +60,17 @@ struct dcbnl_priv {
 	const struct dcbnl_quirk *quirk;	/* the driver's CEE reading */
 	struct dcbnl_cee	cee_w, cee_r;	/* written, read back */
 	bool			cee_no_getters;	/* no CEE GETs: no read-back */
+	/* The RTNLGRP_DCB watch (below). */
+	struct backend		*b;
+	struct dcbnl_priv	*next;		/* every open dcbnl backend */
+	unsigned int		 echo;		/* our SET_ALLs and SAPPs not
+						   yet echoed */
+	bool			 news;		/* changed by others this burst */
+	uint8_t			 news_cmd;
 };
+
+static void	dcbnl_watch_add(struct dcbnl_priv *);
+static void	dcbnl_watch_del(struct dcbnl_priv *);
 
 /* ------------------------------------------------------ libnl transport */
 
@@ -741,6 +752,7 @@ dcbnl_apply(struct backend *b, const struct dcb_config *oper,
     enum backend_dcbx mode)
 {
 	struct dcbnl_priv *p = b->priv;
+	uint64_t cn = p->ctx.cnt.cee_notifying, n;
 	int rc;
 
 	p->ctx.err[0] = '\0';
@@ -749,6 +761,20 @@ dcbnl_apply(struct backend *b, const struct dcb_config *oper,
 	else if ((rc = dcbnl_set_mode(p, mode)) == 0)
 		rc = mode == BACKEND_DCBX_CEE ? dcbnl_apply_cee(p, oper) :
 		    dcbnl_apply_ieee(p, oper);
+	b->writes = p->ctx.cnt.writes;
+	/*
+	 * net/dcb/dcbnl.c notifies IEEE_SET/IEEE_DEL with the IEEE fill,
+	 * which dcbnl_backend_event() matches against our last write, but a
+	 * CEE commit (dcbnl_setall()) and each CEE App entry (dcbnl_setapp())
+	 * only with a CEE fill (dcbnl_cee_notify()) that we do not parse:
+	 * count the SET_ALLs and SAPPs the kernel accepted -- also in an
+	 * apply that failed later, at the read-back, and the SAPPs that
+	 * clear our entries when leaving CEE -- to know their echoes, or
+	 * each would look foreign and its re-apply echo again, for ever.
+	 */
+	n = p->ctx.cnt.cee_notifying - cn;
+	p->echo = n >= DCBNL_ECHO_MAX - p->echo ? DCBNL_ECHO_MAX :
+	    p->echo + (unsigned int)n;
 	if (rc < 0) {
 		backend_record_err(b, rc, p->ctx.err);
 		log_warnx(LOG_SUB_DCBNL, "%s: apply failed: %s", b->ifname,
@@ -832,6 +858,7 @@ dcbnl_close(struct backend *b)
 
 	if (p == NULL)
 		return;
+	dcbnl_watch_del(p);
 	if (p->opts.restore_on_close && p->has_orig && !p->firmware)
 		dcbnl_restore(b);
 	if (p->ctx.tr != NULL)
@@ -884,6 +911,8 @@ dcbnl_backend_open_tr(struct backend *b, struct dcbnl_tr *tr,
 	b->firmware = pr->firmware;
 	snprintf(b->ifname, sizeof(b->ifname), "%s", ifname);
 	snprintf(b->why, sizeof(b->why), "%s", pr->why);
+	p->b = b;
+	dcbnl_watch_add(p);
 	return 0;
 }
 
@@ -920,7 +949,7 @@ bool
 dcbnl_backend_event(struct backend *b, const struct dcbnl_event *ev)
 {
 	struct dcbnl_priv *p = b->priv;
-	bool own;
+	bool own, fw_moved = false;
 
 	if (strcmp(ev->ifname, b->ifname) != 0)
 		return false;
@@ -932,8 +961,14 @@ dcbnl_backend_event(struct backend *b, const struct dcbnl_event *ev)
 		/* Given back: what b->last holds is the firmware's. */
 		if (p->firmware && !fw)
 			b->applied = false;
+		fw_moved = fw != p->firmware;
 		p->firmware = b->firmware = fw;
 		p->dcbx = ev->dcbx;
+	}
+	if (!ev->has_cfg && (ev->cmd == DCB_CMD_SET_ALL ||
+	    ev->cmd == DCB_CMD_SAPP) && p->echo > 0) {
+		p->echo--;		/* our own CEE commit or App entry */
+		return true;
 	}
 	if (!ev->has_cfg) {
 		/* A CEE fill: forget what we think the NIC has. */
@@ -941,7 +976,9 @@ dcbnl_backend_event(struct backend *b, const struct dcbnl_event *ev)
 		p->has_nic = false;
 		return false;
 	}
-	own = b->applied && dcbnl_diff(p, &b->last, &ev->cfg) == 0;
+	/* The firmware moving is news to the owner even in a known fill. */
+	own = !fw_moved && b->applied &&
+	    dcbnl_diff(p, &b->last, &ev->cfg) == 0;
 	/* Keep the real state: the next apply rewrites what others changed. */
 	p->nic.cfg = ev->cfg;
 	p->has_nic = true;
@@ -1024,3 +1061,105 @@ dcbnl_mon_close(struct dcbnl_mon *m)
 	m->tr->close(m->tr);
 	free(m);
 }
+
+/* ------------------------------------------ the backends, for the watch */
+
+/* Every open dcbnl backend, for the watch (dcbnl_watch.c). */
+static struct dcbnl_priv	*dcbnl_open_list;
+
+static void
+dcbnl_watch_add(struct dcbnl_priv *p)
+{
+	p->next = dcbnl_open_list;
+	dcbnl_open_list = p;
+}
+
+static void
+dcbnl_watch_del(struct dcbnl_priv *p)
+{
+	struct dcbnl_priv **pp;
+
+	for (pp = &dcbnl_open_list; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == p) {
+			*pp = p->next;
+			return;
+		}
+}
+
+static struct dcbnl_priv *
+dcbnl_watch_find(const char *ifname)
+{
+	struct dcbnl_priv *p;
+
+	for (p = dcbnl_open_list; p != NULL; p = p->next)
+		if (strcmp(p->b->ifname, ifname) == 0)
+			return p;
+	return NULL;
+}
+
+/*
+ * One notification.  A port without a dcbnl backend (read-only) goes to
+ * the unowned callback at once.  A dcbnl backend records the NIC's new
+ * state; acting waits for the end of the burst, since one apply of ours
+ * sends one IEEE_SET per attribute and the echoes in between show
+ * half-written states that are not foreign.
+ */
+void
+dcbnl_backends_note(const struct dcbnl_event *ev, dcbnl_unowned_fn *fn,
+    void *arg)
+{
+	struct dcbnl_priv *p;
+
+	if ((p = dcbnl_watch_find(ev->ifname)) == NULL) {
+		if (fn != NULL)
+			fn(arg, ev->ifname, ev->cmd);
+		return;
+	}
+	if (dcbnl_backend_event(p->b, ev))
+		return;		/* the echo of our own write */
+	p->news = true;
+	p->news_cmd = ev->cmd;
+}
+
+/*
+ * Notifications were lost (-ENOBUFS): what each backend believes the NIC
+ * holds may be stale, and an apply judged against it could skip a needed
+ * write.  Forget it, so that the apply reads the NIC first.
+ */
+void
+dcbnl_backends_lost(void)
+{
+	struct dcbnl_priv *p;
+
+	log_warnx(LOG_SUB_DCBNL, "DCB notifications lost; re-applying");
+	for (p = dcbnl_open_list; p != NULL; p = p->next) {
+		p->has_nic = false;
+		p->cee_valid = false;
+		p->echo = 0;		/* they may be among the lost */
+		p->news = true;
+		p->news_cmd = 0;
+	}
+}
+
+/*
+ * Tell each owner whose NIC may differ (b->nic_changed).  The owner may
+ * re-apply, fall back or close: the list is searched again after each.
+ */
+void
+dcbnl_backends_tell(void)
+{
+	struct dcbnl_priv *p;
+	struct backend *b;
+
+	for (;;) {
+		for (p = dcbnl_open_list; p != NULL && !p->news; p = p->next)
+			;
+		if (p == NULL)
+			return;
+		p->news = false;
+		b = p->b;
+		if (b->nic_changed != NULL)
+			b->nic_changed(b->event_arg, p->news_cmd);
+	}
+}
+

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcbxd.h"
+#include "conf.h"
 #include "event.h"
 #include "mgmt.h"
 
@@ -119,8 +119,8 @@ mgmt_add(struct lldp_local *l, uint8_t family, const uint8_t *addr,
 }
 
 void
-mgmt_local(const char *ifname, int ifindex, const uint8_t mac[6],
-    struct lldp_local *l)
+mgmt_local(const struct conf *c, const char *ifname, int ifindex,
+    const uint8_t mac[6], struct lldp_local *l)
 {
 	bool have[3] = { false, false, false };
 	size_t i;
@@ -128,9 +128,9 @@ mgmt_local(const char *ifname, int ifindex, const uint8_t mac[6],
 
 	l->has_mgmt = false;
 	l->mgmt_nmore = 0;
-	for (k = 0; k < dx.conf.nmgmt; k++)
-		mgmt_add(l, dx.conf.mgmt[k].family, dx.conf.mgmt[k].addr,
-		    dx.conf.mgmt[k].family == 1 ? 4 : 16, ifindex);
+	for (k = 0; k < c->nmgmt; k++)
+		mgmt_add(l, c->mgmt[k].family, c->mgmt[k].addr,
+		    c->mgmt[k].family == 1 ? 4 : 16, ifindex);
 	if (l->has_mgmt)
 		return;
 	mgmt_refresh();
