@@ -199,7 +199,6 @@ show_nbr(const struct nbr *n, const struct lldp_pdu *pdu)
 	json_object_set_new(o, "ttl", json_integer(n->ttl));
 	json_object_set_new(o, "ttl_left", json_integer(nbr_ttl_left(n)));
 	json_object_set_new(o, "dcbx", json_string(nbr_dcbx(pdu)));
-	json_object_set_new(o, "src_mac", json_string(mac));
 	json_object_set_new(o, "capabilities",
 	    LLDP_HAS(pdu, LLDP_TLV_SYS_CAP) ? json_caps(pdu->cap_sys) :
 	    json_null());
@@ -207,6 +206,7 @@ show_nbr(const struct nbr *n, const struct lldp_pdu *pdu)
 	    LLDP_HAS(pdu, LLDP_TLV_SYS_CAP) ? json_caps(pdu->cap_en) :
 	    json_null());
 	json_object_set_new(o, "mgmt_addrs", json_mgmt(pdu));
+	json_object_set_new(o, "src_mac", json_string(mac));
 	return (o);
 }
 
