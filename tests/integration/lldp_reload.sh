@@ -51,7 +51,7 @@ got = sorted((n['ifname'], n['sys_name']) for n in r)
 want = sorted(zip(sys.argv[1].split(), sys.argv[2].split()))
 sys.exit(0 if got == want else 1)" "$1" "$2"
 }
-wait_for 5 b_names "o1b o2b" "name-one name-one" || bail "no discovery"
+wait_for 10 b_names "o1b o2b" "name-one name-one" || bail "no discovery"
 rem_ok() {	# rem_ok NAME DEV: one insert, no delete, no ageout
 	dx_eval "$1" 'r[0]["remote_tables"] == {"inserts": 1, "deletes": 0, "drops": 0, "ageouts": 0}' show-stats "{\"dev\":\"$2\"}"
 }
