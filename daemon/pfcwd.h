@@ -1,0 +1,3 @@
+#ifndef DAEMON_PFCWD_H
+#define DAEMON_PFCWD_H
+#endif
