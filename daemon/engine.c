@@ -111,7 +111,7 @@ engine_event_next(struct backend *b, struct engine_event *ev)
 	return (got);
 }
 
-static void
+void
 eng_kick(struct engine *e)
 {
 	uint64_t one = 1;
@@ -210,6 +210,9 @@ show_prio(const struct eng_snap *s, int p)
 	    "pfc_requests", (json_int_t)s->c.pfc_req[p],
 	    "pfc_indications", (json_int_t)s->c.pfc_ind[p],
 	    "paused_ns", (json_int_t)s->paused_ns[p]));
+	/* Ignored as a NIC ignores them: PFC naming a priority without PFC. */
+	json_object_set_new(json_object_get(o, "counters"), "pfc_ignored",
+	    json_integer((json_int_t)s->c.pfc_ignored[p]));
 	json_object_set_new(o, "drops", d);
 	json_object_set_new(o, "queues", json_pack("{s:I,s:I,s:I,s:I}",
 	    "egress_bytes", (json_int_t)s->eg_used[p],
