@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "dcb.h"
+#include "pfcwd.h"
 
 #define CONF_DEFAULT_PATH	SYSCONFDIR "/dcbxd.conf"
 #define CONF_DEFAULT_SOCKET	RUNSTATEDIR "/dcbxd/dcbxd.sock"
@@ -67,6 +68,9 @@ struct conf_port {
 	uint32_t	mtu;			/* max frame for headroom, 0: link MTU */
 	bool		has_engine;		/* an engine = { } block was given */
 	struct conf_engine engine;
+	/* pfc-watchdog = { action; detection-time; restoration-time; } */
+	bool		has_pfcwd;		/* the block was given: watch */
+	struct pfcwd_cfg pfcwd;
 };
 
 struct conf {
@@ -86,6 +90,7 @@ struct conf {
 	char		user[64];		/* run as (-u wins), "": stay */
 	bool		read_only;		/* never write to a NIC */
 	bool		restore_on_exit;	/* put back the NIC's startup config */
+	unsigned int	pfcwd_poll_ms;		/* PFC watchdog poll, 10..1000 */
 	/* snmp: { ... } */
 	bool		snmp_enabled;
 	char		snmp_agentx[108];

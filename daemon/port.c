@@ -18,6 +18,7 @@
 #include "ifspeed.h"
 #include "link.h"
 #include "log.h"
+#include "pfcwd_port.h"
 #include "port.h"
 #include "show.h"
 #include "sock.h"
@@ -691,6 +692,7 @@ port_free(struct port *p, bool shutdown_pdu)
 	for (i = 0; i < LLDP_AGENT__MAX; i++)
 		agent_free(p->agent[i], shutdown_pdu && p->up);
 	port_be_stop(p);
+	pfcwd_port_free(p);
 	if (p->be_open)
 		backend_close(&p->be);
 	ev_io_free(p->io);
@@ -727,6 +729,7 @@ port_backend_open(struct port *p)
 	if (p->be_open)
 		log_info(LOG_SUB_DCBX, "%s: backend %s (%s)", p->ifname,
 		    p->be.ops->name, p->be.why);
+	pfcwd_port_sync(p);
 }
 
 static struct port *
@@ -808,6 +811,7 @@ port_apply_conf(struct port *p, const struct conf_port *cp)
 		if (old.role != cp->role)
 			port_local_change(p);	/* capabilities TLV */
 	}
+	pfcwd_port_sync(p);	/* pfc-watchdog block, on reload too */
 }
 
 /* A known link changed: name, address, MTU, up/down. */

@@ -10,6 +10,7 @@
 #include "agent.h"
 #include "dcbxd.h"
 #include "event.h"
+#include "pfcwd_port.h"
 #include "port.h"
 #include "proto.h"
 #include "show.h"
@@ -330,6 +331,25 @@ show_ports(void)
 }
 
 json_t *
+show_pfcwd(const struct port *only)
+{
+	const struct port **v;
+	json_t *arr = json_array();
+	size_t i;
+
+	if (only != NULL) {
+		pfcwd_port_rows(arr, only);
+		return (arr);
+	}
+	if ((v = ports_sorted()) == NULL)
+		return (arr);
+	for (i = 0; v[i] != NULL; i++)
+		pfcwd_port_rows(arr, v[i]);
+	free(v);
+	return (arr);
+}
+
+json_t *
 show_backend(const struct port *p)
 {
 	return (json_pack("{s:s, s:s}", "backend",
@@ -438,6 +458,17 @@ opt(bool have, json_t *v)
 	return (json_null());
 }
 
+static json_t *
+show_prio_bits(uint8_t m)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < DCB_NPRIO; i++)
+		json_array_append_new(a, json_boolean(m & (1u << i)));
+	return (a);
+}
+
 json_t *
 show_dcbx(const struct port *p)
 {
@@ -457,6 +488,9 @@ show_dcbx(const struct port *p)
 	json_object_set_new(pfc, "peer", opt(pc && (pc->has & DCB_HAS_PFC),
 	    proto_pfc_to_json(pc ? &pc->pfc : &a->pfc)));
 	json_object_set_new(pfc, "oper", proto_pfc_to_json(&o->pfc));
+	/* Not negotiated: what the PFC watchdog turned off on top of oper. */
+	json_object_set_new(pfc, "watchdog_override", show_prio_bits(
+	    pfcwd_port_override(p)));
 	json_object_set_new(app, "admin", proto_app_to_json(&a->app));
 	json_object_set_new(app, "peer", opt(pc && (pc->has & DCB_HAS_APP),
 	    proto_app_to_json(pc ? &pc->app : &a->app)));

@@ -14,6 +14,8 @@ struct port;
 
 json_t	*show_port(const struct port *);
 json_t	*show_ports(void);			/* sorted by ifname */
+/* PFC watchdog rows (pfcwd.c), sorted by ifname then priority. */
+json_t	*show_pfcwd(const struct port *);	/* NULL: every port */
 json_t	*show_nbr(const struct nbr *, const struct lldp_pdu *);
 /* Neighbours of one port, or of all when p is NULL. */
 json_t	*show_nbrs(const struct port *);

@@ -1,3 +1,0 @@
-#ifndef DAEMON_PFCWD_H
-#define DAEMON_PFCWD_H
-#endif

@@ -1,0 +1,45 @@
+/*
+ * pfcwd_port.h -- the PFC watchdog of the ports (DESIGN.md "The PFC watchdog", PROTOCOLS.md
+ * F): per port and PFC priority, a poll every pfc-watchdog-poll ms samples
+ * the backend, lib/pfcwd.c decides, and this module acts and reports.
+ *
+ *  - engine ports: the engine's exact sample (engine_wd_sample()); the
+ *    action runs in the engine for that priority only (engine_wd_set());
+ *  - NIC ports (dcbnl): ieee_pfc indications and the port's TX progress;
+ *    the action clears the priority's PFC bit through dcbnl and sets it
+ *    back at restoration -- an override of what goes to the NIC (port_be.c
+ *    applies oper less pfcwd_port_override()), never a change of oper;
+ *  - read-only ports cannot be watched: their rows say "disabled".
+ *
+ * Reports: a warning in the log, NOTE_PFC_STORM / NOTE_PFC_STORM_RESTORED
+ * on the notifier, the "pfc-storm" / "pfc-storm-restored" control events
+ * and the dcbxdPfcStormDetected / Restored SNMP notifications.
+ */
+#ifndef DAEMON_PFCWD_PORT_H
+#define DAEMON_PFCWD_PORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+struct port;
+
+/* The port's settings or backend changed (also: created): start, update,
+ * reset or stop its watchdog. */
+void	pfcwd_port_sync(struct port *);
+/* The port goes away: undo nothing (its backend goes too), free. */
+void	pfcwd_port_free(struct port *);
+/* `dcbctl set pfcwd off|on`: every port, at once. */
+void	pfcwd_port_enable(bool);
+bool	pfcwd_port_enabled(void);
+/* Priorities whose PFC the watchdog has turned off (engine or NIC). */
+uint8_t	pfcwd_port_override(const struct port *);
+/* show-pfcwd's rows of one port: one per watched priority, appended. */
+void	pfcwd_port_rows(json_t *, const struct port *);
+
+/* A NIC port's frames sent so far, UINT64_MAX if unknown; tests replace it
+ * (default: /sys/class/net/IF/statistics/tx_packets). */
+extern uint64_t	(*pfcwd_port_nic_tx)(const char *ifname);
+
+#endif /* DAEMON_PFCWD_PORT_H */
