@@ -33,6 +33,7 @@ struct pfcwd_port {
 	uint8_t			 acted_drop;	/* ... of which drop */
 	struct pfcwd_prio	 pr[NPRIO];
 	struct pfcwd_prio	 pause;		/* 802.3x: reported, never acted on */
+	bool			 off;		/* `set pfcwd off`: not watching */
 	bool			 sampled;	/* last poll got a sample */
 	bool			 counts;	/* per-priority frame counts known */
 	struct engine_wd	 last;		/* engine: the last sample */
@@ -146,6 +147,17 @@ wd_act(struct pfcwd_port *w, int prio, bool storm)
 	}
 }
 
+/* Decisions start again; the counters of past storms stay. */
+static void
+wd_prio_reset(struct pfcwd_prio *s)
+{
+	uint64_t d = s->detected, r = s->restored;
+
+	pfcwd_prio_init(s);
+	s->detected = d;
+	s->restored = r;
+}
+
 /* Every storm over at once (watchdog off, priority no longer PFC). */
 static void
 wd_restore(struct pfcwd_port *w, uint8_t which, bool report)
@@ -159,7 +171,7 @@ wd_restore(struct pfcwd_port *w, uint8_t which, bool report)
 		w->pr[i].restored++;
 		if (report)
 			wd_publish(w, i, false);
-		pfcwd_prio_init(&w->pr[i]);
+		wd_prio_reset(&w->pr[i]);
 	}
 }
 
@@ -287,8 +299,8 @@ wd_reset(struct pfcwd_port *w)
 	int i;
 
 	for (i = 0; i < NPRIO; i++)
-		pfcwd_prio_init(&w->pr[i]);
-	pfcwd_prio_init(&w->pause);
+		wd_prio_reset(&w->pr[i]);
+	wd_prio_reset(&w->pause);
 	w->acted = w->acted_drop = 0;
 	w->sampled = false;
 	w->be_id = w->p->be_open ? w->p->be.priv : NULL;
@@ -313,10 +325,24 @@ pfcwd_port_sync(struct port *p)
 {
 	struct pfcwd_port *w = p->wd;
 
-	if (!wd_on || !p->cp.has_pfcwd || !wd_can_watch(p)) {
+	if (!p->cp.has_pfcwd || !wd_can_watch(p)) {
 		wd_stop(p, true);
 		p->pfcwd_off = 0;
 		return;
+	}
+	if (!wd_on) {
+		/* Off: every storm over, no timer; the counters stay. */
+		if (w != NULL && !w->off) {
+			wd_restore(w, 0xff, true);
+			wd_enforce(w);
+			ev_timer_stop(w->timer);
+			w->off = true;
+		}
+		return;
+	}
+	if (w != NULL && w->off) {
+		w->off = false;
+		wd_reset(w);
 	}
 	if (w == NULL) {
 		if ((w = calloc(1, sizeof(*w))) == NULL ||
@@ -420,7 +446,7 @@ wd_row(const struct port *p, int i)
 	    "action", dcb_kw_name(pfcwd_action_kw, c->action),
 	    "detection_time", (int)c->detect_ms,
 	    "restoration_time", (int)c->restore_ms,
-	    "status", pfcwd_status_name[s != NULL ? s->status :
+	    "status", pfcwd_status_name[s != NULL && !w->off ? s->status :
 	    PFCWD_DISABLED],
 	    "storms_detected", (json_int_t)(s != NULL ? s->detected : 0),
 	    "storms_restored", (json_int_t)(s != NULL ? s->restored : 0));
