@@ -35,7 +35,7 @@ conf() {	# conf NAME ACTION
 	n=$1
 	dx_conf "$NS_TMP/$n.conf" 5 2 "pfc-watchdog-poll = 100;" "{ match = \"y${n}0\";
     role = \"controller\"; mode = \"ieee\"; pfc = { prio-pfc = [3]; };
-    engine = { speed = \"1G\"; queue-memory = \"256K\"; host-drain-rate = \"1M\";
+    engine = { speed = \"100M\"; queue-memory = \"256K\"; host-drain-rate = \"1M\";
                stall-timeout = 60000; };
     pfc-watchdog = { action = \"$2\"; detection-time = 200; restoration-time = 400; }; }"
 }
@@ -90,7 +90,7 @@ traffic
 more() { test $(( $(det a) + $(det b) )) -gt "$n0"; }
 check "drop: the deadlock is detected again (on at least one side)" wait_for 8 more
 dropped() { row a "r[0]['tx_drop'] + r[0]['rx_drop'] > 0" || row b "r[0]['tx_drop'] + r[0]['rx_drop'] > 0"; }
-check "drop: the detecting side dropped priority-3 frames" dropped
+check "drop: the detecting side dropped priority-3 frames" wait_for 5 dropped
 calm() {
 	for n in a b; do
 		row $n "r[0]['status'] == 'operational' and r[0]['storms_restored'] == r[0]['storms_detected']" || return 1

@@ -1,7 +1,8 @@
 #!/bin/sh
 # pfcwd_engine.sh -- the PFC watchdog on an engine port, with real daemons
-# and frames in namespaces.  dcbxd runs the pause engine on hp0 (1 Gb/s, so
-# 65535 quanta are 33.6 ms: an XOFF every 10 ms never runs out) with PFC on
+# and frames in namespaces.  dcbxd runs the pause engine on hp0 (100 Mb/s,
+# so 65535 quanta are 336 ms: an XOFF every 10 ms never runs out, even when
+# a loaded machine delays the sender by a few hundred ms) with PFC on
 # priority 3 and pfc-watchdog { action = drop; detection 200; restoration
 # 400 }.  The peer (namespace p, plain veth end pp0) storms: XOFF 65535 on
 # priority 3 every 10 ms for 2 s (etool pfc --every, a raw socket), while
@@ -35,7 +36,7 @@ conf() {	# conf ACTION: the host's config with that watchdog action
     ets = { prio-tc = [0, 0, 0, 1, 0, 0, 0, 0]; tc-bw = [50, 50, 0, 0, 0, 0, 0, 0];
             tc-tsa = [\"ets\", \"ets\", \"strict\", \"strict\", \"strict\", \"strict\", \"strict\", \"strict\"]; };
     pfc = { prio-pfc = [3]; };
-    engine = { speed = \"1G\"; queue-memory = \"1M\"; stall-timeout = 60000; };
+    engine = { speed = \"100M\"; queue-memory = \"1M\"; stall-timeout = 60000; };
     pfc-watchdog = { action = \"$1\"; detection-time = 200; restoration-time = 400; }; }"
 }
 conf drop
@@ -99,10 +100,12 @@ check "drop: the watchdog dropped priority-3 frames (tx_drop $(wdv tx_drop))" \
     wd "r[0]['tx_drop'] > 0"
 check "drop: last_storm is an RFC 3339 time" \
     wd "r[0]['last_storm'].endswith('Z') and 'T' in r[0]['last_storm']"
-check "drop: priority 0 lost nothing (engine drops 0)" \
-    eng "sum(e['priorities'][0]['drops'].values()) == 0"
-check "drop: priority 0 went out in full (sent = taken from the host)" \
-    eng "e['priorities'][0]['counters']['tx_frames'] == e['priorities'][0]['counters']['host_in_frames'] > 0"
+diag "priority 0: $(dc -j show stats dev hp0 | jq -c '.[0].engine.priorities[0] | [.drops, .counters.host_in_frames, .counters.tx_frames]')"
+# (A send() the kernel refuses is counted as port_send: not the watchdog's.)
+check "drop: priority 0 was never paused nor held back (no queue drops)" \
+    eng "e['priorities'][0]['counters']['paused_ns'] == 0 and e['priorities'][0]['drops']['egress_queue_full'] == 0"
+check "drop: priority 0 went out in full (sent + refused = taken from the host)" \
+    eng "e['priorities'][0]['counters']['tx_frames'] + e['priorities'][0]['drops']['port_send'] == e['priorities'][0]['counters']['host_in_frames'] > 0"
 check "drop: our own XOFF is no storm: none sent (host drains)" \
     wd "r[0]['own_xoff_ms'] == 0"
 check "monitor: pfc-storm then pfc-storm-restored, priority 3, action drop" \
