@@ -191,8 +191,9 @@ obs_engine(struct pfcwd_port *w, const struct engine_wd *s,
 		o[i].queued = s->p[i].queued > 0;
 		tx += s->p[i].tx;
 		queued |= s->p[i].queued > 0;
-		/* Frames that went either way while stormed. */
-		if (w->sampled && w->pr[i].status == PFCWD_STORMED) {
+		/* Frames that went either way while stormed (since the
+		 * last sample, even if polls in between got none). */
+		if (w->counts && w->pr[i].status == PFCWD_STORMED) {
 			w->tx_ok[i] += s->p[i].tx - w->last.p[i].tx;
 			w->rx_ok[i] += s->p[i].rx - w->last.p[i].rx;
 		}
@@ -302,7 +303,7 @@ wd_reset(struct pfcwd_port *w)
 		wd_prio_reset(&w->pr[i]);
 	wd_prio_reset(&w->pause);
 	w->acted = w->acted_drop = 0;
-	w->sampled = false;
+	w->sampled = w->counts = false;
 	w->be_id = w->p->be_open ? w->p->be.priv : NULL;
 }
 

@@ -70,6 +70,7 @@ check "forward: A detects a storm on priority 3" wait_for 8 row a "r[0]['storms_
 check "forward: B detects a storm on priority 3" wait_for 8 row b "r[0]['storms_detected'] >= 1"
 both_asked() { test "$(eng3 a pfc_requests)" -gt 0 && test "$(eng3 b pfc_requests)" -gt 0; }
 check "both sent XOFF: the pause was cyclic (A $(eng3 a pfc_requests), B $(eng3 b pfc_requests))" both_asked
+wait_for 5 row a "r[0]['tx_ok'] > 0" || diag "A: $("$DCBCTL" -s "$NS_TMP/a.sock" -j show pfcwd) $(grep -h 'pfcwd\|engine' "$NS_TMP/a.log" | tail -5)"
 check "forward broke it on A: frames left while stormed" wait_for 5 row a "r[0]['tx_ok'] > 0"
 check "forward broke it on B: frames left while stormed" wait_for 5 row b "r[0]['tx_ok'] > 0"
 check "A restored once the hosts caught up" wait_for 15 row a "r[0]['storms_restored'] == r[0]['storms_detected'] and r[0]['status'] == 'operational'"
