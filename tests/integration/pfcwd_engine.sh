@@ -24,7 +24,7 @@ dx_need
 engine_need
 DCBCTL=$top_builddir/ctl/dcbctl
 [ -x "$DCBCTL" ] || skip_all "dcbctl not built"
-plan 35
+plan 36
 
 ns_setup w
 ns_add h && ns_add p || bail "cannot create namespaces"
@@ -122,6 +122,8 @@ en=$(jq -r .end "$NS_TMP/storm.out")
 check "log: storm warning after the first XOFF, restoration after the last" \
     awk -v s="$st" -v e="$en" -v d="$(logt 'PFC storm on priority 3: the' 1)" \
     -v r="$(logt 'priority 3 is over' 1)" 'BEGIN { exit !(d > s && r > e && r > d) }'
+metric3() { dc metrics | grep "^dcbxd_pfc_storms_total{.*hp0.*priority=\"3\"} 1\$"; }
+check "the notifier carried it: dcbxd_pfc_storms_total{hp0, 3} is 1" metric3
 check "drop: priority 3 flows again after restoration" \
     test "$(engv 3 tx_frames)" -gt "$tx3_0"
 no_override() { ! dc show dcbx dev hp0 | grep -q 'pfc-watchdog override'; }
