@@ -20,12 +20,8 @@
 # Asserted from counters and events only.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"
-. "$top_srcdir/tests/integration/lldp_common.sh"
-. "$top_srcdir/tests/engine/lib.sh"
-dx_need
-engine_need
-DCBCTL=$top_builddir/ctl/dcbctl
-[ -x "$DCBCTL" ] || skip_all "dcbctl not built"
+. "$top_srcdir/tests/integration/pfcwd_lib.sh"
+pfcwd_need
 plan 13
 
 ns_setup y
@@ -47,13 +43,7 @@ nsx a ip link set ya0 up && nsx b ip link set yb0 up
 tap_up() { nsx "$1" ip link set "dcb-y${1}0" up 2>/dev/null; }
 wait_for 10 tap_up a && wait_for 10 tap_up b || bail "no engine TAPs"
 
-# row NAME EXPR: EXPR over r = NAME's show-pfcwd row of priority 3.
-row() {
-	"$DCBCTL" -s "$NS_TMP/$1.sock" -j show pfcwd | /usr/bin/python3 -c "
-import json, sys
-r = [x for x in json.load(sys.stdin) if x['priority'] == 3]
-sys.exit(0 if len(r) == 1 and ($2) else 1)" 2>/dev/null
-}
+row() { wd_row "$@"; }
 eng3() {	# eng3 NAME KEY: an engine counter of priority 3
 	"$DCBCTL" -s "$NS_TMP/$1.sock" -j show stats |
 	    jq -r ".[0].engine.priorities[3].counters.$2"

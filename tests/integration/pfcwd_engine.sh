@@ -18,12 +18,8 @@
 #   802.3x PAUSE storm: logged as such, no per-priority storm.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"
-. "$top_srcdir/tests/integration/lldp_common.sh"
-. "$top_srcdir/tests/engine/lib.sh"
-dx_need
-engine_need
-DCBCTL=$top_builddir/ctl/dcbctl
-[ -x "$DCBCTL" ] || skip_all "dcbctl not built"
+. "$top_srcdir/tests/integration/pfcwd_lib.sh"
+pfcwd_need
 plan 36
 
 ns_setup w
@@ -44,14 +40,7 @@ dx_start h h "$NS_TMP/h.conf" || bail "dcbxd did not start"
 nsx h ip link set hp0 up && nsx p ip link set pp0 up
 dc() { "$DCBCTL" -s "$NS_TMP/h.sock" "$@"; }
 
-# wd EXPR: EXPR over r = the show-pfcwd row of priority 3.
-wd() {
-	dc -j show pfcwd dev hp0 | /usr/bin/python3 -c "
-import json, sys
-rows = json.load(sys.stdin)
-r = [x for x in rows if x['priority'] == 3]
-sys.exit(0 if len(r) == 1 and ($1) else 1)" 2>/dev/null
-}
+wd() { wd_row h "$1"; }	# EXPR over r = [the priority-3 row]
 # eng EXPR: EXPR over e = the engine's show-stats object.
 eng() {
 	dc -j show stats dev hp0 | /usr/bin/python3 -c "

@@ -120,55 +120,7 @@ port_find(const char *ifname)
 	    NULL);
 }
 
-/* backend.c and pfcwd_port.c link the engine; no test here opens one. */
-const char *const engine_ev_name[] = { "stall", "recover", "headroom",
-	"io-error" };
-
-void
-engine_opts_from_conf(struct engine_opts *o, const char *ifname,
-    const struct conf_engine *e, uint32_t cable_m, uint32_t mtu)
-{
-	(void)o; (void)ifname; (void)e; (void)cable_m; (void)mtu;
-	fail_msg("engine_opts_from_conf called");
-}
-
-int
-engine_open(struct backend *b, const struct engine_opts *o)
-{
-	(void)b; (void)o;
-	fail_msg("engine_open called");
-	return (-ENOSYS);
-}
-
-int
-engine_event_fd(struct backend *b)
-{
-	(void)b;
-	return (-1);
-}
-
-int
-engine_event_next(struct backend *b, struct engine_event *ev)
-{
-	(void)b; (void)ev;
-	return (0);
-}
-
-int
-engine_wd_sample(struct backend *b, struct engine_wd *w)
-{
-	(void)b; (void)w;
-	fail_msg("engine_wd_sample on a NIC port");
-	return (-EINVAL);
-}
-
-int
-engine_wd_set(struct backend *b, uint8_t ignore, uint8_t drop)
-{
-	(void)b; (void)ignore; (void)drop;
-	fail_msg("engine_wd_set on a NIC port");
-	return (-EINVAL);
-}
+/* The engine's entry points: tests/unit/fake_engine.c. */
 
 /* The port's TX progress as the kernel would show it. */
 static uint64_t	nic_tx;

@@ -110,39 +110,7 @@ port_find(const char *ifname)
 	return (NULL);
 }
 
-/* backend.c links the engine; no test here opens one. */
-const char *const engine_ev_name[] = { "stall", "recover", "headroom",
-	"io-error" };
-
-void
-engine_opts_from_conf(struct engine_opts *o, const char *ifname,
-    const struct conf_engine *e, uint32_t cable_m, uint32_t mtu)
-{
-	(void)o; (void)ifname; (void)e; (void)cable_m; (void)mtu;
-	fail_msg("engine_opts_from_conf called");
-}
-
-int
-engine_open(struct backend *b, const struct engine_opts *o)
-{
-	(void)b; (void)o;
-	fail_msg("engine_open called");
-	return (-ENOSYS);
-}
-
-int
-engine_event_fd(struct backend *b)
-{
-	(void)b;
-	return (-1);
-}
-
-int
-engine_event_next(struct backend *b, struct engine_event *ev)
-{
-	(void)b; (void)ev;
-	return (0);
-}
+/* The engine's entry points: tests/unit/fake_engine.c. */
 
 /* ------------------------------------------------- a scripted backend */
 
