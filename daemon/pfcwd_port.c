@@ -472,7 +472,7 @@ wd_row(const struct port *p, int i)
 }
 
 void
-pfcwd_port_rows(json_t *a, const struct port *p)
+pfcwd_port_rows(const struct port *p, json_t *a)
 {
 	uint8_t watched = wd_watched(p);
 	int i;

@@ -36,7 +36,7 @@ bool	pfcwd_port_enabled(void);
 /* Priorities whose PFC the watchdog has turned off (engine or NIC). */
 uint8_t	pfcwd_port_override(const struct port *);
 /* show-pfcwd's rows of one port: one per watched priority, appended. */
-void	pfcwd_port_rows(json_t *, const struct port *);
+void	pfcwd_port_rows(const struct port *, json_t *);
 
 /* A NIC port's frames sent so far, UINT64_MAX if unknown; tests replace it
  * (default: /sys/class/net/IF/statistics/tx_packets). */

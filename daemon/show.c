@@ -330,22 +330,29 @@ show_ports(void)
 }
 
 json_t *
-show_pfcwd(const struct port *only)
+show_rows_each(const struct port *only, void (*fn)(const struct port *,
+    json_t *))
 {
 	const struct port **v;
 	json_t *arr = json_array();
 	size_t i;
 
 	if (only != NULL) {
-		pfcwd_port_rows(arr, only);
+		fn(only, arr);
 		return (arr);
 	}
 	if ((v = show_ports_sorted()) == NULL)
 		return (arr);
 	for (i = 0; v[i] != NULL; i++)
-		pfcwd_port_rows(arr, v[i]);
+		fn(v[i], arr);
 	free(v);
 	return (arr);
+}
+
+json_t *
+show_pfcwd(const struct port *only)
+{
+	return (show_rows_each(only, pfcwd_port_rows));
 }
 
 json_t *

@@ -275,7 +275,7 @@ storm_clears_the_pfc_bit_and_restoration_sets_it_back(void **state)
 	/* An override on top of oper: oper stays as negotiated. */
 	assert_int_equal(p->ds.oper.pfc.pfc_en, 0x18);
 	assert_int_equal(pfcwd_port_override(p), 0x08);
-	pfcwd_port_rows(rows, p);
+	pfcwd_port_rows(p, rows);
 	assert_int_equal(json_array_size(rows), 2);	/* 3 and 4 */
 	assert_string_equal(json_string_value(json_object_get(
 	    json_array_get(rows, 0), "status")), "stormed");
@@ -356,7 +356,7 @@ switching_off_restores_and_stops_watching(void **state)
 	assert_int_equal(evs.storm, 2);
 	assert_int_equal(F.pfc.pfc_en, 0x10);
 	/* Counters of past storms survive the switch. */
-	pfcwd_port_rows(rows, p);
+	pfcwd_port_rows(p, rows);
 	assert_int_equal(json_integer_value(json_object_get(json_array_get(
 	    rows, 0), "storms_detected")), 2);
 	json_decref(rows);
