@@ -94,7 +94,7 @@ int	engine_event_next(struct backend *, struct engine_event *);
  * stop sending our XOFF (the priority is lossy until restored).
  */
 struct engine_wd_prio {
-	uint64_t	pfc_rx;		/* PFC frames naming it (PFC priority) */
+	uint64_t	pfc_rx;		/* PFC frames naming it */
 	uint64_t	pfc_ignored;	/* naming it without PFC: ignored */
 	uint64_t	tx, rx;		/* frames to / from the port */
 	uint64_t	tx_drop, rx_drop; /* dropped by the drop action */

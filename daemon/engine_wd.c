@@ -185,11 +185,11 @@ eng_wd_pfc_in(struct engine *e, uint8_t enable, uint8_t ignored)
 	for (p = 0; p < ESCHED_NPRIO; p++) {
 		if (!(enable & (1u << p)))
 			continue;
-		/* Watchdog-ignored priorities are PFC priorities: their
-		 * frames count, restoration waits for them to stop. */
-		if (e->eg.cfg.pfc_en & (1u << p))
-			e->c.pfc_ind[p]++;
-		else if (ignored & (1u << p))
+		/* Every frame counts as an indication, as a NIC counts
+		 * them (doctor reads PFC for priorities without PFC here;
+		 * restoration waits for a watched priority's to stop). */
+		e->c.pfc_ind[p]++;
+		if ((ignored & (1u << p)) && !(e->eg.cfg.pfc_en & (1u << p)))
 			e->c.pfc_ignored[p]++;
 	}
 }
