@@ -431,6 +431,14 @@ rfc3339(time_t t)
 	return (json_string(buf));
 }
 
+/* Watching: on, and the last poll got a sample (a NIC whose driver keeps
+ * no PFC counters never does). */
+static bool
+wd_live(const struct pfcwd_port *w)
+{
+	return (w != NULL && !w->off && (w->sampled || w->sample_errors == 0));
+}
+
 static json_t *
 wd_row(const struct port *p, int i)
 {
@@ -447,7 +455,7 @@ wd_row(const struct port *p, int i)
 	    "action", dcb_kw_name(pfcwd_action_kw, c->action),
 	    "detection_time", (int)c->detect_ms,
 	    "restoration_time", (int)c->restore_ms,
-	    "status", pfcwd_status_name[s != NULL && !w->off ? s->status :
+	    "status", pfcwd_status_name[wd_live(w) ? s->status :
 	    PFCWD_DISABLED],
 	    "storms_detected", (json_int_t)(s != NULL ? s->detected : 0),
 	    "storms_restored", (json_int_t)(s != NULL ? s->restored : 0));
