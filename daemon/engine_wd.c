@@ -35,8 +35,9 @@ engine_wd_sample(struct backend *b, struct engine_wd *w)
 
 	if (e == NULL)
 		return (-EINVAL);
-	clock_gettime(CLOCK_MONOTONIC, &dl);
-	dl.tv_nsec += 200000000;	/* as eng_snapshot() waits */
+	/* e->cv has the default clock attribute: CLOCK_REALTIME. */
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_nsec += 200000000;
 	if (dl.tv_nsec >= 1000000000) {
 		dl.tv_sec++;
 		dl.tv_nsec -= 1000000000;
