@@ -283,11 +283,26 @@ wd_poll(struct pfcwd_port *w)
 		wd_enforce(w);
 }
 
+static void	wd_reset(struct pfcwd_port *);
+
 static void
 pfcwd_fire(void *arg)
 {
 	struct pfcwd_port *w = arg;
+	struct port *p = w->p;
 
+	if (w->be_id != (p->be_open ? p->be.priv : NULL)) {
+		/* Another backend (a fallback to read-only): it holds none
+		 * of our overrides.  port_backend_open() syncs us again. */
+		wd_restore(w, 0xff, true);
+		p->pfcwd_off = 0;
+		wd_reset(w);
+	}
+	if (!wd_can_watch(p)) {
+		w->sampled = false;	/* shows "disabled"; no timer */
+		w->sample_errors++;
+		return;
+	}
 	wd_poll(w);
 	ev_timer_arm(w->timer, dx.conf.pfcwd_poll_ms);
 }
@@ -378,11 +393,8 @@ pfcwd_port_sync(struct port *p)
 void
 pfcwd_port_free(struct port *p)
 {
-	if (p->wd == NULL)
-		return;
-	ev_timer_free(p->wd->timer);
-	free(p->wd);
-	p->wd = NULL;
+	/* A NIC keeps its PFC bits when the port goes: put them back. */
+	wd_stop(p, false);
 }
 
 void

@@ -28,7 +28,7 @@ struct port;
 /* The port's settings or backend changed (also: created): start, update,
  * reset or stop its watchdog. */
 void	pfcwd_port_sync(struct port *);
-/* The port goes away: undo nothing (its backend goes too), free. */
+/* The port goes away: overrides undone (unreported), state freed. */
 void	pfcwd_port_free(struct port *);
 /* `dcbctl set pfcwd off|on`: every port, at once. */
 void	pfcwd_port_enable(bool);

@@ -362,6 +362,45 @@ switching_off_restores_and_stops_watching(void **state)
 	json_decref(rows);
 }
 
+/* The port goes while stormed: the NIC gets its PFC bit back. */
+static void
+port_going_away_puts_the_bit_back(void **state)
+{
+	struct port *p = port_nic(PFCWD_ACT_DROP);
+
+	(void)state;
+	storm_polls(3, 0);
+	assert_int_equal(F.pfc.pfc_en, 0x10);
+	pfcwd_port_free(p);
+	assert_null(p->wd);
+	assert_int_equal(F.pfc.pfc_en, 0x18);
+	assert_int_equal(evs.restored, 0);	/* the port is gone: no event */
+}
+
+/* A fallback to read-only under a storm: no override left, no sampling. */
+static void
+fallback_to_readonly_stops_watching(void **state)
+{
+	struct port *p = port_nic(PFCWD_ACT_FORWARD);
+	struct conf_port cp;
+	json_t *rows = json_array();
+
+	(void)state;
+	storm_polls(3, 0);
+	assert_int_equal(pfcwd_port_override(p), 0x08);
+	backend_close(&p->be);
+	memset(&cp, 0, sizeof(cp));
+	assert_int_equal(backend_open(&p->be, p->ifname, &cp, true), 0);
+	storm_polls(3, 0);
+	assert_int_equal(pfcwd_port_override(p), 0);
+	assert_int_equal(p->pfcwd_off, 0);
+	assert_int_equal(evs.restored, 1);
+	pfcwd_port_rows(p, rows);
+	assert_string_equal(json_string_value(json_object_get(
+	    json_array_get(rows, 0), "status")), "disabled");
+	json_decref(rows);
+}
+
 int
 main(void)
 {
@@ -375,6 +414,10 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(
 		    switching_off_restores_and_stops_watching, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    port_going_away_puts_the_bit_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    fallback_to_readonly_stops_watching, setup, teardown),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
