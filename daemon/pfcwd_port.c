@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "ctl.h"
 #include "dcbxd.h"
 #include "engine.h"
 #include "event.h"
@@ -20,7 +19,6 @@
 #include "pfcwd.h"
 #include "pfcwd_port.h"
 #include "port.h"
-#include "snmp.h"
 
 #define NPRIO	DCB_NPRIO
 
@@ -42,7 +40,14 @@ struct pfcwd_port {
 	uint64_t		 sample_errors;
 };
 
-static bool	wd_on = true;
+static bool		 wd_on = true;
+static struct dcbxd	*wd_d;		/* pfcwd_init()'s: its bus and config */
+
+static unsigned int
+wd_poll_ms(void)
+{
+	return (wd_d->conf.pfcwd_poll_ms);
+}
 
 static uint64_t
 nic_tx_sysfs(const char *ifname)
@@ -120,14 +125,8 @@ wd_publish(struct pfcwd_port *w, int prio, bool storm)
 	n.port = p;
 	n.storm.prio = prio;
 	n.storm.action = w->cfg.action;
-	notify_post(&dx.nf, &n);
-	/*
-	 * The control socket and SNMP do not subscribe to the notifier yet
-	 * (issue 17 wires them): tell them here until then.
-	 */
-	ctl_event(note_name[n.type], p->ifname, json_pack("{s:i, s:s}",
-	    "priority", prio, "action", act));
-	snmp_pfc_storm(p->ifname, prio, storm);
+	/* The control socket, SNMP and the metrics hear it on the bus. */
+	notify_post(&wd_d->nf, &n);
 }
 
 static void
@@ -304,7 +303,7 @@ pfcwd_fire(void *arg)
 		return;
 	}
 	wd_poll(w);
-	ev_timer_arm(w->timer, dx.conf.pfcwd_poll_ms);
+	ev_timer_arm(w->timer, wd_poll_ms());
 }
 
 /* ------------------------------------------------------------ ports */
@@ -341,7 +340,7 @@ pfcwd_port_sync(struct port *p)
 {
 	struct pfcwd_port *w = p->wd;
 
-	if (!p->cp.has_pfcwd || !wd_can_watch(p)) {
+	if (wd_d == NULL || !p->cp.has_pfcwd || !wd_can_watch(p)) {
 		wd_stop(p, true);
 		p->pfcwd_off = 0;
 		return;
@@ -387,7 +386,7 @@ pfcwd_port_sync(struct port *p)
 		w->cfg = p->cp.pfcwd;
 	}
 	if (!ev_timer_pending(w->timer))
-		ev_timer_arm(w->timer, dx.conf.pfcwd_poll_ms);
+		ev_timer_arm(w->timer, wd_poll_ms());
 }
 
 void
@@ -395,6 +394,66 @@ pfcwd_port_free(struct port *p)
 {
 	/* A NIC keeps its PFC bits when the port goes: put them back. */
 	wd_stop(p, false);
+}
+
+/*
+ * The watchdog follows the ports on the bus: a new port, a link, oper or
+ * backend change, a reload (settings, backend reopened) bring it in line;
+ * a port going away takes its overrides back first.
+ */
+static void
+wd_note(const struct note *n, void *arg)
+{
+	struct port *p;
+
+	(void)arg;
+	switch (n->type) {
+	case NOTE_PORT_ADDED:
+	case NOTE_LINK:
+	case NOTE_DCBX_OPER:
+	case NOTE_BACKEND_ERROR:
+		pfcwd_port_sync(n->port);
+		break;
+	case NOTE_PORT_REMOVED:
+		wd_stop(n->port, false);
+		break;
+	case NOTE_RELOAD:
+		for (p = port_first(); p != NULL; p = p->next)
+			pfcwd_port_sync(p);
+		break;
+	default:
+		break;
+	}
+}
+
+int
+pfcwd_init(struct dcbxd *d)
+{
+	struct port *p;
+	int rc;
+
+	wd_d = d;
+	if ((rc = notify_subscribe(&d->nf, wd_note, NULL)) < 0) {
+		wd_d = NULL;
+		return (rc);
+	}
+	/* The ports that came before us. */
+	for (p = port_first(); p != NULL; p = p->next)
+		pfcwd_port_sync(p);
+	return (0);
+}
+
+void
+pfcwd_fini(void)
+{
+	struct port *p;
+
+	if (wd_d == NULL)
+		return;
+	for (p = port_first(); p != NULL; p = p->next)
+		wd_stop(p, false);
+	notify_unsubscribe(&wd_d->nf, wd_note, NULL);
+	wd_d = NULL;
 }
 
 void

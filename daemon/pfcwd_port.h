@@ -11,9 +11,11 @@
  *    applies oper less pfcwd_port_override()), never a change of oper;
  *  - read-only ports cannot be watched: their rows say "disabled".
  *
- * Reports: a warning in the log, NOTE_PFC_STORM / NOTE_PFC_STORM_RESTORED
- * on the notifier, the "pfc-storm" / "pfc-storm-restored" control events
- * and the dcbxdPfcStormDetected / Restored SNMP notifications.
+ * Reports: a warning in the log and NOTE_PFC_STORM / NOTE_PFC_STORM_RESTORED
+ * on the bus, which the control socket turns into the "pfc-storm" /
+ * "pfc-storm-restored" events, SNMP into dcbxdPfcStormDetected / Restored
+ * and the metrics into dcbxd_pfc_storms_total.  A subscriber, layer 8 of
+ * doc/DESIGN.md: it includes port.h and below, nothing of control or SNMP.
  */
 #ifndef DAEMON_PFCWD_PORT_H
 #define DAEMON_PFCWD_PORT_H
@@ -23,10 +25,18 @@
 
 #include <jansson.h>
 
+struct dcbxd;
 struct port;
 
+/*
+ * Subscribe to d's bus, where the watchdog follows the ports (added,
+ * link, oper, backend error, reload, removed) and posts its storms.  0 or
+ * -ENOSPC.  pfcwd_fini(): every override undone, unsubscribed.
+ */
+int	pfcwd_init(struct dcbxd *);
+void	pfcwd_fini(void);
 /* The port's settings or backend changed (also: created): start, update,
- * reset or stop its watchdog. */
+ * reset or stop its watchdog.  The bus calls it; so may tests. */
 void	pfcwd_port_sync(struct port *);
 /* The port goes away: overrides undone (unreported), state freed. */
 void	pfcwd_port_free(struct port *);

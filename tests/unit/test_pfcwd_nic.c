@@ -53,50 +53,26 @@ ev_io_free(struct ev_io *io)
 }
 
 static struct {
-	int	storm, restored, snmp_on, snmp_off, notes_storm, notes_rest;
+	int	storm, restored;
 	int	prio;
 	char	action[16];
 } evs;
 
-void
-ctl_event(const char *name, const char *ifname, json_t *extra)
-{
-	(void)ifname;
-	if (strcmp(name, "pfc-storm") == 0 ||
-	    strcmp(name, "pfc-storm-restored") == 0) {
-		if (name[9] == '\0')
-			evs.storm++;
-		else
-			evs.restored++;
-		evs.prio = (int)json_integer_value(json_object_get(extra,
-		    "priority"));
-		snprintf(evs.action, sizeof(evs.action), "%s",
-		    json_string_value(json_object_get(extra, "action")));
-	}
-	json_decref(extra);
-}
-
-#ifdef HAVE_SNMP
-void
-snmp_pfc_storm(const char *ifname, int prio, bool on)
-{
-	assert_string_equal(ifname, FAKE_IFNAME);
-	assert_int_equal(prio, 3);
-	if (on)
-		evs.snmp_on++;
-	else
-		evs.snmp_off++;
-}
-#endif
-
+/* What the control socket, SNMP and the metrics hear: the bus. */
 static void
 on_note(const struct note *n, void *arg)
 {
 	(void)arg;
+	if (n->type != NOTE_PFC_STORM && n->type != NOTE_PFC_STORM_RESTORED)
+		return;
+	assert_string_equal(n->port->ifname, FAKE_IFNAME);
 	if (n->type == NOTE_PFC_STORM)
-		evs.notes_storm++;
-	if (n->type == NOTE_PFC_STORM_RESTORED)
-		evs.notes_rest++;
+		evs.storm++;
+	else
+		evs.restored++;
+	evs.prio = n->storm.prio;
+	snprintf(evs.action, sizeof(evs.action), "%s",
+	    dcb_kw_name(pfcwd_action_kw, n->storm.action));
 }
 
 json_t *
@@ -143,6 +119,7 @@ port_nic(uint8_t action)
 
 	assert_non_null(p);
 	snprintf(p->ifname, sizeof(p->ifname), "%s", FAKE_IFNAME);
+	p->daemon = &dx;
 	dcb_config_default(&p->ds.oper);
 	p->ds.oper.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
 	p->ds.oper.pfc.pfc_en = 0x18;		/* PFC on 3 and 4 */
@@ -171,6 +148,7 @@ setup(void **state)
 	dx.conf.pfcwd_poll_ms = 100;
 	notify_init(&dx.nf);
 	assert_int_equal(notify_subscribe(&dx.nf, on_note, NULL), 0);
+	assert_int_equal(pfcwd_init(&dx), 0);
 	fake_init(&F);
 	pfcwd_port_nic_tx = fake_tx;
 	nic_tx = 1000;
@@ -184,8 +162,8 @@ teardown(void **state)
 	struct port *p = ports;
 
 	(void)state;
+	pfcwd_fini();
 	if (p != NULL) {
-		pfcwd_port_free(p);
 		port_be_stop(p);
 		backend_close(&p->be);
 		free(p);
@@ -265,10 +243,6 @@ storm_clears_the_pfc_bit_and_restoration_sets_it_back(void **state)
 	assert_int_equal(evs.storm, 1);
 	assert_int_equal(evs.prio, 3);
 	assert_string_equal(evs.action, "drop");
-	assert_int_equal(evs.notes_storm, 1);
-#ifdef HAVE_SNMP
-	assert_int_equal(evs.snmp_on, 1);
-#endif
 	assert_true(F.nreq > n0);
 	assert_int_equal(F.pfc.pfc_en, 0x10);
 	assert_pfc_set(last_pfc_set(), 0x10);
@@ -296,10 +270,6 @@ storm_clears_the_pfc_bit_and_restoration_sets_it_back(void **state)
 	assert_int_equal(evs.restored, 0);
 	fake_ev_advance(100);
 	assert_int_equal(evs.restored, 1);
-	assert_int_equal(evs.notes_rest, 1);
-#ifdef HAVE_SNMP
-	assert_int_equal(evs.snmp_off, 1);
-#endif
 	assert_int_equal(F.pfc.pfc_en, 0x18);
 	assert_pfc_set(last_pfc_set(), 0x18);
 	assert_int_equal(pfcwd_port_override(p), 0);
@@ -390,7 +360,7 @@ fallback_to_readonly_stops_watching(void **state)
 	assert_int_equal(pfcwd_port_override(p), 0x08);
 	backend_close(&p->be);
 	memset(&cp, 0, sizeof(cp));
-	assert_int_equal(backend_open(&p->be, p->ifname, &cp, true), 0);
+	assert_int_equal(port_be_open(p, &cp, true), 0);
 	storm_polls(3, 0);
 	assert_int_equal(pfcwd_port_override(p), 0);
 	assert_int_equal(p->pfcwd_off, 0);
