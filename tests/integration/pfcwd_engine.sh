@@ -20,7 +20,7 @@
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/pfcwd_lib.sh"
 pfcwd_need
-plan 36
+plan 37
 
 ns_setup w
 ns_add h && ns_add p || bail "cannot create namespaces"
@@ -59,6 +59,13 @@ wait_for 10 has_tap || bail "no engine TAP"
 nsx h ip link set dcb-hp0 up
 check "watching priority 3, operational, drop 200/400 ms" \
     wait_for 10 wd "r[0]['status'] == 'operational' and r[0]['action'] == 'drop' and r[0]['detection_time'] == 200 and r[0]['restoration_time'] == 400 and r[0]['last_storm'] is None"
+table() {
+	dc show pfcwd | awk 'NR == 1 { h = $1 " " $2 " " $3 " " $4 " " $13 }
+	    NR == 2 { r = $1 " " $2 " " $3 " " $4 " " $5 " " $6 " " $13 }
+	    END { exit !(h == "IFNAME PRIO STATUS ACTION LAST-STORM" &&
+	    r == "hp0 3 operational drop 200 400 -" && NR == 2) }'
+}
+check "dcbctl show pfcwd: the table, one row" table
 check "only PFC priorities are watched (one row)" \
     test "$(dc -j show pfcwd | jq length)" -eq 1
 bg_start h "$NS_TMP/mon.out" "$DCBCTL" -s "$NS_TMP/h.sock" -j monitor
