@@ -111,6 +111,23 @@ engine_event_next(struct backend *b, struct engine_event *ev)
 	return (got);
 }
 
+/*
+ * A deadline ms from now for pthread_cond_timedwait() on e->cv, which has
+ * the default clock attribute: CLOCK_REALTIME (a CLOCK_MONOTONIC reading
+ * lies in the realtime past, and every wait would time out at once).
+ */
+void
+eng_deadline(struct timespec *dl, unsigned int ms)
+{
+	clock_gettime(CLOCK_REALTIME, dl);
+	dl->tv_sec += ms / 1000;
+	dl->tv_nsec += (long)(ms % 1000) * 1000000;
+	if (dl->tv_nsec >= 1000000000) {
+		dl->tv_sec++;
+		dl->tv_nsec -= 1000000000;
+	}
+}
+
 void
 eng_kick(struct engine *e)
 {
@@ -160,12 +177,7 @@ engine_refresh(struct backend *b)
 
 	if (b->kind != BACKEND_ENGINE || e == NULL)
 		return (-EINVAL);
-	clock_gettime(CLOCK_MONOTONIC, &dl);
-	dl.tv_nsec += 200000000;
-	if (dl.tv_nsec >= 1000000000) {
-		dl.tv_sec++;
-		dl.tv_nsec -= 1000000000;
-	}
+	eng_deadline(&dl, 200);
 	pthread_mutex_lock(&e->mu);
 	seq = e->snap_seq;
 	__atomic_store_n(&e->want_snap, true, __ATOMIC_RELAXED);

@@ -11,6 +11,7 @@
 #define ENGINE_INT_H
 
 #include <pthread.h>
+#include <time.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -131,6 +132,7 @@ struct engine {
 
 uint64_t	eng_now(void);
 void		eng_kick(struct engine *);
+void		eng_deadline(struct timespec *, unsigned int ms);
 /* engine_wd.c: the data plane's side of the PFC watchdog. */
 bool		eng_wd_control(struct engine *, uint64_t now);
 void		eng_wd_obey(struct engine *);

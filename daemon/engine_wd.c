@@ -35,13 +35,7 @@ engine_wd_sample(struct backend *b, struct engine_wd *w)
 
 	if (e == NULL)
 		return (-EINVAL);
-	/* e->cv has the default clock attribute: CLOCK_REALTIME. */
-	clock_gettime(CLOCK_REALTIME, &dl);
-	dl.tv_nsec += 200000000;
-	if (dl.tv_nsec >= 1000000000) {
-		dl.tv_sec++;
-		dl.tv_nsec -= 1000000000;
-	}
+	eng_deadline(&dl, 200);
 	pthread_mutex_lock(&e->mu);
 	seq = e->wd.seq;
 	e->wd.want = true;
