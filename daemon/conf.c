@@ -52,6 +52,11 @@ const struct dcb_kw conf_admin_kw[] = {
 	{ CONF_ADMIN_DISABLED, "disabled" },
 	{ 0, NULL }
 };
+const struct dcb_kw conf_fw_dcbx_kw[] = {
+	{ CONF_FW_LLDP_ONLY, "lldp-only" },
+	{ CONF_FW_RX_ONLY, "rx-only" },
+	{ 0, NULL }
+};
 /* Word lists that become bit masks: the values are the bits. */
 const struct dcb_kw conf_agent_kw[] = {
 	{ 1 << LLDP_AGENT_NEAREST_BRIDGE, "nearest-bridge" },
@@ -64,6 +69,21 @@ const struct dcb_kw conf_advertise_kw[] = {
 	{ DCB_HAS_RECO, "reco" },
 	{ DCB_HAS_PFC, "pfc" },
 	{ DCB_HAS_APP, "app" },
+	{ 0, NULL }
+};
+
+const struct dcb_kw conf_cap_kw[] = {
+	{ 0x0001, "other" },
+	{ 0x0002, "repeater" },
+	{ 0x0004, "bridge" },
+	{ 0x0008, "wlan-ap" },
+	{ 0x0010, "router" },
+	{ 0x0020, "telephone" },
+	{ 0x0040, "docsis" },
+	{ 0x0080, "station-only" },
+	{ 0x0100, "c-vlan" },
+	{ 0x0200, "s-vlan" },
+	{ 0x0400, "tpmr" },
 	{ 0, NULL }
 };
 
@@ -145,6 +165,69 @@ emit_pfcwd(config_setting_t *g, const void *obj, const struct field *f)
 		field_emit_sub(g, obj, f);
 }
 
+/* management-addresses = [ "192.0.2.1", "2001:db8::1" ]: IPv4 or IPv6. */
+static void
+parse_mgmt(struct field_ctx *x, const config_setting_t *s, void *obj,
+    const struct field *f)
+{
+	struct conf *c = obj;
+	const char *v;
+	int i, n = config_setting_length(s);
+
+	(void)f;
+	if (!config_setting_is_array(s) && !config_setting_is_list(s)) {
+		field_err(x, s, "management-addresses must be a list of "
+		    "addresses [ \"192.0.2.1\", \"2001:db8::1\" ]");
+		return;
+	}
+	if (n > CONF_MAX_MGMT) {
+		field_err(x, s, "management-addresses holds at most %d",
+		    CONF_MAX_MGMT);
+		return;
+	}
+	c->nmgmt = 0;
+	for (i = 0; i < n; i++) {
+		struct conf_mgmt *m = &c->mgmt[c->nmgmt];
+
+		v = config_setting_get_string_elem(s, i);
+		if (v != NULL && inet_pton(AF_INET, v, m->addr) == 1)
+			m->family = 1;
+		else if (v != NULL && inet_pton(AF_INET6, v, m->addr) == 1)
+			m->family = 2;
+		else {
+			field_err(x, s, "management-addresses: \"%s\" is not "
+			    "an IPv4 or IPv6 address", v != NULL ? v : "?");
+			continue;
+		}
+		c->nmgmt++;
+	}
+}
+
+static void
+emit_mgmt(config_setting_t *g, const void *obj, const struct field *f)
+{
+	const struct conf *c = obj;
+	config_setting_t *a;
+	char buf[INET6_ADDRSTRLEN];
+	int i;
+
+	if (c->nmgmt == 0)
+		return;
+	a = config_setting_add(g, f->name, CONFIG_TYPE_ARRAY);
+	for (i = 0; i < c->nmgmt; i++)
+		if (inet_ntop(c->mgmt[i].family == 1 ? AF_INET : AF_INET6,
+		    c->mgmt[i].addr, buf, sizeof(buf)) != NULL)
+			config_setting_set_string_elem(a, -1, buf);
+}
+
+/* Capabilities left to conf_caps() (0) are not written out. */
+static void
+emit_caps(config_setting_t *g, const void *obj, const struct field *f)
+{
+	if (*(const uint16_t *)((const char *)obj + f->off) != 0)
+		field_emit_mask(g, obj, f);
+}
+
 static const struct field dcbxd_fields[] = {
 	F_UINT("tx-interval", struct conf, tx_interval, 5, 32768),
 	F_UINT("tx-hold", struct conf, tx_hold, 2, 10),
@@ -163,8 +246,53 @@ static const struct field dcbxd_fields[] = {
 	F_BOOL("restore-on-exit", struct conf, restore_on_exit),
 	F_UINT("pfc-watchdog-poll", struct conf, pfcwd_poll_ms, PFCWD_POLL_MIN,
 	    PFCWD_POLL_MAX),
+	ROW("management-addresses", parse_mgmt, emit_mgmt, struct conf, mgmt,
+	    0, 0, NULL, NULL),
+	ROW("capabilities", field_parse_mask, emit_caps, struct conf, caps, 0,
+	    0, conf_cap_kw, NULL),
+	ROW("capabilities-enabled", field_parse_mask, emit_caps, struct conf,
+	    caps_enabled, 0, 0, conf_cap_kw, NULL),
 	F_END
 };
+
+/* 802.1AB-2016 8.5.8: Station Only stands alone; enabled within system. */
+static void
+parse_dcbxd(struct field_ctx *x, const config_setting_t *s, void *obj,
+    const struct field *f)
+{
+	const struct conf *c = obj;
+	int n0 = x->nerr;
+
+	field_parse_sub(x, s, obj, f);
+	if (x->nerr != n0)
+		return;
+	if ((c->caps & 0x0080) && c->caps != 0x0080)
+		field_err(x, field_member(s, "capabilities"), "capabilities: "
+		    "station-only stands alone (802.1AB 8.5.8.1)");
+	else if (c->caps_enabled != 0 && c->caps == 0)
+		field_err(x, field_member(s, "capabilities-enabled"),
+		    "capabilities-enabled needs capabilities");
+	else if (c->caps_enabled & ~c->caps)
+		field_err(x, field_member(s, "capabilities-enabled"),
+		    "capabilities-enabled names a capability that "
+		    "capabilities does not");
+}
+
+void
+conf_caps(const struct conf *c, uint16_t *sys, uint16_t *en)
+{
+	size_t i;
+
+	*sys = c->caps;
+	if (*sys == 0) {
+		*sys = 0x0080;		/* station-only */
+		for (i = 0; i < c->nports; i++)
+			if (!c->ports[i].exclude &&
+			    c->ports[i].role == CONF_ROLE_CONTROLLER)
+				*sys = 0x0004;	/* bridge */
+	}
+	*en = c->caps_enabled != 0 ? c->caps_enabled : *sys;
+}
 
 static const struct field snmp_fields[] = {
 	F_BOOL("enabled", struct conf, snmp_enabled),
@@ -317,6 +445,7 @@ static const struct field port_fields[] = {
 	F_KW("mode", struct conf_port, mode, conf_mode_kw),
 	F_KW("backend", struct conf_port, backend, conf_backend_kw),
 	F_MASK("advertise", struct conf_port, advertise, conf_advertise_kw),
+	F_KW("firmware-dcbx", struct conf_port, firmware_dcbx, conf_fw_dcbx_kw),
 	F_SUB("ets", field_parse_sub, field_emit_sub, struct conf_port, admin.ets,
 	    ets_fields),
 	/* The recommendation TLV has no willing bit (802.1Q-2018 D.2.10). */
@@ -464,7 +593,7 @@ emit_ports(config_setting_t *g, const void *obj, const struct field *f)
 }
 
 static const struct field root_fields[] = {
-	{ "dcbxd", field_parse_sub, field_emit_sub, 0, 0, 0, 0, NULL, dcbxd_fields },
+	{ "dcbxd", parse_dcbxd, field_emit_sub, 0, 0, 0, 0, NULL, dcbxd_fields },
 	{ "snmp", field_parse_sub, field_emit_sub, 0, 0, 0, 0, NULL, snmp_fields },
 	{ "metrics", field_parse_sub, field_emit_sub, 0, 0, 0, 0, NULL,
 	    metrics_fields },

@@ -313,6 +313,7 @@ setup(const struct opts *o)
 	(void)dcbnl_watch_init(port_be_unowned, &port_lookup);
 						/* logs why if it cannot */
 	port_init(&dx);
+	link_on_addr(port_addr_changed);
 	if ((rc = link_init(port_link, port_sweep, NULL)) < 0)
 		fatalx("link monitor: %s", strerror(-rc));
 	/* Without a master agent the subagent logs once and keeps trying. */

@@ -113,9 +113,6 @@ uint32_t	snmp_ticks(uint64_t ms);
 struct dcb_config;
 void	snmp_feat_text(const struct dcb_config *, int feature,
 	    char *, size_t);
-/* The peer's config as negotiation saw it (IEEE first, else CEE), or NULL. */
-const struct dcb_config *snmp_peer_config(const struct port *);
-
 /*
  * Notifications (snmp_trap.c decides, snmp.c sends).  DCBXD-MIB numbers
  * them dcbxdNotifications.N; each condition has a raise and a clear.

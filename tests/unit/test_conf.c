@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "lldp.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
@@ -123,6 +124,36 @@ conf_load_gives_documented_defaults(void **state)
 	assert_int_equal(p.admin.app.n, 0);
 	assert_false(p.has_engine);
 	assert_string_equal(p.engine.tap, "dcb-eth0");
+	conf_free(&c);
+}
+
+/* A server is Station Only, alone; a controller port makes a Bridge. */
+static void
+conf_caps_default_from_roles_or_as_configured(void **state)
+{
+	struct conf c;
+	uint16_t sys, en;
+	char err[512];
+
+	assert_int_equal(load("ports = ( { match = \"eth0\"; } );\n", &c, err,
+	    sizeof(err)), 0);
+	conf_caps(&c, &sys, &en);
+	assert_int_equal(sys, LLDP_CAP_STATION);
+	assert_int_equal(en, LLDP_CAP_STATION);
+	conf_free(&c);
+	assert_int_equal(load("ports = ( { match = \"eth0\"; },\n"
+	    " { match = \"swp*\"; role = \"controller\"; } );\n", &c, err,
+	    sizeof(err)), 0);
+	conf_caps(&c, &sys, &en);
+	assert_int_equal(sys, LLDP_CAP_BRIDGE);
+	assert_int_equal(en, LLDP_CAP_BRIDGE);
+	conf_free(&c);
+	assert_int_equal(load("dcbxd: { capabilities = [\"bridge\", "
+	    "\"router\"];\n capabilities-enabled = [\"router\"]; };\n", &c,
+	    err, sizeof(err)), 0);
+	conf_caps(&c, &sys, &en);
+	assert_int_equal(sys, LLDP_CAP_BRIDGE | LLDP_CAP_ROUTER);
+	assert_int_equal(en, LLDP_CAP_ROUTER);
 	conf_free(&c);
 }
 
@@ -358,6 +389,17 @@ static const struct {
 	  "1: unknown setting \"detect\" in pfc-watchdog" },
 	{ "dcbxd: { pfc-watchdog-poll = 5; };\n",
 	  "1: pfc-watchdog-poll 5 is out of range 10..1000" },
+	/* System Capabilities, 802.1AB-2016 8.5.8.1 */
+	{ "dcbxd: { capabilities = [\"station-only\", \"bridge\"]; };\n",
+	  "1: capabilities: station-only stands alone (802.1AB 8.5.8.1)" },
+	{ "dcbxd: { capabilities = [\"bridge\"];\n"
+	  " capabilities-enabled = [\"router\"]; };\n",
+	  "2: capabilities-enabled names a capability that capabilities "
+	  "does not" },
+	{ "dcbxd: { capabilities = [\"switch\"]; };\n",
+	  "1: capabilities \"switch\" is not one of: other, repeater, bridge, "
+	  "wlan-ap, router, telephone, docsis, station-only, c-vlan, s-vlan, "
+	  "tpmr" },
 	/* user: checked at load time, like dcbxd -u would at start */
 	{ "dcbxd: {\n user = \"no-such-user-h15\";\n};\n",
 	  "2: unknown user \"no-such-user-h15\"" },
@@ -493,6 +535,10 @@ assert_conf_equal(const struct conf *a, const struct conf *b)
 	assert_string_equal(a->user, b->user);
 	assert_int_equal(a->read_only, b->read_only);
 	assert_int_equal(a->restore_on_exit, b->restore_on_exit);
+	assert_int_equal(a->caps, b->caps);
+	assert_int_equal(a->caps_enabled, b->caps_enabled);
+	assert_int_equal(a->nmgmt, b->nmgmt);
+	assert_memory_equal(a->mgmt, b->mgmt, sizeof(a->mgmt));
 	assert_int_equal(a->snmp_enabled, b->snmp_enabled);
 	assert_string_equal(a->snmp_agentx, b->snmp_agentx);
 	assert_int_equal(a->snmp_notification_interval,
@@ -507,6 +553,7 @@ assert_conf_equal(const struct conf *a, const struct conf *b)
 		assert_int_equal(p->exclude, q->exclude);
 		assert_int_equal(p->admin_status, q->admin_status);
 		assert_int_equal(p->agents, q->agents);
+		assert_int_equal(p->firmware_dcbx, q->firmware_dcbx);
 		assert_int_equal(p->role, q->role);
 		assert_int_equal(p->mode, q->mode);
 		assert_int_equal(p->backend, q->backend);
@@ -687,6 +734,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(conf_caps_default_from_roles_or_as_configured),
 		cmocka_unit_test(conf_load_reads_the_issue_example),
 		cmocka_unit_test(conf_load_gives_documented_defaults),
 		cmocka_unit_test(conf_load_parses_engine_units_strictly),

@@ -81,6 +81,13 @@ show_backend(const struct port *p)
 	return (json_pack("{s:s}", "error", p->be.error));
 }
 
+/* port.c's part (firmware DCBX going silent): nothing to send here. */
+void
+port_dcbx_tx_changed(struct port *p)
+{
+	(void)p;
+}
+
 static struct port	*ports;
 
 struct port *
