@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -49,24 +50,65 @@ wd_poll_ms(void)
 	return (wd_d->conf.pfcwd_poll_ms);
 }
 
-static uint64_t
-nic_tx_sysfs(const char *ifname)
+static bool
+read_u64(const char *path, uint64_t *v)
 {
-	char path[96];
-	unsigned long long v;
+	unsigned long long x;
 	FILE *f;
 	int n;
 
-	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/tx_packets",
-	    ifname);
 	if ((f = fopen(path, "re")) == NULL)
-		return (PFCWD_UNKNOWN);
-	n = fscanf(f, "%llu", &v);
+		return (false);
+	n = fscanf(f, "%llu", &x);
 	fclose(f);
-	return (n == 1 ? (uint64_t)v : PFCWD_UNKNOWN);
+	*v = x;
+	return (n == 1);
 }
 
-uint64_t	(*pfcwd_port_nic_tx)(const char *) = nic_tx_sysfs;
+/*
+ * What the kernel tells of a NIC's transmit side: frames sent (the whole
+ * port), and whether any TX queue holds bytes the NIC has taken but not
+ * completed (BQL's inflight; a queue paused by PFC keeps them).  -1: no
+ * BQL at work -- no queue with a limit or bytes in flight: a driver
+ * without BQL reads 0 for ever, which must not veto a storm.
+ */
+static void
+nic_sysfs(const char *ifname, struct pfcwd_port_nic *n)
+{
+	char path[160];
+	struct dirent *d;
+	uint64_t v;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/tx_packets",
+	    ifname);
+	if (!read_u64(path, &n->tx))
+		n->tx = PFCWD_UNKNOWN;
+	n->queued = -1;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", ifname);
+	if ((dir = opendir(path)) == NULL)
+		return;
+	while ((d = readdir(dir)) != NULL) {
+		if (strncmp(d->d_name, "tx-", 3) != 0)
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/net/%s/queues/%.16s/"
+		    "byte_queue_limits/inflight", ifname, d->d_name);
+		if (!read_u64(path, &v))
+			continue;
+		if (v > 0) {
+			n->queued = 1;
+			break;
+		}
+		snprintf(path, sizeof(path), "/sys/class/net/%s/queues/%.16s/"
+		    "byte_queue_limits/limit", ifname, d->d_name);
+		if (read_u64(path, &v) && v > 0)
+			n->queued = 0;	/* BQL works here: nothing waits */
+	}
+	closedir(dir);
+}
+
+void	(*pfcwd_port_nic_read)(const char *, struct pfcwd_port_nic *) =
+	    nic_sysfs;
 
 static void	pfcwd_fire(void *);
 
@@ -210,18 +252,18 @@ static int
 obs_nic(struct pfcwd_port *w, struct pfcwd_obs o[NPRIO])
 {
 	struct backend_stats bs;
-	uint64_t tx;
+	struct pfcwd_port_nic n;
 	int i, rc;
 
 	memset(&bs, 0, sizeof(bs));
 	if ((rc = w->p->be.ops->stats(&w->p->be, &bs)) < 0)
 		return (rc);
-	tx = pfcwd_port_nic_tx(w->p->ifname);
+	pfcwd_port_nic_read(w->p->ifname, &n);
 	for (i = 0; i < NPRIO; i++) {
 		o[i].pfc_rx = bs.pfc_indications[i];
-		o[i].tx = tx;
+		o[i].tx = n.tx;
 		o[i].paused = -1;
-		o[i].queued = -1;
+		o[i].queued = n.queued;	/* port-wide, like tx */
 	}
 	w->counts = false;
 	return (0);

@@ -48,8 +48,17 @@ uint8_t	pfcwd_port_override(const struct port *);
 /* show-pfcwd's rows of one port: one per watched priority, appended. */
 void	pfcwd_port_rows(const struct port *, json_t *);
 
-/* A NIC port's frames sent so far, UINT64_MAX if unknown; tests replace it
- * (default: /sys/class/net/IF/statistics/tx_packets). */
-extern uint64_t	(*pfcwd_port_nic_tx)(const char *ifname);
+/*
+ * A NIC port's transmit side as the kernel shows it: frames sent so far
+ * (UINT64_MAX: unknown) and whether any TX queue has bytes in flight (1,
+ * 0, -1 unknown).  Default: /sys/class/net/IF/statistics/tx_packets and
+ * queues/tx-N/byte_queue_limits/inflight; tests replace it.
+ */
+struct pfcwd_port_nic {
+	uint64_t	tx;
+	int8_t		queued;
+};
+extern void	(*pfcwd_port_nic_read)(const char *ifname,
+		    struct pfcwd_port_nic *);
 
 #endif /* DAEMON_PFCWD_PORT_H */

@@ -105,14 +105,16 @@ port_find(const char *ifname)
 
 /* The engine's entry points: tests/unit/fake_engine.c. */
 
-/* The port's TX progress as the kernel would show it. */
+/* The port's TX progress and BQL in flight as the kernel would show them. */
 static uint64_t	nic_tx;
+static int8_t	nic_queued;
 
-static uint64_t
-fake_tx(const char *ifname)
+static void
+fake_tx(const char *ifname, struct pfcwd_port_nic *n)
 {
 	assert_string_equal(ifname, FAKE_IFNAME);
-	return (nic_tx);
+	n->tx = nic_tx;
+	n->queued = nic_queued;
 }
 
 /* ------------------------------------------------------------ set-up */
@@ -157,8 +159,9 @@ setup(void **state)
 	assert_int_equal(notify_subscribe(&dx.nf, on_note, NULL), 0);
 	assert_int_equal(pfcwd_init(&dx), 0);
 	fake_init(&F);
-	pfcwd_port_nic_tx = fake_tx;
+	pfcwd_port_nic_read = fake_tx;
 	nic_tx = 1000;
+	nic_queued = 1;
 	port_be_stats_ms = 3600000;	/* not in the way */
 	return (0);
 }
@@ -293,6 +296,21 @@ tx_progress_is_no_storm(void **state)
 	assert_null(last_pfc_set());
 }
 
+/* PFC keeps coming but nothing waits to be sent (BQL 0): nobody is hurt. */
+static void
+nothing_in_flight_is_no_storm(void **state)
+{
+	(void)state;
+	(void)port_nic(PFCWD_ACT_DROP);
+	nic_queued = 0;
+	storm_polls(30, 0);
+	assert_int_equal(evs.storm, 0);
+	/* No BQL at all (-1): PFC and TX progress decide alone. */
+	nic_queued = -1;
+	storm_polls(3, 0);
+	assert_int_equal(evs.storm, 1);
+}
+
 static void
 alert_only_reports(void **state)
 {
@@ -386,6 +404,8 @@ main(void)
 		    storm_clears_the_pfc_bit_and_restoration_sets_it_back,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(tx_progress_is_no_storm,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(nothing_in_flight_is_no_storm,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(alert_only_reports, setup,
 		    teardown),
