@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <fnmatch.h>
 #include <libconfig.h>
 #include <libgen.h>
@@ -691,22 +692,33 @@ conf_free(struct conf *c)
 	c->nports = 0;
 }
 
-/* libconfig's own syntax errors, in the same "file:line: " shape. */
+/*
+ * The file at path, or text read as if it were that file (its @include
+ * directives resolve from path's directory either way); libconfig's own
+ * syntax errors in the same "file:line: " shape.
+ */
 static int
-conf_read(struct field_ctx *x, config_t *cf, const char *path)
+conf_read(struct field_ctx *x, config_t *cf, const char *path,
+    const char *text)
 {
 	char dir[PATH_MAX];
 	FILE *fp;
+	int ok;
 
-	if ((fp = fopen(path, "r")) == NULL) {
-		snprintf(x->err, x->errlen, "%s: %s", path, strerror(errno));
-		x->nerr++;
-		return -1;
+	if (text == NULL) {
+		if ((fp = fopen(path, "r")) == NULL) {
+			snprintf(x->err, x->errlen, "%s: %s", path,
+			    strerror(errno));
+			x->nerr++;
+			return -1;
+		}
+		fclose(fp);
 	}
-	fclose(fp);
 	snprintf(dir, sizeof(dir), "%s", path);
 	config_set_include_dir(cf, dirname(dir));
-	if (config_read_file(cf, path))
+	ok = text == NULL ? config_read_file(cf, path) :
+	    config_read_string(cf, text);
+	if (ok)
 		return 0;
 	snprintf(x->err, x->errlen, "%s:%d: %s", config_error_file(cf) != NULL ?
 	    config_error_file(cf) : path, config_error_line(cf),
@@ -715,8 +727,9 @@ conf_read(struct field_ctx *x, config_t *cf, const char *path)
 	return -1;
 }
 
-int
-conf_load(const char *path, struct conf *c, char *err, size_t errlen)
+static int
+conf_load_src(const char *path, const char *text, struct conf *c, char *err,
+    size_t errlen)
 {
 	struct field_ctx x = { path, err, errlen, 0, 0 };
 	config_t cf;
@@ -730,7 +743,7 @@ conf_load(const char *path, struct conf *c, char *err, size_t errlen)
 	}
 	snprintf(c->path, sizeof(c->path), "%s", path);
 	config_init(&cf);
-	if (conf_read(&x, &cf, path) == 0)
+	if (conf_read(&x, &cf, path, text) == 0)
 		field_parse_block(&x, config_root_setting(&cf), c, root_fields,
 		    "the file");
 	config_destroy(&cf);
@@ -739,6 +752,12 @@ conf_load(const char *path, struct conf *c, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+int
+conf_load(const char *path, struct conf *c, char *err, size_t errlen)
+{
+	return conf_load_src(path, NULL, c, err, errlen);
 }
 
 /* ------------------------------------------------------------ port match */
@@ -816,18 +835,21 @@ conf_print(const struct conf *c, FILE *fp)
 
 static const char persist_header[] =
     "# dcbxd.conf(5) -- rewritten by `dcbctl set --persist`.\n"
-    "# Comments of the previous version were not kept.\n\n";
+    "# Comments of the previous version were not kept; @include lines were.\n\n";
 
-/* Does the file at path hold adm as the policy of ifname? */
+int	(*conf_writer)(const char *, const char *, size_t, char *, size_t) =
+	    conf_write_file;
+
+/* Does text, read as the file at path, hold adm as ifname's policy? */
 static int
-persist_check(const char *path, const char *ifname,
+persist_check(const char *path, const char *text, const char *ifname,
     const struct dcb_config *adm, char *err, size_t errlen)
 {
 	struct conf chk;
 	struct conf_port p;
 	int rc = 0;
 
-	if (conf_load(path, &chk, err, errlen) != 0)
+	if (conf_load_src(path, text, &chk, err, errlen) != 0)
 		return -1;
 	conf_port_for(&chk, ifname, &p);
 	if (((adm->has & DCB_HAS_ETS) && !dcb_ets_equal(&p.admin.ets, &adm->ets)) ||
@@ -843,14 +865,30 @@ persist_check(const char *path, const char *ifname,
 	return rc;
 }
 
-/* Temp file in the same directory, fsync, check, rename, fsync the dir. */
 static int
-persist_write(config_t *cf, const char *path, const char *ifname,
-    const struct dcb_config *adm, char *err, size_t errlen)
+write_all(int fd, const char *p, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		if ((n = write(fd, p, len)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Temp file in the same directory, fsync, rename, fsync the directory. */
+int
+conf_write_file(const char *path, const char *text, size_t len, char *err,
+    size_t errlen)
 {
 	char tmp[PATH_MAX + 8], dir[PATH_MAX];
 	struct stat st;
-	FILE *fp;
 	int fd, dfd;
 
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
@@ -858,25 +896,17 @@ persist_write(config_t *cf, const char *path, const char *ifname,
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		return -1;
 	}
-	if (stat(path, &st) == 0 && (fchmod(fd, st.st_mode & 07777) != 0 ||
-	    (fchown(fd, st.st_uid, st.st_gid) != 0 && errno != EPERM)))
+	if (stat(path, &st) != 0)
+		st.st_mode = 0644, st.st_uid = (uid_t)-1, st.st_gid = (gid_t)-1;
+	if (fchmod(fd, st.st_mode & 07777) != 0 ||
+	    (fchown(fd, st.st_uid, st.st_gid) != 0 && errno != EPERM) ||
+	    write_all(fd, text, len) != 0 || fsync(fd) != 0)
 		goto fail;
-	if ((fp = fdopen(fd, "w")) == NULL)
-		goto fail;
-	fputs(persist_header, fp);
-	field_write_config(fp, cf);
-	if (fflush(fp) != 0 || ferror(fp) || fsync(fd) != 0) {
-		fclose(fp);
+	if (close(fd) != 0) {
 		fd = -1;
 		goto fail;
 	}
 	fd = -1;
-	if (fclose(fp) != 0)
-		goto fail;
-	if (persist_check(tmp, ifname, adm, err, errlen) != 0) {
-		unlink(tmp);
-		return -1;
-	}
 	if (rename(tmp, path) != 0)
 		goto fail;
 	snprintf(dir, sizeof(dir), "%s", path);
@@ -891,6 +921,44 @@ fail:
 		close(fd);
 	unlink(tmp);
 	return -1;
+}
+
+/*
+ * Temp files of a rewrite that never finished (the daemon killed between
+ * mkstemp and rename): "NAME.XXXXXX" beside the file, six characters of
+ * mkstemp's alphabet, a regular file.  Returns how many were removed.
+ */
+int
+conf_clean_temps(const char *path)
+{
+	char dir[PATH_MAX], base[PATH_MAX], full[PATH_MAX * 2];
+	const char *name;
+	struct dirent *de;
+	struct stat st;
+	size_t bl;
+	DIR *d;
+	int n = 0;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	snprintf(base, sizeof(base), "%s", path);
+	name = basename(base);
+	bl = strlen(name);
+	if ((d = opendir(dirname(dir))) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, name, bl) != 0 ||
+		    de->d_name[bl] != '.' || strlen(de->d_name + bl + 1) != 6 ||
+		    strspn(de->d_name + bl + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "abcdefghijklmnopqrstuvwxyz0123456789") != 6)
+			continue;
+		snprintf(full, sizeof(full), "%s/%s", dir, de->d_name);
+		if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (unlink(full) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
 }
 
 /* Swap the blocks of the policy parts that adm carries. */
@@ -937,15 +1005,108 @@ persist_merge(struct conf_port *p, const struct dcb_config *adm)
 		p->admin.app = adm->app;
 }
 
+/* Read from an @include'd file (not the main one, not made by us)? */
+static bool
+from_include(const config_setting_t *s, const char *path)
+{
+	const char *f = config_setting_source_file(s);
+
+	return f != NULL && strcmp(f, path) != 0;
+}
+
+/* A setting of the main file holding an included one somewhere below. */
+static const config_setting_t *
+nested_include(const config_setting_t *s, const char *path)
+{
+	const config_setting_t *r;
+	int i;
+
+	if (from_include(s, path))
+		return s;
+	if (!config_setting_is_aggregate(s))
+		return NULL;
+	for (i = 0; i < config_setting_length(s); i++)
+		if ((r = nested_include(config_setting_get_elem(s, i), path)))
+			return r;
+	return NULL;
+}
+
+/*
+ * The file's new text: the header, its top-level @include lines as they
+ * were, then the settings of the file itself.  What came from an included
+ * file stays there (not inlined); an @include inside a setting, or a
+ * change that falls in an included file, cannot be written back and is
+ * refused with the reason.
+ */
+static char *
+persist_text(config_t *cf, const char *path, size_t *lenp, char *err,
+    size_t errlen)
+{
+	config_setting_t *root = config_root_setting(cf);
+	const config_setting_t *s, *in;
+	char *buf = NULL, *line = NULL;
+	size_t cap = 0;
+	FILE *src, *mem;
+	bool incl = false;
+	int i;
+
+	for (i = config_setting_length(root) - 1; i >= 0; i--) {
+		s = config_setting_get_elem(root, (unsigned)i);
+		if (from_include(s, path))
+			config_setting_remove_elem(root, (unsigned)i);
+		else if ((in = nested_include(s, path)) != NULL) {
+			snprintf(err, errlen, "%s:%d: `%s' holds settings of "
+			    "%s (an @include inside a setting): --persist "
+			    "cannot write it back; move the @include to the "
+			    "top level", path, config_setting_source_line(s),
+			    config_setting_name(s),
+			    config_setting_source_file(in));
+			return NULL;
+		}
+	}
+	if ((src = fopen(path, "r")) == NULL && errno != ENOENT) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if ((mem = open_memstream(&buf, lenp)) == NULL) {
+		if (src != NULL)
+			fclose(src);
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	fputs(persist_header, mem);
+	while (src != NULL && getline(&line, &cap, src) > 0)
+		if (strncmp(line + strspn(line, " \t"), "@include", 8) == 0) {
+			fputs(line, mem);
+			incl = true;
+		}
+	free(line);
+	if (src != NULL)
+		fclose(src);
+	if (incl)
+		fputc('\n', mem);
+	field_write_config(mem, cf);
+	if (fclose(mem) != 0) {
+		free(buf);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	return buf;
+}
+
 int
 conf_persist_admin(const struct conf *c, const char *ifname,
     const struct dcb_config *adm, char *err, size_t errlen)
 {
 	config_setting_t *ports, *e;
+	struct field_ctx x = { c->path, err, errlen, 0, 0 };
 	struct dcb_why why = { "" };
 	struct conf cur;
 	struct conf_port p;
 	config_t cf;
+	char *text = NULL;
+	size_t len;
+	bool fresh;
 	int i, rc = -1;
 
 	if ((rc = dcb_config_validate(adm, &why)) != DCB_OK) {
@@ -954,15 +1115,16 @@ conf_persist_admin(const struct conf *c, const char *ifname,
 		return -1;
 	}
 	rc = -1;
-	/* The file as it is now, not as it was when c was loaded. */
-	if (conf_load(c->path, &cur, err, errlen) != 0)
+	/* The file as it is now, not as it was when c was loaded; none yet
+	 * (running with the defaults) is an empty one. */
+	fresh = access(c->path, F_OK) != 0 && errno == ENOENT;
+	if (fresh)
+		conf_defaults(&cur);
+	else if (conf_load(c->path, &cur, err, errlen) != 0)
 		return -1;
 	config_init(&cf);
-	if (!config_read_file(&cf, c->path)) {
-		snprintf(err, errlen, "%s:%d: %s", c->path,
-		    config_error_line(&cf), config_error_text(&cf));
+	if (!fresh && conf_read(&x, &cf, c->path, NULL) != 0)
 		goto out;
-	}
 	i = port_best(&cur, ifname);
 	if (i >= 0)
 		p = cur.ports[i];
@@ -972,9 +1134,17 @@ conf_persist_admin(const struct conf *c, const char *ifname,
 	if ((ports = config_lookup(&cf, "ports")) == NULL)
 		ports = config_setting_add(config_root_setting(&cf), "ports",
 		    CONFIG_TYPE_LIST);
-	if (i >= 0 && !is_pattern(p.match)) {
-		if (persist_replace(config_setting_get_elem(ports,
-		    (unsigned)i), &p, adm->has, err, errlen) != 0)
+	e = i >= 0 ? config_setting_get_elem(ports, (unsigned)i) : NULL;
+	if (from_include(ports, c->path) ||
+	    (e != NULL && !is_pattern(p.match) && from_include(e, c->path))) {
+		snprintf(err, errlen, "%s: the settings of %s come from %s "
+		    "(@include): --persist rewrites only %s; change them there",
+		    c->path, ifname, config_setting_source_file(e != NULL &&
+		    from_include(e, c->path) ? e : ports), c->path);
+		goto out;
+	}
+	if (e != NULL && !is_pattern(p.match)) {
+		if (persist_replace(e, &p, adm->has, err, errlen) != 0)
 			goto out;
 	} else {
 		/* A pattern's settings, pinned to this one interface. */
@@ -982,8 +1152,12 @@ conf_persist_admin(const struct conf *c, const char *ifname,
 		e = config_setting_add(ports, NULL, CONFIG_TYPE_GROUP);
 		field_emit_block(e, &p, port_fields);
 	}
-	rc = persist_write(&cf, c->path, ifname, adm, err, errlen);
+	if ((text = persist_text(&cf, c->path, &len, err, errlen)) == NULL ||
+	    persist_check(c->path, text, ifname, adm, err, errlen) != 0)
+		goto out;
+	rc = conf_writer(c->path, text, len, err, errlen) == 0 ? 0 : -1;
 out:
+	free(text);
 	config_destroy(&cf);
 	conf_free(&cur);
 	return rc;

@@ -18,7 +18,9 @@
 #include "dcb.h"
 #include "pfcwd.h"
 
-#define CONF_DEFAULT_PATH	SYSCONFDIR "/dcbxd.conf"
+#define CONF_DEFAULT_PATH	SYSCONFDIR "/dcbxd/dcbxd.conf"
+/* Where versions before 0.2 kept it: still read, with a notice. */
+#define CONF_LEGACY_PATH	SYSCONFDIR "/dcbxd.conf"
 #define CONF_DEFAULT_SOCKET	RUNSTATEDIR "/dcbxd/dcbxd.sock"
 #define CONF_MAX_MGMT		4	/* management-addresses */
 
@@ -160,11 +162,21 @@ void	conf_print(const struct conf *, FILE *);
 /*
  * Replace the admin policy of the entry that ifname resolves to (creating
  * an exact entry when it came from a pattern) and write the file
- * atomically (temp file + fsync + check + rename).  Only the parts named
- * in dcb_config.has are replaced.  Comments in the file are not kept.
- * Used by `dcbctl set --persist`.
+ * atomically (checked in memory, then conf_writer).  Only the parts named
+ * in dcb_config.has are replaced.  Comments in the file are not kept;
+ * top-level @include lines are, and what they include is not inlined (a
+ * change that falls in an included file is refused).  Used by
+ * `dcbctl set --persist`.
  */
 int	conf_persist_admin(const struct conf *, const char *ifname,
 	    const struct dcb_config *, char *err, size_t errlen);
+/* Replace path by text: temp file beside it, fsync, rename.  0 or -1. */
+int	conf_write_file(const char *path, const char *text, size_t len,
+	    char *err, size_t errlen);
+/* What conf_persist_admin() writes with (the daemon's root helper -u). */
+extern int	(*conf_writer)(const char *path, const char *text, size_t len,
+		    char *err, size_t errlen);
+/* Remove path's "NAME.XXXXXX" temp files of an interrupted rewrite. */
+int	conf_clean_temps(const char *path);
 
 #endif /* CONF_H */

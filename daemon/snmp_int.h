@@ -86,7 +86,7 @@ enum snmp_tree {
 	SNMP_TREE_LLDP,		/* LLDP-MIB, 1.0.8802.1.1.2 */
 	SNMP_TREE_DCBX,		/* lldpXdot1dcbxMIB, ...13.1.5.32962.5 */
 	SNMP_TREE_PFC,		/* IEEE8021-PFC-MIB, 1.3.111.2.802.1.1.21 */
-	SNMP_TREE_DCBXD,	/* DCBXD-MIB, enterprises.32473.1 */
+	SNMP_TREE_DCBXD,	/* DCBXD-MIB, enterprises.DCBXD_PEN.1 */
 	SNMP_TREE__MAX
 };
 struct snmp_root {

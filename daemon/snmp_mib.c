@@ -22,8 +22,9 @@ const struct snmp_root snmp_roots[SNMP_TREE__MAX] = {
 	    { 1, 3, 111, 2, 802, 1, 1, 13, 1, 5, 32962, 5 }, 12 },
 	[SNMP_TREE_PFC] = { "ieee8021PFCMib",
 	    { 1, 3, 111, 2, 802, 1, 1, 21 }, 8 },
-	/* 32473: IANA's enterprise number for documentation (RFC 5612). */
-	[SNMP_TREE_DCBXD] = { "dcbxdMIB", { 1, 3, 6, 1, 4, 1, 32473, 1 }, 8 },
+	/* configure --with-enterprise-number; 32473 by default, IANA's
+	 * enterprise number for documentation (RFC 5612). */
+	[SNMP_TREE_DCBXD] = { "dcbxdMIB", { 1, 3, 6, 1, 4, 1, DCBXD_PEN, 1 }, 8 },
 };
 
 /* One LLDP-MIB object: lldpObjects (.1) + group + arc(s). */
