@@ -63,9 +63,13 @@ dp_thresholds(struct engine *e)
 	    2ull * frame;
 	react = e->reaction_used ? e->reaction_used : 1 * MS;
 	hr += react * e->speed / 8000000000ull + esched_ring_cost(frame);
-	/* What really arrived after an XOFF, with half again as margin. */
+	/* What really arrived after an XOFF, with half again as margin,
+	 * never more than half the queue by this path. */
 	if (hr < (uint64_t)e->inflight_max * 3 / 2)
 		hr = (uint64_t)e->inflight_max * 3 / 2;
+	if (hr > e->qsize / 2 && e->inflight_max > 0 &&
+	    (uint64_t)e->inflight_max * 3 / 2 == hr)
+		hr = e->qsize / 2;
 	e->headroom = hr > UINT32_MAX ? UINT32_MAX : (uint32_t)hr;
 	e->in.pfc_en = (uint8_t)(e->eg.cfg.pfc_en & ~e->wd.drop);
 	e->fits = esched_ingress_init(&e->in, e->qsize, e->headroom, e->mtu,
@@ -315,7 +319,7 @@ dp_untuck(struct msghdr *m, uint8_t *buf, size_t n, struct timespec *ts)
 
 /* A data frame from the port: classify, admit, queue for the host. */
 static void
-dp_ingress_frame(struct engine *e, const uint8_t *f, size_t len)
+dp_ingress_frame(struct engine *e, const uint8_t *f, size_t len, uint64_t now)
 {
 	int p, why;
 
@@ -332,10 +336,13 @@ dp_ingress_frame(struct engine *e, const uint8_t *f, size_t len)
 	e->c.rx_f[p]++;
 	e->c.rx_b[p] += len;
 	/* In flight: what still arrives after we asked for the pause (the
-	 * peer's reaction and both hosts' lateness, as they really are). */
+	 * peer's reaction and both hosts' lateness, as they really are), in
+	 * the first ENG_FLIGHT_NS; later frames are a peer not honouring
+	 * PFC (the watchdog's forward action), not flight. */
 	if (!e->in.asked[p])
 		e->inflight[p] = 0;
-	else if ((e->inflight[p] += esched_ring_cost((uint32_t)len)) >
+	else if (now - e->in.asked_at[p] <= ENG_FLIGHT_NS &&
+	    (e->inflight[p] += esched_ring_cost((uint32_t)len)) >
 	    e->inflight_max)
 		e->inflight_max = e->inflight[p];
 	if (eng_wd_drops(e, p, false))
@@ -391,7 +398,8 @@ dp_port_rx(struct engine *e, uint64_t now)
 		/* Woken later than the headroom allows for: what waits in the
 		 * socket behind this frame needs room too, so lower XOFF now,
 		 * before reading it (the 100 ms review raises it again). */
-		if (now - t0 > e->reaction_used && e->in.pfc_en != 0) {
+		if (now - t0 > e->reaction_used && now - t0 <= ENG_FLIGHT_NS &&
+		    e->in.pfc_en != 0) {
 			e->reaction_used = now - t0 + (e->react.n >= 16 ?
 			    e->reaction_used : 0);
 			dp_thresholds(e);
@@ -402,7 +410,7 @@ dp_port_rx(struct engine *e, uint64_t now)
 		    e->buf[5] <= 0x0f)
 			e->c.link_local++;	/* 802.1Q 8.6.3: never relayed */
 		else if (len >= 14)
-			dp_ingress_frame(e, e->buf, len);
+			dp_ingress_frame(e, e->buf, len, now);
 	}
 }
 

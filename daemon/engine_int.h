@@ -26,6 +26,7 @@ struct nl_sock;
 #define ENG_BUF		16384		/* largest frame we move */
 #define ENG_SAMPLES	1024		/* pause reaction samples kept */
 #define ENG_SNAP_NS	100000000ull	/* publish counters every 100 ms */
+#define ENG_FLIGHT_NS	10000000ull	/* after an XOFF: in flight, not a storm */
 
 struct eng_cnt {
 	uint64_t	host_in_f[ESCHED_NPRIO], host_in_b[ESCHED_NPRIO];	/* TAP read */
