@@ -59,16 +59,12 @@ sleep 4.5		# txFast (4 frames, 1 s apart) is over
 
 # 2. SIGHUP, new system name: the peer sees it at once (a local change
 # transmits at once, 802.1AB SIGNAL_TX), and nobody loses a neighbour.
+# tx-interval is 30 s: seeing it within 10 s can only come from the
+# transmission the change triggered, not from a periodic one.
 conf name-two rx-tx
-t0=$(date +%s%N)
 kill -HUP "$PID_a"
-if wait_for 3 b_names "o1b o2b" "name-two name-two"; then
-	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-	diag "peer saw the new system name $ms ms after SIGHUP"
-	check "SIGHUP: the peer sees the new system name within 1 s" [ "$ms" -lt 1000 ]
-else
-	not_ok "SIGHUP: the peer sees the new system name"
-fi
+check "SIGHUP: the peer sees the new system name (a triggered frame)" \
+    wait_for 10 b_names "o1b o2b" "name-two name-two"
 check "a kept its neighbours (1 insert, 0 deletes on o1a and o2a)" \
     eval 'rem_ok a o1a && rem_ok a o2a'
 check "the peer updated us in place (1 insert, 0 deletes on o1b, o2b)" \
