@@ -590,18 +590,9 @@ metrics_render(size_t *len)
 		return (NULL);
 	}
 	for (i = 0; i < n; i++) {
-		struct port *p = (struct port *)(uintptr_t)v[i];
-
-		m[i].p = p;
-		port_label(m[i].lbl, p->ifname);
-		/* dcbnl: port_be.c's last sample; the engine: its snapshot */
-		m[i].pfc = p->pfc;
-		if (p->be_open && p->be.kind == BACKEND_ENGINE) {
-			if (p->be.ops->stats != NULL)
-				(void)p->be.ops->stats(&p->be, &m[i].pfc);
-			if (p->be.ops->show != NULL)
-				m[i].eng = p->be.ops->show(&p->be);
-		}
+		m[i].p = v[i];
+		port_label(m[i].lbl, v[i]->ifname);
+		m[i].eng = port_be_counters(v[i], &m[i].pfc);
 	}
 	for (k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
 		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", fams[k].name,
