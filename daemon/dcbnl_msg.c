@@ -573,22 +573,35 @@ dcbnl_cee_u8(struct dcbnl_ctx *c, uint8_t cmd, const char *what, uint8_t v)
 	return dcbnl_transact(c, m, cmd, what, NULL, NULL);
 }
 
+/*
+ * SAPP / GAPP: the APP nest { IDTYPE, ID [, PRIORITY for SAPP] }; NULL
+ * when it cannot be built (dcbnl_transact() then says -ENOMEM).
+ */
+static struct nl_msg *
+dcbnl_app_req(struct dcbnl_ctx *c, uint8_t cmd, const struct dcbnl_cee_app *a)
+{
+	struct nl_msg *m = dcbnl_req(c, cmd);
+	struct nlattr *nest;
+
+	if (m == NULL)
+		return NULL;
+	if ((nest = nla_nest_start(m, DCB_ATTR_APP | NLA_F_NESTED)) == NULL ||
+	    nla_put_u8(m, DCB_APP_ATTR_IDTYPE, a->idtype) < 0 ||
+	    nla_put_u16(m, DCB_APP_ATTR_ID, a->id) < 0 ||
+	    (cmd == DCB_CMD_SAPP &&
+	    nla_put_u8(m, DCB_APP_ATTR_PRIORITY, a->map) < 0)) {
+		nlmsg_free(m);
+		return NULL;
+	}
+	nla_nest_end(m, nest);
+	return m;
+}
+
 static int
 dcbnl_cee_sapp(struct dcbnl_ctx *c, const struct dcbnl_cee_app *a)
 {
-	struct nl_msg *m = dcbnl_req(c, DCB_CMD_SAPP);
-	struct nlattr *nest;
-
-	if (m != NULL && ((nest = nla_nest_start(m, DCB_ATTR_APP |
-	    NLA_F_NESTED)) == NULL ||
-	    nla_put_u8(m, DCB_APP_ATTR_IDTYPE, a->idtype) < 0 ||
-	    nla_put_u16(m, DCB_APP_ATTR_ID, a->id) < 0 ||
-	    nla_put_u8(m, DCB_APP_ATTR_PRIORITY, a->map) < 0)) {
-		nlmsg_free(m);
-		m = NULL;
-	} else if (m != NULL)
-		nla_nest_end(m, nest);
-	return dcbnl_transact(c, m, DCB_CMD_SAPP, "APP", NULL, NULL);
+	return dcbnl_transact(c, dcbnl_app_req(c, DCB_CMD_SAPP, a),
+	    DCB_CMD_SAPP, "APP", NULL, NULL);
 }
 
 /*
@@ -772,18 +785,8 @@ fail:
 static int
 dcbnl_cee_gapp(struct dcbnl_ctx *c, struct dcbnl_cee_app *a)
 {
-	struct nl_msg *m = dcbnl_req(c, DCB_CMD_GAPP);
-	struct nlattr *nest;
-
-	if (m != NULL && ((nest = nla_nest_start(m, DCB_ATTR_APP |
-	    NLA_F_NESTED)) == NULL ||
-	    nla_put_u8(m, DCB_APP_ATTR_IDTYPE, a->idtype) < 0 ||
-	    nla_put_u16(m, DCB_APP_ATTR_ID, a->id) < 0)) {
-		nlmsg_free(m);
-		m = NULL;
-	} else if (m != NULL)
-		nla_nest_end(m, nest);
-	return dcbnl_transact(c, m, DCB_CMD_GAPP, "APP", dcbnl_gapp_cb, a);
+	return dcbnl_transact(c, dcbnl_app_req(c, DCB_CMD_GAPP, a),
+	    DCB_CMD_GAPP, "APP", dcbnl_gapp_cb, a);
 }
 
 /*
