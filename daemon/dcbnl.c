@@ -928,17 +928,6 @@ dcbnl_backend_open(struct backend *b, const char *ifname,
 	return dcbnl_backend_open_tr(b, tr, ifname, pr, opts);
 }
 
-bool
-dcbnl_backend_nic(struct backend *b, struct dcb_config *cfg)
-{
-	struct dcbnl_priv *p = b->priv;
-
-	if (!p->has_nic)
-		return false;
-	*cfg = p->nic.cfg;
-	return true;
-}
-
 const struct dcbnl_counters *
 dcbnl_backend_counters(struct backend *b)
 {

@@ -89,9 +89,6 @@ int	dcbnl_backend_open_tr(struct backend *, struct dcbnl_tr *,
 	    const char *ifname, const struct dcbnl_probe_result *,
 	    const struct dcbnl_opts *);
 
-/* The NIC's config as last read back (false until one was read). */
-bool	dcbnl_backend_nic(struct backend *, struct dcb_config *);
-
 /* Per-backend counters (also in the show JSON). */
 struct dcbnl_counters {
 	uint64_t	requests;	/* netlink requests sent */
