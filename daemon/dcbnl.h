@@ -161,7 +161,7 @@ typedef void dcbnl_unowned_fn(void *arg, const char *ifname, uint8_t cmd);
 int	dcbnl_watch_init(dcbnl_unowned_fn *, void *arg);	/* logs why not */
 int	dcbnl_watch_attach(struct dcbnl_mon *, dcbnl_unowned_fn *, void *);
 void	dcbnl_watch_fini(void);
-/* dcbnl.c (the backends' side), for the watch: one notification, */
+/* dcbnl_mon.c (the backends' side), for the watch: one notification, */
 void	dcbnl_backends_note(const struct dcbnl_event *, dcbnl_unowned_fn *,
 	    void *arg);
 /* notifications lost, */

@@ -16,7 +16,8 @@ layer() {
 	conf|conf_field) echo conf ;;
 	dcbxd) echo context ;;
 	agent|sock) echo lldp ;;
-	backend|dcbnl|dcbnl_msg|dcbnl_watch|engine|engine_dp|engine_int|engine_wd)
+	backend|dcbnl|dcbnl_int|dcbnl_cee|dcbnl_mon|dcbnl_msg|dcbnl_msg_int|\
+	dcbnl_msg_cee|dcbnl_watch|engine|engine_dp|engine_int|engine_wd)
 		echo backend ;;
 	port|port_be|mgmt) echo port ;;
 	ctl|show|doctor) echo control ;;
