@@ -587,6 +587,12 @@ match_rank(const char *m, const char *ifname)
 	return (int)strcspn(m, "*?[\\");
 }
 
+bool
+conf_match_names(const char *m)
+{
+	return !is_pattern(m) || strcspn(m, "*?[\\") > 0;
+}
+
 /* The index of the most specific entry (the first one on a tie), or -1. */
 static int
 port_best(const struct conf *c, const char *ifname)

@@ -119,6 +119,13 @@ void	conf_free(struct conf *);
 bool	conf_port_for(const struct conf *, const char *ifname,
 	    struct conf_port *);
 /*
+ * Does this match string name interfaces, rather than catch all of them?
+ * An exact name, or a pattern with a literal prefix ("veth*", "dcb-*"):
+ * yes; "*", "?*", "[a-z]*": no.  A virtual device is managed only when
+ * the entry that selects it names it.
+ */
+bool	conf_match_names(const char *match);
+/*
  * Split "ADDR:PORT" (an IPv6 address in brackets: "[::1]:9417") into a
  * numeric address and a port 1..65535.  0, or -1 with a sentence in err.
  */
