@@ -12,7 +12,9 @@
  * (scripts depend on them):
  *   ETS: {"willing":bool,"cbs":bool,"ets_cap":N,"prio_tc":[8],"tc_bw":[8],
  *         "tc_tsa":[8 of "strict"|"ets"|"cbs"|"vendor"]}
- *   PFC: {"willing":bool,"mbc":bool,"pfc_cap":N,"prio_pfc":[8 bools],"delay":N}
+ *   PFC: {"willing":bool,"macsec_bypass":bool,"pfc_cap":N,"prio_pfc":[8 bools],
+ *         "delay":N}  (dcb pfc -j's keys; "mbc", the old name of
+ *         macsec_bypass, is still accepted in requests)
  *   APP: {"selector":"ethertype"|"stream-port"|"dgram-port"|"port"|"dscp",
  *         "protocol":N,"priority":N}
  * In ETS/PFC objects given to *_from_json an array element may be null,

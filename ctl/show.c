@@ -88,43 +88,76 @@ show_pfc(FILE *fp, const json_t *pfc)
 	show_fields(fp, proto_pfc_fields, pfc, "");
 }
 
-/* "4791:3", ethertypes in hex "0x8906:3"; selector name in *sel. */
-static const char *
-app_text(const json_t *e, const char **sel, char *buf, size_t len)
+/*
+ * The APP table in dcb app's words and order (dcb-app(8)), so that a line
+ * pastes back into `dcbctl set app dev IF add ...`: "ethtype-prio
+ * 0x8906:3", "default-prio 3" (ethertype 0), "dscp-prio 26:3 46:5", ...
+ */
+static const struct {
+	int		sel;
+	bool		deflt;		/* the ethertype-0 entries */
+	const char	*word;
+} app_lines[] = {
+	{ DCB_APP_SEL_ETHERTYPE, false, "ethtype-prio" },
+	{ DCB_APP_SEL_ETHERTYPE, true, "default-prio" },
+	{ DCB_APP_SEL_DSCP, false, "dscp-prio" },
+	{ DCB_APP_SEL_STREAM, false, "stream-port-prio" },
+	{ DCB_APP_SEL_DGRAM, false, "dgram-port-prio" },
+	{ DCB_APP_SEL_ANY, false, "port-prio" },
+};
+
+/* "4791:3", ethertypes in hex "0x8906:3", default-prio "3"; -1: none. */
+static int
+app_text(const json_t *e, int *sel, bool *deflt, char *buf, size_t len)
 {
+	const char *name = json_string_value(json_object_get(e, "selector"));
 	json_t *jp = json_object_get(e, "protocol");
 	json_t *jq = json_object_get(e, "priority");
-	int s;
+	unsigned int proto, prio;
 
-	*sel = json_string_value(json_object_get(e, "selector"));
-	if (*sel == NULL || dcb_kw_lookup(dcb_sel_kw, *sel, &s) != 0)
-		*sel = "?";
-	if (!json_is_integer(jp) || !json_is_integer(jq))
-		return "?";
-	snprintf(buf, len, strcmp(*sel, "ethertype") == 0 ? "0x%04x:%u" :
-	    "%u:%u", (unsigned int)json_integer_value(jp) & 0xffff,
-	    (unsigned int)json_integer_value(jq) & 0xff);
-	return buf;
+	if (name == NULL || dcb_kw_lookup(dcb_sel_kw, name, sel) != 0 ||
+	    !json_is_integer(jp) || !json_is_integer(jq))
+		return -1;
+	proto = (unsigned int)json_integer_value(jp) & 0xffff;
+	prio = (unsigned int)json_integer_value(jq) & 0xff;
+	*deflt = *sel == DCB_APP_SEL_ETHERTYPE && proto == 0;
+	if (*deflt)
+		snprintf(buf, len, "%u", prio);
+	else
+		snprintf(buf, len, *sel == DCB_APP_SEL_ETHERTYPE ?
+		    "0x%04x:%u" : "%u:%u", proto, prio);
+	return 0;
 }
 
-/* One line per selector, in the keyword table's order: "dscp 26:3 46:5". */
+static const char *
+app_word(int sel, bool deflt)
+{
+	size_t l;
+
+	for (l = 0; l < sizeof(app_lines) / sizeof(app_lines[0]); l++)
+		if (app_lines[l].sel == sel && app_lines[l].deflt == deflt)
+			return app_lines[l].word;
+	return "?";
+}
+
 void
 show_app(FILE *fp, const json_t *app)
 {
-	const struct dcb_kw *k;
-	const char *sel, *txt;
 	const json_t *e;
 	char buf[32];
-	size_t i;
-	bool any;
+	size_t i, l;
+	bool any, deflt;
+	int sel;
 
-	for (k = dcb_sel_kw; k->name != NULL; k++) {
+	for (l = 0; l < sizeof(app_lines) / sizeof(app_lines[0]); l++) {
 		any = false;
 		json_array_foreach(app, i, e) {
-			txt = app_text(e, &sel, buf, sizeof(buf));
-			if (strcmp(sel, k->name) != 0)
+			if (app_text(e, &sel, &deflt, buf, sizeof(buf)) != 0 ||
+			    sel != app_lines[l].sel ||
+			    deflt != app_lines[l].deflt)
 				continue;
-			fprintf(fp, "%s %s", any ? "" : k->name, txt);
+			fprintf(fp, "%s %s", any ? "" : app_lines[l].word,
+			    buf);
 			any = true;
 		}
 		if (any)
@@ -190,10 +223,11 @@ static void
 dcbx_app_grid(FILE *fp, const json_t *feat)
 {
 	struct table *t = table_new(3);
-	const char *sel, *txt;
 	size_t s, row, rows = 0;
 	const json_t *a, *e;
 	char buf[32];
+	bool deflt;
+	int sel;
 
 	for (s = 0; s < 3; s++) {
 		table_add(t, dcbx_sources[s == 0 ? 0 : s + 1]);
@@ -205,10 +239,10 @@ dcbx_app_grid(FILE *fp, const json_t *feat)
 		for (s = 0; s < 3; s++) {
 			a = json_object_get(feat, dcbx_sources[s ? s + 1 : 0]);
 			e = json_array_get(a, row);
-			txt = e != NULL ? app_text(e, &sel, buf, sizeof(buf)) :
-			    NULL;
-			if (txt != NULL)
-				table_addf(t, "%s %s", sel, txt);
+			if (e != NULL && app_text(e, &sel, &deflt, buf,
+			    sizeof(buf)) == 0)
+				table_addf(t, "%s %s", app_word(sel, deflt),
+				    buf);
 			else
 				table_add(t, row == 0 && json_is_null(a) ?
 				    "-" : "");

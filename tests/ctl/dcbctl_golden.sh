@@ -112,9 +112,9 @@ golden set-pfc $C set pfc dev kc0 prio-pfc 5:on
 check "the server adopts PFC 3,4,5" wait_for 5 sh -c \
     "$S show pfc dev ks0 | grep -q 'prio-pfc 0:off 1:off 2:off 3:on 4:on 5:on 6:off'"
 golden set-pfc-shown $C show pfc dev kc0
-golden set-app.json $C -j set app dev kc0 add dscp 26:5 del dgram-port 4791:3
+golden set-app.json $C -j set app dev kc0 add dscp-prio 26:5 del dgram-port 4791:3
 check "the server adopts the APP table" wait_for 5 sh -c \
-    "$S show app dev ks0 | grep -qx 'dscp 26:5'"
+    "$S show app dev ks0 | grep -qx 'dscp-prio 26:5'"
 golden set-app-server $S show app dev ks0
 check "the config file is untouched by set without --persist" \
     grep -q 'protocol = 4791' "$NS_TMP/c.conf"
