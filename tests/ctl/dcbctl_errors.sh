@@ -109,6 +109,6 @@ expect_err "set is validated against the daemon's admin config" \
     "dcbctl: ets: tc-bw sums to 130, not 100, with a TC using ets" \
     "$dcbctl" -s "$sock" set ets dev eth0 tc-bw 2:30
 "$dcbctl" -s "$sock" monitor >"$tmp/mon.txt" 2>/dev/null
-check "monitor prints one line per event" sh -c \
-    "[ \$(wc -l <'$tmp/mon.txt') -eq 2 ] && grep -qx 'dcbx eth0 feature=pfc status=peer reason=adopted' '$tmp/mon.txt'"
+check "monitor prints one line per event, time-stamped" sh -c \
+    "[ \$(wc -l <'$tmp/mon.txt') -eq 2 ] && grep -Eqx '[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}[+-][0-9]{4} dcbx eth0 feature=pfc status=peer reason=adopted' '$tmp/mon.txt'"
 finish

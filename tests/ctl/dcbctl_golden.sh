@@ -21,7 +21,7 @@ need_cmd ip python3 timeout
 ip netns add "kprobe$$" 2>/dev/null || skip_all "cannot create network namespaces here"
 ip netns del "kprobe$$"
 
-plan 71
+plan 76
 ns_setup k
 PY="python3 $top_srcdir/tests/ctl/golden.py"
 ns_add c && ns_add s && ns_add x || bail "namespaces"
@@ -116,6 +116,7 @@ golden set-app.json $C -j set app dev kc0 add dscp-prio 26:5 del dgram-port 4791
 check "the server adopts the APP table" wait_for 5 sh -c \
     "$S show app dev ks0 | grep -qx 'dscp-prio 26:5'"
 golden set-app-server $S show app dev ks0
+golden set-willing-note $S set pfc dev ks0 delay 26384
 check "the config file is untouched by set without --persist" \
     grep -q 'protocol = 4791' "$NS_TMP/c.conf"
 
@@ -166,6 +167,10 @@ golden err-show-extra $C show ports dev kc0
 golden err-monitor-extra $C monitor now
 golden err-command $C shwo
 golden err-no-socket $DCBCTL -s "$NS_TMP/none.sock" show ports
+golden version-offline $DCBCTL -s "$NS_TMP/none.sock" --version
+golden err-version-offline $DCBCTL -s "$NS_TMP/none.sock" version
+golden help-set $DCBCTL -s "$NS_TMP/none.sock" set ets --help
+golden err-help-bogus $DCBCTL help bogus
 # A broken file: reload and set --persist refuse, nothing changes.
 cp "$NS_TMP/c.conf" "$NS_TMP/c.conf.good"
 printf 'dcbxd: { tx-interval = 1; };\n' >>"$NS_TMP/c.conf"

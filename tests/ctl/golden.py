@@ -33,7 +33,10 @@ def mask_text(text):
             m = re.match(r"\d+", line[ttl_col:])
             w = m.end()
             line = line[:ttl_col] + "T" * w + line[ttl_col + w:]
-        line = re.sub(r"^(  stats\w+\s+)\d+$", r"\1N", line)
+        line = re.sub(r"^(  lldp [\w-]+\s+)\d+$", r"\1N", line)
+        # monitor: the time dcbctl read each event
+        line = re.sub(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d{4} ",
+                      "TIME ", line)
         line = re.sub(r"( ttl_left=)\d+", r"\1N", line)
         # metrics: counters move with time (LLDP frames), the rest is state
         line = re.sub(r"^(dcbxd_\w+_total(\{[^}]*\})?) \d+$", r"\1 N", line)
