@@ -176,6 +176,15 @@ cmd_show(const struct ctx *x, int argc, char *argv[])
 		    "dcbx, ets, pfc, app or stats\n");
 		return DCBCTL_EXIT_USAGE;
 	}
+	/* show neighbors [dev IF] details: every TLV, as lldpcli's. */
+	if (strcmp(argv[0], "neighbors") == 0 && argc > 1 &&
+	    strcmp(argv[argc - 1], "details") == 0) {
+		if (dev_args("show", "neighbors", argc - 2, argv + 1, false,
+		    &args) != 0)
+			return DCBCTL_EXIT_USAGE;
+		return simple(x, PROTO_SHOW_NEIGHBORS, args,
+		    show_neighbors_details);
+	}
 	for (i = 0; i < sizeof(shows) / sizeof(shows[0]); i++) {
 		if (strcmp(argv[0], shows[i].what) != 0)
 			continue;

@@ -112,6 +112,8 @@ void	show_ets_json(const struct out_opts *, const json_t *oper,
 	    const json_t *reco);
 void	show_ports(FILE *, const json_t *);
 void	show_neighbors(FILE *, const json_t *);
+/* Every TLV of each neighbour, a block each (lldpcli show neighbors details). */
+void	show_neighbors_details(FILE *, const json_t *);
 void	show_dcbx(FILE *, const json_t *);
 /* One feature's config in dcb's vocabulary, as `dcb ets show` prints. */
 void	show_ets(FILE *, const json_t *, const char *prefix);

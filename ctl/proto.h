@@ -42,6 +42,14 @@
  *      "chassis_id_type","chassis_id_subtype":N,"port_id_type",
  *      "port_id_subtype":N,"sys_desc"|null,"port_desc"|null,
  *      "ttl":N,"ttl_left":N,"dcbx":"ieee"|"cee"|"both"|"none",
+ *      "capabilities":[NAME...]|null,"capabilities_enabled":[NAME...]|null,
+ *      "mgmt_addrs":[{"family":"ipv4"|"ipv6"|"mac"|"other",
+ *        "family_number":N,"address","if_subtype","if_number":N}],
+ *      "max_frame_size":N|null (802.3),"pvid":N|null (802.1),
+ *      "vlans":[{"vid":N,"name"}] (802.1 VLAN Name),
+ *      "org_tlvs":[{"oui":"00:80:c2","subtype":N,"name":NAME|null,
+ *        "length":N}] (every org TLV in order, named when known),
+ *      "unknown_tlvs":[{"type":N,"length":N}] (reserved types),
  *      "src_mac":"aa:bb:.."}
  *     (*_type: the 802.1AB subtype name, "mac", "ifname", "local", ...,
  *      *_subtype its number; chassis_id/port_id printable: MACs as

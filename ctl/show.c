@@ -403,6 +403,104 @@ show_neighbors(FILE *fp, const json_t *r)
 	show_rows(fp, r, cols, (int)(sizeof(cols) / sizeof(cols[0])));
 }
 
+/* The strings of an array, joined by sep; "-" when empty or absent. */
+static void
+join_strings(FILE *fp, const json_t *a, const char *sep)
+{
+	const json_t *v;
+	size_t i;
+
+	if (json_array_size(a) == 0) {
+		fputc('-', fp);
+		return;
+	}
+	json_array_foreach(a, i, v)
+		fprintf(fp, "%s%s", i ? sep : "", json_is_string(v) ?
+		    json_string_value(v) : "?");
+}
+
+/* One line "  Label:      value" of a neighbour's block. */
+static void
+detail(FILE *fp, const char *label, const json_t *o, const char *key)
+{
+	char buf[512];
+
+	fprintf(fp, "  %-13s %s\n", label, get_text(o, key, buf,
+	    sizeof(buf)));
+}
+
+static void
+neighbor_details(FILE *fp, const json_t *n)
+{
+	const json_t *a, *v;
+	char b[4][256];
+	size_t i;
+
+	fprintf(fp, "%s via %s, TTL %s (%s left), DCBX %s\n",
+	    get_text(n, "ifname", b[0], sizeof(b[0])),
+	    get_text(n, "agent", b[1], sizeof(b[1])),
+	    get_text(n, "ttl", b[2], sizeof(b[2])),
+	    get_text(n, "ttl_left", b[3], sizeof(b[3])),
+	    json_string_value(json_object_get(n, "dcbx")) != NULL ?
+	    json_string_value(json_object_get(n, "dcbx")) : "-");
+	fprintf(fp, "  %-13s %s %s\n", "Chassis ID:",
+	    get_text(n, "chassis_id_type", b[0], sizeof(b[0])),
+	    get_text(n, "chassis_id", b[1], sizeof(b[1])));
+	detail(fp, "SysName:", n, "sys_name");
+	detail(fp, "SysDescr:", n, "sys_desc");
+	fprintf(fp, "  %-13s ", "Capability:");
+	join_strings(fp, json_object_get(n, "capabilities"), ", ");
+	fprintf(fp, " (enabled: ");
+	join_strings(fp, json_object_get(n, "capabilities_enabled"), ", ");
+	fprintf(fp, ")\n");
+	a = json_object_get(n, "mgmt_addrs");
+	if (json_array_size(a) == 0)
+		fprintf(fp, "  %-13s -\n", "MgmtAddr:");
+	json_array_foreach(a, i, v)
+		fprintf(fp, "  %-13s %s %s (%s %s)\n", "MgmtAddr:",
+		    get_text(v, "family", b[0], sizeof(b[0])),
+		    get_text(v, "address", b[1], sizeof(b[1])),
+		    get_text(v, "if_subtype", b[2], sizeof(b[2])),
+		    get_text(v, "if_number", b[3], sizeof(b[3])));
+	fprintf(fp, "  %-13s %s %s\n", "Port ID:",
+	    get_text(n, "port_id_type", b[0], sizeof(b[0])),
+	    get_text(n, "port_id", b[1], sizeof(b[1])));
+	detail(fp, "PortDescr:", n, "port_desc");
+	detail(fp, "MFS:", n, "max_frame_size");
+	detail(fp, "PVID:", n, "pvid");
+	a = json_object_get(n, "vlans");
+	json_array_foreach(a, i, v)
+		fprintf(fp, "  %-13s %s \"%s\"\n", "VLAN:",
+		    get_text(v, "vid", b[0], sizeof(b[0])),
+		    get_text(v, "name", b[1], sizeof(b[1])));
+	a = json_object_get(n, "org_tlvs");
+	json_array_foreach(a, i, v)
+		fprintf(fp, "  %-13s %s/%s %s, %s octets\n", "Org TLV:",
+		    get_text(v, "oui", b[0], sizeof(b[0])),
+		    get_text(v, "subtype", b[1], sizeof(b[1])),
+		    get_text(v, "name", b[2], sizeof(b[2])),
+		    get_text(v, "length", b[3], sizeof(b[3])));
+	a = json_object_get(n, "unknown_tlvs");
+	json_array_foreach(a, i, v)
+		fprintf(fp, "  %-13s type %s, %s octets\n", "Unknown TLV:",
+		    get_text(v, "type", b[0], sizeof(b[0])),
+		    get_text(v, "length", b[1], sizeof(b[1])));
+	detail(fp, "Source MAC:", n, "src_mac");
+}
+
+void
+show_neighbors_details(FILE *fp, const json_t *r)
+{
+	const json_t *n;
+	size_t i;
+
+	json_array_foreach(r, i, n) {
+		if (i > 0)
+			fputc('\n', fp);
+		neighbor_details(fp, n);
+	}
+}
+
 /* ---------------------------------------------------- stats, events */
 
 /*

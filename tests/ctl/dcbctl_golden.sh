@@ -21,7 +21,7 @@ need_cmd ip python3 timeout
 ip netns add "kprobe$$" 2>/dev/null || skip_all "cannot create network namespaces here"
 ip netns del "kprobe$$"
 
-plan 76
+plan 81
 ns_setup k
 PY="python3 $top_srcdir/tests/ctl/golden.py"
 ns_add c && ns_add s && ns_add x || bail "namespaces"
@@ -86,6 +86,7 @@ for j in "" -j; do
 	golden "ports$sfx" $C $j show ports
 	golden "neighbors$sfx" $C $j show neighbors
 	golden "neighbors-dev$sfx" $S $j show neighbors dev ks0
+	golden "neighbors-details$sfx" $S $j show neighbors dev ks0 details
 	golden "dcbx-controller$sfx" $C $j show dcbx dev kc0
 	golden "dcbx-server$sfx" $S $j show dcbx dev ks0
 	golden "ets$sfx" $S $j show ets dev ks0
@@ -202,6 +203,17 @@ check "-j: 5000 objects" python3 -c 'import json,sys
 sys.exit(0 if len(json.load(open(sys.argv[1]))) == 5000 else 1)' "$NS_TMP/n5000.json"
 check "show neighbors (all ports) has 5001 rows" sh -c \
     "$C show neighbors | wc -l | grep -qx 5002"
+
+# 7. Every TLV in the details (issue 15): one station sends them all.
+nsx x $PY inject_rich kx1
+check "the rich station is stored" wait_for 10 sh -c \
+    "$PY count '$NS_TMP/c.sock' kc1 | grep -qx 5001"
+$C show neighbors dev kc1 details |
+    awk 'BEGIN { RS = ""; ORS = "\n" } /\n  SysName: +rich\n/' >"$NS_TMP/rich"
+golden neighbors-rich cat "$NS_TMP/rich"
+$C -j show neighbors dev kc1 | python3 -c 'import json,sys
+print(json.dumps([n for n in json.load(sys.stdin) if n["sys_name"] == "rich"]))' >"$NS_TMP/rich.json"
+golden neighbors-rich.json cat "$NS_TMP/rich.json"
 
 kill "$PID_c" "$PID_s"
 wait_for 5 sh -c "! kill -0 $PID_c 2>/dev/null && ! kill -0 $PID_s 2>/dev/null"

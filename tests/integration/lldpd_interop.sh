@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
 need_cmd lldpd lldpcli
-plan 6
+plan 8
 ns_setup d
 ns_pair d1a d1b 02:00:00:00:1a:01 02:00:00:00:1b:01
 dx_conf "$NS_TMP/c.conf" 5 2 'system-name = "dcbxd-side";'
@@ -48,5 +48,14 @@ lttl=$(lc -f keyvalue show interfaces | sed -n 's/^lldp\.d1b\.ttl\.ttl=//p')
 diag "lldpd's own TTL: $lttl"
 check "dcbxd shows lldpd's system name and TTL (4 s, as lldpd says)" \
     dx_eval a "r[0]['sys_name'] == 'lldpd-side' and r[0]['ttl'] == 4 and '$lttl' == '4'"
+# Neighbour details (issue 15): lldpd's 802.3 TLVs decoded and named, the
+# same in dcbctl's text as in the JSON.
+check "dcbxd names lldpd's 802.3 org TLVs, its capabilities, its address" \
+    dx_eval a '{"mac-phy", "link-aggregation-8023"} <= {o["name"] for o in r[0]["org_tlvs"]} and "station-only" in r[0]["capabilities_enabled"] and r[0]["mgmt_addrs"]'
+addr=$(dx_q a show-neighbors | python3 -c "import json,sys; print(json.load(sys.stdin)[0]['mgmt_addrs'][0]['address'])")
+check "dcbctl show neighbors details prints them (MgmtAddr $addr, mac-phy)" sh -c \
+    "'$top_builddir/ctl/dcbctl' -s '$NS_TMP/a.sock' show neighbors dev d1a details >'$NS_TMP/det' &&
+     grep -Eq '^  MgmtAddr: +ipv[46] $addr ' '$NS_TMP/det' && grep -q '00:12:0f/1 mac-phy' '$NS_TMP/det' &&
+     grep -Eq '^d1a via nearest-bridge, TTL 4 ' '$NS_TMP/det'"
 dx_q a show-neighbors | sed 's/^/# /'
 finish
