@@ -20,6 +20,7 @@
 #define CONF_DEFAULT_PATH	SYSCONFDIR "/dcbxd/dcbxd.conf"
 /* Where versions before 0.2 kept it: still read, with a notice. */
 #define CONF_LEGACY_PATH	SYSCONFDIR "/dcbxd.conf"
+#define CONF_DEFAULT_GROUP	"dcbx"
 #define CONF_DEFAULT_SOCKET	RUNSTATEDIR "/dcbxd/dcbxd.sock"
 #define CONF_MAX_MGMT		4	/* management-addresses */
 
