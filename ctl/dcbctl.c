@@ -37,7 +37,8 @@ static const struct {
 	    "oper\n"
 	    "  show {ets|pfc|app} dev IF\n"
 	    "                          the operational config, as dcb shows it\n"
-	    "  show stats [dev IF]     LLDP, PFC and engine counters\n" },
+	    "  show stats [dev IF]     LLDP, PFC and engine counters\n"
+	    "  show pfcwd [dev IF]     the PFC watchdog, per port and priority\n" },
 	{ "set",
 	    "  set ets dev IF [willing on|off] [tc-bw TC:BW...] "
 	    "[tc-tsa TC:TSA...]\n"
@@ -52,7 +53,8 @@ static const struct {
 	    "dgram-port-prio,\n"
 	    "         port-prio (MAP: PROTO:PRIO), default-prio (MAP: PRIO)\n"
 	    "  set ... --persist       also write the change to the config "
-	    "file\n" },
+	    "file\n"
+	    "  set pfcwd off|on        the PFC watchdog on every port\n" },
 	{ "monitor",
 	    "  monitor                 events as they happen, time-stamped\n" },
 	{ "headroom",
@@ -167,6 +169,7 @@ cmd_show(const struct ctx *x, int argc, char *argv[])
 		    show_neighbors },
 		{ "dcbx", PROTO_SHOW_DCBX, true, true, show_dcbx },
 		{ "stats", PROTO_SHOW_STATS, true, false, show_stats },
+		{ "pfcwd", PROTO_SHOW_PFCWD, true, false, show_pfcwd },
 	};
 	json_t *args;
 	size_t i;
@@ -231,6 +234,10 @@ cmd_show_feature(const struct ctx *x, int argc, char *argv[])
 	if (r == NULL)
 		return client_status();
 	feat = json_object_get(json_object_get(r, argv[0]), "oper");
+	/* PFC: the watchdog's override beside oper, never inside it. */
+	if (f == ARGS_PFC && json_is_object(feat))
+		json_object_set(feat, "watchdog_override", json_object_get(
+		    json_object_get(r, "pfc"), "watchdog_override"));
 	if (x->out.json && f == ARGS_ETS && json_is_object(feat))
 		show_ets_json(&x->out, feat, json_object_get(json_object_get(r,
 		    "ets"), "reco"));
@@ -242,8 +249,10 @@ cmd_show_feature(const struct ctx *x, int argc, char *argv[])
 		    "reco")))
 			show_ets(stdout, json_object_get(json_object_get(r,
 			    "ets"), "reco"), "reco-");
-	} else if (f == ARGS_PFC)
+	} else if (f == ARGS_PFC) {
 		show_pfc(stdout, feat);
+		show_pfc_override(stdout, feat);
+	}
 	else
 		show_app(stdout, feat);
 	json_decref(r);
@@ -313,6 +322,26 @@ set_note(const struct set_args *a, const json_t *r)
 	}
 }
 
+static void
+show_pfcwd_state(FILE *fp, const json_t *r)
+{
+	fprintf(fp, "pfcwd %s\n", json_is_true(json_object_get(r,
+	    "enabled")) ? "on" : "off");
+}
+
+/* set pfcwd off|on: SONiC's big red switch, for every port at once. */
+static int
+cmd_set_pfcwd(const struct ctx *x, int argc, char *argv[])
+{
+	if (argc != 2 || (strcmp(argv[1], "on") != 0 &&
+	    strcmp(argv[1], "off") != 0)) {
+		fprintf(stderr, "dcbctl: set pfcwd: expected off or on\n");
+		return DCBCTL_EXIT_USAGE;
+	}
+	return simple(x, PROTO_SET_PFCWD, json_pack("{s:b}", "enabled",
+	    strcmp(argv[1], "on") == 0), show_pfcwd_state);
+}
+
 static int
 cmd_set(const struct ctx *x, int argc, char *argv[])
 {
@@ -322,6 +351,8 @@ cmd_set(const struct ctx *x, int argc, char *argv[])
 	char err[256];
 	int rc;
 
+	if (argc > 0 && strcmp(argv[0], "pfcwd") == 0)
+		return cmd_set_pfcwd(x, argc, argv);
 	memset(&a, 0, sizeof(a));
 	dcb_config_default(&a.cfg);
 	a.syntax_only = true;

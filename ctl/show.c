@@ -338,6 +338,7 @@ show_dcbx(FILE *fp, const json_t *r)
 	dcbx_tlvs_note(fp, r, "  ");
 	dcbx_feature(fp, r, "ets", proto_ets_fields);
 	dcbx_feature(fp, r, "pfc", proto_pfc_fields);
+	show_pfc_override(fp, json_object_get(r, "pfc"));
 	feat = json_object_get(r, "app");
 	dcbx_status(fp, "app", feat);
 	dcbx_app_grid(fp, feat);
@@ -499,6 +500,42 @@ show_neighbors_details(FILE *fp, const json_t *r)
 			fputc('\n', fp);
 		neighbor_details(fp, n);
 	}
+}
+
+/* SONiC's `pfcwd show stats` columns, with the config beside them. */
+void
+show_pfcwd(FILE *fp, const json_t *r)
+{
+	static const struct column cols[] = {
+		{ "IFNAME", "ifname" }, { "PRIO", "priority" },
+		{ "STATUS", "status" }, { "ACTION", "action" },
+		{ "DETECT-MS", "detection_time" },
+		{ "RESTORE-MS", "restoration_time" },
+		{ "DETECTED", "storms_detected" },
+		{ "RESTORED", "storms_restored" },
+		{ "TX-OK", "tx_ok" }, { "TX-DROP", "tx_drop" },
+		{ "RX-OK", "rx_ok" }, { "RX-DROP", "rx_drop" },
+		{ "LAST-STORM", "last_storm" },
+	};
+
+	show_rows(fp, r, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+}
+
+void
+show_pfc_override(FILE *fp, const json_t *pfc)
+{
+	const json_t *o = json_object_get(pfc, "watchdog_override");
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < json_array_size(o); i++)
+		if (json_is_true(json_array_get(o, i))) {
+			fprintf(fp, "%s %zu", any ? "" :
+			    "pfc-watchdog override: PFC off on prio", i);
+			any = true;
+		}
+	if (any)
+		fprintf(fp, " (storm; oper unchanged)\n");
 }
 
 /* ---------------------------------------------------- stats, events */

@@ -161,6 +161,39 @@ emit_group(config_setting_t *g, const void *obj, const struct field *f)
 		field_emit_str(g, obj, f);
 }
 
+/*
+ * pfc-watchdog = { action = "drop"; detection-time = 200;
+ * restoration-time = 400; }: SONiC's ranges; restoration defaults to twice
+ * the detection time, as SONiC's `pfcwd start` does.
+ */
+static const struct field pfcwd_fields[] = {
+	F_KW("action", struct pfcwd_cfg, action, pfcwd_action_kw),
+	F_UINT("detection-time", struct pfcwd_cfg, detect_ms, PFCWD_DETECT_MIN,
+	    PFCWD_DETECT_MAX),
+	F_UINT("restoration-time", struct pfcwd_cfg, restore_ms,
+	    PFCWD_RESTORE_MIN, PFCWD_RESTORE_MAX),
+	F_END
+};
+
+static void
+parse_pfcwd(struct field_ctx *x, const config_setting_t *s, void *obj,
+    const struct field *f)
+{
+	struct conf_port *p = obj;
+
+	p->has_pfcwd = true;
+	field_parse_sub(x, s, obj, f);
+	if (field_member(s, "restoration-time") == NULL)
+		p->pfcwd.restore_ms = 2 * p->pfcwd.detect_ms;
+}
+
+static void
+emit_pfcwd(config_setting_t *g, const void *obj, const struct field *f)
+{
+	if (((const struct conf_port *)obj)->has_pfcwd)
+		field_emit_sub(g, obj, f);
+}
+
 /* management-addresses = [ "192.0.2.1", "2001:db8::1" ]: IPv4 or IPv6. */
 static void
 parse_mgmt(struct field_ctx *x, const config_setting_t *s, void *obj,
@@ -241,6 +274,8 @@ static const struct field dcbxd_fields[] = {
 	    NULL),
 	F_BOOL("read-only", struct conf, read_only),
 	F_BOOL("restore-on-exit", struct conf, restore_on_exit),
+	F_UINT("pfc-watchdog-poll", struct conf, pfcwd_poll_ms, PFCWD_POLL_MIN,
+	    PFCWD_POLL_MAX),
 	ROW("management-addresses", parse_mgmt, emit_mgmt, struct conf, mgmt,
 	    0, 0, NULL, NULL),
 	ROW("capabilities", field_parse_mask, emit_caps, struct conf, caps, 0,
@@ -452,6 +487,8 @@ static const struct field port_fields[] = {
 	    NULL, NULL),
 	F_SUB("engine", parse_engine, emit_engine, struct conf_port, engine,
 	    engine_fields),
+	F_SUB("pfc-watchdog", parse_pfcwd, emit_pfcwd, struct conf_port, pfcwd,
+	    pfcwd_fields),
 	F_END
 };
 
@@ -472,6 +509,9 @@ port_defaults(struct conf_port *p)
 	p->cable_m = 100;
 	p->engine.queue_memory = 1 << 20;
 	p->engine.stall_ms = 100;
+	p->pfcwd.action = PFCWD_ACT_DROP;
+	p->pfcwd.detect_ms = PFCWD_DETECT_DEFAULT;
+	p->pfcwd.restore_ms = 2 * PFCWD_DETECT_DEFAULT;
 }
 
 static bool
@@ -662,6 +702,7 @@ conf_defaults(struct conf *c)
 	snprintf(c->snmp_agentx, sizeof(c->snmp_agentx), "/var/agentx/master");
 	c->snmp_notification_interval = 30;
 	c->snmp_holddown = 5;
+	c->pfcwd_poll_ms = PFCWD_POLL_DEFAULT;
 	c->metrics_max_conns = 16;
 	c->metrics_timeout = 10;
 }

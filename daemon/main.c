@@ -28,6 +28,7 @@
 #include "link.h"
 #include "log.h"
 #include "metrics.h"
+#include "pfcwd_port.h"
 #include "port.h"
 #include "priv.h"
 #include "snmp.h"
@@ -370,6 +371,8 @@ setup(const struct opts *o)
 	(void)snmp_init(&dx.conf, &dx.nf);
 	/* Bound before privileges are dropped; a failure is logged. */
 	(void)metrics_init(&dx.conf);
+	if (pfcwd_init(&dx) < 0)
+		log_warnx(LOG_SUB_PFCWD, "no room on the bus: no PFC watchdog");
 }
 
 /*
@@ -456,6 +459,7 @@ main(int argc, char **argv)
 	(void)sd_notify(0, "STOPPING=1");
 #endif
 	/* Clean exit: tell every neighbour we are gone (TTL 0). */
+	pfcwd_fini();		/* NICs get their PFC bits back */
 	snmp_fini();
 	metrics_fini();
 	port_shutdown_all();

@@ -69,6 +69,10 @@ struct port {
 	struct backend_stats pfc;	/* PFC counters, last sample */
 	uint64_t	 pfc_ms;	/* when sampled, 0: never */
 	uint64_t	 pfc_samples;
+	/* PFC watchdog (pfcwd.c): its state, and on a NIC the priorities
+	 * whose PFC it has turned off (an override of what is applied). */
+	struct pfcwd_port *wd;
+	uint8_t		 pfcwd_off;
 };
 
 /*

@@ -13,6 +13,7 @@
 #include "dcbxd.h"
 #include "engine.h"
 #include "event.h"
+#include "pfcwd_port.h"
 #include "port.h"
 #include "proto.h"
 #include "show.h"
@@ -424,6 +425,32 @@ show_ports(void)
 }
 
 json_t *
+show_rows_each(const struct port *only, void (*fn)(const struct port *,
+    json_t *))
+{
+	const struct port **v;
+	json_t *arr = json_array();
+	size_t i;
+
+	if (only != NULL) {
+		fn(only, arr);
+		return (arr);
+	}
+	if ((v = port_sorted()) == NULL)
+		return (arr);
+	for (i = 0; v[i] != NULL; i++)
+		fn(v[i], arr);
+	free(v);
+	return (arr);
+}
+
+json_t *
+show_pfcwd(const struct port *only)
+{
+	return (show_rows_each(only, pfcwd_port_rows));
+}
+
+json_t *
 show_backend(const struct port *p)
 {
 	return (json_pack("{s:s, s:s}", "backend",
@@ -527,6 +554,17 @@ opt(bool have, json_t *v)
 	return (json_null());
 }
 
+static json_t *
+show_prio_bits(uint8_t m)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < DCB_NPRIO; i++)
+		json_array_append_new(a, json_boolean(m & (1u << i)));
+	return (a);
+}
+
 json_t *
 show_dcbx(const struct port *p)
 {
@@ -546,6 +584,9 @@ show_dcbx(const struct port *p)
 	json_object_set_new(pfc, "peer", opt(pc && (pc->has & DCB_HAS_PFC),
 	    proto_pfc_to_json(pc ? &pc->pfc : &a->pfc)));
 	json_object_set_new(pfc, "oper", proto_pfc_to_json(&o->pfc));
+	/* Not negotiated: what the PFC watchdog turned off on top of oper. */
+	json_object_set_new(pfc, "watchdog_override", show_prio_bits(
+	    pfcwd_port_override(p)));
 	json_object_set_new(app, "admin", proto_app_to_json(&a->app));
 	json_object_set_new(app, "peer", opt(pc && (pc->has & DCB_HAS_APP),
 	    proto_app_to_json(pc ? &pc->app : &a->app)));
@@ -639,6 +680,10 @@ show_note_extra(const struct note *n, const char **name)
 		return (json_pack("{s:s, s:i}", "kind",
 		    engine_ev_name[n->engine.kind], "priority",
 		    n->engine.prio));
+	case NOTE_PFC_STORM:
+	case NOTE_PFC_STORM_RESTORED:
+		return (json_pack("{s:i, s:s}", "priority", n->storm.prio,
+		    "action", dcb_kw_name(pfcwd_action_kw, n->storm.action)));
 	default:
 		break;
 	}
