@@ -117,39 +117,41 @@ emit_protocol(config_setting_t *g, const void *obj, const struct field *f)
 }
 
 /*
- * The user to run as once the sockets are open (as -u).  Checked now, so
- * that a typo is "file:line: unknown user" from dcbxd -t and on reload,
- * not a failed start after the sockets are open.
+ * user (to run as once the sockets are open, as -u) and control-group:
+ * names that must exist, checked now, so that a typo is "file:line: ..."
+ * from dcbxd -t and on reload -- not a failed start after the sockets are
+ * open, nor a socket nobody may use.  "" is left to the field's own rule.
  */
 static void
-parse_user(struct field_ctx *x, const config_setting_t *s, void *obj,
-    const struct field *f)
+parse_account(struct field_ctx *x, const config_setting_t *s, void *obj,
+    const struct field *f, bool group)
 {
 	const char *v = config_setting_get_string(s);
 
-	if (v != NULL && v[0] != '\0' && getpwnam(v) == NULL) {
-		field_err(x, s, "unknown user \"%s\"", v);
+	if (v != NULL && v[0] != '\0' &&
+	    (group ? (void *)getgrnam(v) : (void *)getpwnam(v)) == NULL) {
+		if (group)
+			field_err(x, s, "control-group \"%s\": no such group",
+			    v);
+		else
+			field_err(x, s, "unknown user \"%s\"", v);
 		return;
 	}
 	field_parse_str(x, s, obj, f);
 }
 
-/*
- * control-group: a group that exists ("" leaves the socket root-only), so
- * that a typo is "file:line: no group" from dcbxd -t and on reload, not a
- * socket nobody may use.
- */
+static void
+parse_user(struct field_ctx *x, const config_setting_t *s, void *obj,
+    const struct field *f)
+{
+	parse_account(x, s, obj, f, false);
+}
+
 static void
 parse_group(struct field_ctx *x, const config_setting_t *s, void *obj,
     const struct field *f)
 {
-	const char *v = config_setting_get_string(s);
-
-	if (v != NULL && v[0] != '\0' && getgrnam(v) == NULL) {
-		field_err(x, s, "control-group \"%s\": no such group", v);
-		return;
-	}
-	field_parse_str(x, s, obj, f);
+	parse_account(x, s, obj, f, true);
 }
 
 /* The default is left out: written, it would have to exist. */
