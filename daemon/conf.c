@@ -960,16 +960,23 @@ write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/*
+ * The temp file of a rewrite: NAME CONF_TMP_TAG and mkstemp's six
+ * characters -- a name of our own, so that conf_clean_temps() can never
+ * take an admin's NAME.backup or NAME.orig12 for one.
+ */
+#define CONF_TMP_TAG	".dcbxd-tmp-"
+
 /* Temp file in the same directory, fsync, rename, fsync the directory. */
 int
 conf_write_file(const char *path, const char *text, size_t len, char *err,
     size_t errlen)
 {
-	char tmp[PATH_MAX + 8], dir[PATH_MAX];
+	char tmp[PATH_MAX + sizeof(CONF_TMP_TAG) + 8], dir[PATH_MAX];
 	struct stat st;
 	int fd, dfd;
 
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	snprintf(tmp, sizeof(tmp), "%s" CONF_TMP_TAG "XXXXXX", path);
 	if ((fd = mkstemp(tmp)) < 0) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		return -1;
@@ -1003,8 +1010,9 @@ fail:
 
 /*
  * Temp files of a rewrite that never finished (the daemon killed between
- * mkstemp and rename): "NAME.XXXXXX" beside the file, six characters of
- * mkstemp's alphabet, a regular file.  Returns how many were removed.
+ * mkstemp and rename): "NAME.dcbxd-tmp-XXXXXX" beside the file, six
+ * characters of mkstemp's alphabet, a regular file.  Returns how many
+ * were removed.
  */
 int
 conf_clean_temps(const char *path)
@@ -1018,15 +1026,15 @@ conf_clean_temps(const char *path)
 	int n = 0;
 
 	snprintf(dir, sizeof(dir), "%s", path);
-	snprintf(base, sizeof(base), "%s", path);
+	snprintf(base, sizeof(base), "%s" CONF_TMP_TAG, path);
 	name = basename(base);
 	bl = strlen(name);
 	if ((d = opendir(dirname(dir))) == NULL)
 		return 0;
 	while ((de = readdir(d)) != NULL) {
 		if (strncmp(de->d_name, name, bl) != 0 ||
-		    de->d_name[bl] != '.' || strlen(de->d_name + bl + 1) != 6 ||
-		    strspn(de->d_name + bl + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    strlen(de->d_name + bl) != 6 ||
+		    strspn(de->d_name + bl, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 		    "abcdefghijklmnopqrstuvwxyz0123456789") != 6)
 			continue;
 		snprintf(full, sizeof(full), "%s/%s", dir, de->d_name);

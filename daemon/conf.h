@@ -184,7 +184,8 @@ int	conf_write_file(const char *path, const char *text, size_t len,
 /* What conf_persist_admin() writes with (the daemon's root helper -u). */
 extern int	(*conf_writer)(const char *path, const char *text, size_t len,
 		    char *err, size_t errlen);
-/* Remove path's "NAME.XXXXXX" temp files of an interrupted rewrite. */
+/* Remove path's "NAME.dcbxd-tmp-XXXXXX" temp files of an interrupted
+ * rewrite; nothing else. */
 int	conf_clean_temps(const char *path);
 
 #endif /* CONF_H */

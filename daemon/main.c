@@ -427,7 +427,7 @@ main(int argc, char **argv)
 		log_notice(LOG_SUB_CONF, "%s not found: running with defaults",
 		    dx.conf_path);
 	if ((rc = conf_clean_temps(dx.conf_path)) > 0)
-		log_notice(LOG_SUB_CONF, "removed %d %s.XXXXXX temp file(s) left "
+		log_notice(LOG_SUB_CONF, "removed %d %s.dcbxd-tmp-XXXXXX temp file(s) left "
 		    "by an interrupted --persist", rc, dx.conf_path);
 	dx.read_only = o.read_only || dx.conf.read_only;
 	dx.start_ms = ev_now_ms();

@@ -80,7 +80,7 @@ ports = ( { match = "ub*"; role = "willing"; mode = "ieee";
             engine = { speed = "100M"; queue-memory = "2M"; }; } );
 EOC
 cp "$C/global.conf" "$T/global.orig"
-echo stale >"$C/dcbxd.conf.Ab3xZ9"
+echo stale >"$C/dcbxd.conf.dcbxd-tmp-Ab3xZ9"
 echo keep >"$C/dcbxd.conf.keep"
 mknod -m 600 "$T/tun" c 10 200 || bail "mknod"
 
@@ -132,9 +132,9 @@ check "its root helper holds no capability at all, under its own filter" \
 	    echo '$hst' | grep -q '^Seccomp:[[:space:]]*2'"
 check "the control socket is 0660, group dcbx (chown before the drop)" \
 	[ "$(stat -c '%a %g' "$sock")" = "660 $cgid" ]
-check "the stale dcbxd.conf.XXXXXX is gone, the other file stays" \
-	sh -c "[ ! -e '$C/dcbxd.conf.Ab3xZ9' ] && [ -e '$C/dcbxd.conf.keep' ]"
-grep -q "removed 1 .*dcbxd.conf.XXXXXX temp file" "$T/b.log"
+check "the stale dcbxd.conf.dcbxd-tmp-XXXXXX is gone, the other file stays" \
+	sh -c "[ ! -e '$C/dcbxd.conf.dcbxd-tmp-Ab3xZ9' ] && [ -e '$C/dcbxd.conf.keep' ]"
+grep -q "removed 1 .*dcbxd.conf.dcbxd-tmp-XXXXXX temp file" "$T/b.log"
 check "and the daemon said so" [ $? -eq 0 ]
 check "the unprivileged daemon sees its neighbour" wait_for 10 dx_nbrs b 1
 
