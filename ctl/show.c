@@ -377,7 +377,10 @@ show_ports(FILE *fp, const json_t *r)
 		{ "IFNAME", "ifname" }, { "LINK", "link" },
 		{ "ROLE", "role" }, { "MODE", "mode" },
 		{ "ACTIVE", "active" }, { "NEIGH", "neighbors" },
-		{ "BACKEND", "backend" }, { "WHY", "backend_why" },
+		{ "BACKEND", "backend" },
+		/* engine ports: senders held back (on) or dropped (off) */
+		{ "HOST-BP", "host_backpressure" }, { "HELD", "host_held_frames" },
+		{ "WHY", "backend_why" },
 		{ "LAST-ERROR", "backend_error" },
 	};
 	const json_t *row;
@@ -674,6 +677,7 @@ show_port_stats(FILE *fp, const json_t *p)
 		table_addf(t, "%zu", i);
 	prio_rows(t, "pfc ", json_object_get(p, "pfc"));
 	prio_rows(t, "engine ", json_object_get(p, "engine"));
+	prio_rows(t, "host ", json_object_get(p, "host"));
 	table_print(t, fp, "  ");
 	table_free(t);
 }

@@ -110,6 +110,8 @@ static const char *const priv_sys_daemon[] = {
 	"getgroups", "capget", "uname", "sysinfo", "getrandom", "futex",
 	"set_robust_list", "get_robust_list", "set_tid_address", "clone",
 	"clone3", "exit", "exit_group", "rseq", "sched_yield",
+	"sched_setscheduler", "sched_setparam", "sched_getscheduler",
+	"sched_getparam",	/* the engine's SCHED_FIFO data plane */
 	"sched_getaffinity", "prlimit64", "getrlimit", "unlink", "unlinkat",
 	"rename", "renameat", "renameat2", "fsync", "fdatasync", "fchmod",
 	"fchown", "ftruncate", "flock", "getdents64", "readlink",

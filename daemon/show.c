@@ -376,6 +376,53 @@ show_port_backend(json_t *o, const struct port *p)
 	    json_integer((json_int_t)p->nic_changes));
 }
 
+static json_t	*show_u64x8(const uint64_t *);
+
+/*
+ * An engine port's host side: whether its senders are held back (rather
+ * than their frames dropped) when the peer pauses, and how many frames
+ * were held back so far.  null on other backends (no host interface).
+ */
+static void
+show_port_host(json_t *o, const struct port *p)
+{
+	struct engine_host h;
+	uint64_t held = 0;
+	int i;
+
+	if (!p->be_open ||
+	    engine_host_side((struct backend *)(uintptr_t)&p->be, &h) < 0) {
+		json_object_set_new(o, "host_backpressure", json_null());
+		json_object_set_new(o, "host_held_frames", json_null());
+		return;
+	}
+	for (i = 0; i < DCB_NPRIO; i++)
+		held += h.held[i] + h.waiting[i];
+	json_object_set_new(o, "host_backpressure", json_boolean(h.backpressure));
+	json_object_set_new(o, "host_held_frames", json_integer((json_int_t)held));
+}
+
+/* The same with counters per priority, for show stats. */
+static json_t *
+show_stats_host(const struct port *p)
+{
+	struct engine_host h;
+	uint64_t w[DCB_NPRIO];
+	int i;
+
+	if (!p->be_open ||
+	    engine_host_side((struct backend *)(uintptr_t)&p->be, &h) < 0)
+		return (json_null());
+	for (i = 0; i < DCB_NPRIO; i++)
+		w[i] = h.waiting[i];
+	return (json_pack("{s:b, s:b, s:I, s:o, s:o, s:o}",
+	    "backpressure", h.backpressure, "realtime", h.realtime,
+	    "ring_drops", (json_int_t)h.ring_drops,
+	    "held_frames", show_u64x8(h.held),
+	    "waiting_frames", show_u64x8(w),
+	    "throttles", show_u64x8(h.throttles)));
+}
+
 json_t *
 show_port(const struct port *p)
 {
@@ -400,6 +447,7 @@ show_port(const struct port *p)
 	json_object_set_new(o, "dcbx_tlvs", json_string(
 	    port_be_dcbx_silent(p) != NULL ? port_be_dcbx_silent(p) : "sent"));
 	show_port_backend(o, p);
+	show_port_host(o, p);
 	return (o);
 }
 
@@ -507,11 +555,13 @@ show_stats(const struct port *p)
 	 * floods switched it, and frames the kernel dropped for want of
 	 * room in the socket queue or the ring.
 	 */
-	return (json_pack("{s:s, s:o, s:{s:o, s:o}, s:o, s:o, s:{s:s, s:I, s:I}}",
+	return (json_pack("{s:s, s:o, s:{s:o, s:o}, s:o, s:o, s:o, "
+	    "s:{s:s, s:I, s:I}}",
 	    "ifname", p->ifname, "lldp", lldp,
 	    "pfc", "requests", show_u64x8(bs.pfc_requests),
 	    "indications", show_u64x8(bs.pfc_indications),
 	    "engine", eng != NULL ? eng : json_null(),
+	    "host", show_stats_host(p),
 	    "remote_tables", show_rem(&p->rem),
 	    "rx", "mode", p->ring.fd >= 0 ? "ring" : "socket",
 	    "floods", (json_int_t)p->rx_floods,

@@ -17,7 +17,8 @@ layer() {
 	dcbxd) echo context ;;
 	agent|sock) echo lldp ;;
 	backend|dcbnl|dcbnl_int|dcbnl_cee|dcbnl_mon|dcbnl_msg|dcbnl_msg_int|\
-	dcbnl_msg_cee|dcbnl_watch|engine|engine_dp|engine_int|engine_wd)
+	dcbnl_msg_cee|dcbnl_watch|engine|engine_dp|engine_int|engine_wd|\
+	engine_tc|engine_bpf)
 		echo backend ;;
 	port|port_be|mgmt) echo port ;;
 	ctl|show|doctor) echo control ;;
