@@ -21,6 +21,7 @@
 #define CONF_DEFAULT_PATH	SYSCONFDIR "/dcbxd/dcbxd.conf"
 /* Where versions before 0.2 kept it: still read, with a notice. */
 #define CONF_LEGACY_PATH	SYSCONFDIR "/dcbxd.conf"
+#define CONF_DEFAULT_GROUP	"dcbx"
 #define CONF_DEFAULT_SOCKET	RUNSTATEDIR "/dcbxd/dcbxd.sock"
 #define CONF_MAX_MGMT		4	/* management-addresses */
 
@@ -144,6 +145,13 @@ void	conf_free(struct conf *);
  */
 bool	conf_port_for(const struct conf *, const char *ifname,
 	    struct conf_port *);
+/*
+ * Does this match string name interfaces, rather than catch all of them?
+ * An exact name, or a pattern with a literal prefix ("veth*", "dcb-*"):
+ * yes; "*", "?*", "[a-z]*": no.  A virtual device is managed only when
+ * the entry that selects it names it.
+ */
+bool	conf_match_names(const char *match);
 /*
  * The System Capabilities we advertise (PDUs and lldpLocSysCap*).  As
  * configured; else a system with a controller port is a Bridge, and any
