@@ -6,27 +6,31 @@
  * parse it into the model and how to emit it back into a libconfig tree.
  * Every key of the file must be in a table, so a typo is an error, never a
  * silently ignored setting.  Words are looked up exactly (STYLE rule 8).
+ *
+ * This file owns the tables, the defaults, the checks of each block and
+ * conf_load()/conf_print().  Beside it (conf_int.h joins them):
+ *   conf_account.c  user and control-group: the names must exist
+ *   conf_match.c    ports' match patterns: their check, and which entry
+ *                   applies to an interface (conf_port_for)
+ *   conf_persist.c  `dcbctl set --persist`: the rewrite of the file, its
+ *                   @include lines, and the temp files of the rewrite
+ *   conf_field.c    the row kinds the tables are made of
  */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <dirent.h>
-#include <fnmatch.h>
 #include <libconfig.h>
 #include <libgen.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
-#include <grp.h>
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "conf.h"
 #include "conf_field.h"
+#include "conf_int.h"
 #include "lldp.h"
 
 const struct dcb_kw conf_role_kw[] = {
@@ -114,53 +118,6 @@ emit_protocol(config_setting_t *g, const void *obj, const struct field *f)
 	config_setting_set_int(s, a->protocol);
 	if (a->selector == DCB_APP_SEL_ETHERTYPE)
 		config_setting_set_format(s, CONFIG_FORMAT_HEX);
-}
-
-/*
- * user (to run as once the sockets are open, as -u) and control-group:
- * names that must exist, checked now, so that a typo is "file:line: ..."
- * from dcbxd -t and on reload -- not a failed start after the sockets are
- * open, nor a socket nobody may use.  "" is left to the field's own rule.
- */
-static void
-parse_account(struct field_ctx *x, const config_setting_t *s, void *obj,
-    const struct field *f, bool group)
-{
-	const char *v = config_setting_get_string(s);
-
-	if (v != NULL && v[0] != '\0' &&
-	    (group ? (void *)getgrnam(v) : (void *)getpwnam(v)) == NULL) {
-		if (group)
-			field_err(x, s, "control-group \"%s\": no such group",
-			    v);
-		else
-			field_err(x, s, "unknown user \"%s\"", v);
-		return;
-	}
-	field_parse_str(x, s, obj, f);
-}
-
-static void
-parse_user(struct field_ctx *x, const config_setting_t *s, void *obj,
-    const struct field *f)
-{
-	parse_account(x, s, obj, f, false);
-}
-
-static void
-parse_group(struct field_ctx *x, const config_setting_t *s, void *obj,
-    const struct field *f)
-{
-	parse_account(x, s, obj, f, true);
-}
-
-/* The default is left out: written, it would have to exist. */
-static void
-emit_group(config_setting_t *g, const void *obj, const struct field *f)
-{
-	if (strcmp(((const struct conf *)obj)->ctl_group,
-	    CONF_DEFAULT_GROUP) != 0)
-		field_emit_str(g, obj, f);
 }
 
 /*
@@ -270,10 +227,10 @@ static const struct field dcbxd_fields[] = {
 	F_STR("system-name", struct conf, sys_name),
 	F_STR("system-description", struct conf, sys_desc),
 	F_STR("control-socket", struct conf, ctl_socket),
-	ROW("control-group", parse_group, emit_group, struct conf,
+	ROW("control-group", conf_parse_group, conf_emit_group, struct conf,
 	    ctl_group, 0, 0, NULL, NULL),
-	ROW("user", parse_user, field_emit_str, struct conf, user, 0, 0, NULL,
-	    NULL),
+	ROW("user", conf_parse_user, field_emit_str, struct conf, user, 0, 0,
+	    NULL, NULL),
 	F_BOOL("read-only", struct conf, read_only),
 	F_BOOL("restore-on-exit", struct conf, restore_on_exit),
 	F_UINT("pfc-watchdog-poll", struct conf, pfcwd_poll_ms, PFCWD_POLL_MIN,
@@ -468,7 +425,7 @@ emit_app(config_setting_t *g, const void *obj, const struct field *f)
 		    &t->e[i], app_fields);
 }
 
-static const struct field port_fields[] = {
+const struct field conf_port_fields[] = {
 	F_STR("match", struct conf_port, match),
 	F_BOOL("exclude", struct conf_port, exclude),
 	F_KW("admin-status", struct conf_port, admin_status, conf_admin_kw),
@@ -494,8 +451,8 @@ static const struct field port_fields[] = {
 	F_END
 };
 
-static void
-port_defaults(struct conf_port *p)
+void
+conf_port_defaults(struct conf_port *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->admin_status = CONF_ADMIN_RXTX;
@@ -514,75 +471,6 @@ port_defaults(struct conf_port *p)
 	p->pfcwd.action = PFCWD_ACT_DROP;
 	p->pfcwd.detect_ms = PFCWD_DETECT_DEFAULT;
 	p->pfcwd.restore_ms = 2 * PFCWD_DETECT_DEFAULT;
-}
-
-static bool
-is_pattern(const char *m)
-{
-	return strpbrk(m, "*?[\\") != NULL;
-}
-
-/*
- * What is wrong with pattern m as fnmatch(3) reads it, or NULL.  An
- * unclosed bracket ("eth[0-3"), a lone trailing backslash or a reversed
- * range ("[9-0]") do not fail in fnmatch(): they match literally or never,
- * silently -- a port the operator meant is then not managed.
- */
-static const char *
-glob_error(const char *m)
-{
-	size_t i, j;
-
-	for (i = 0; m[i] != '\0'; i++) {
-		if (m[i] == '\\') {
-			if (m[i + 1] == '\0')
-				return "ends in a lone backslash";
-			i++;
-			continue;
-		}
-		if (m[i] != '[')
-			continue;
-		j = i + 1;
-		if (m[j] == '!' || m[j] == '^')
-			j++;
-		if (m[j] == ']')	/* "[]...]": the ] is a member */
-			j++;
-		for (; m[j] != '\0' && m[j] != ']'; j++)
-			if (m[j + 1] == '-' && m[j + 2] != ']' &&
-			    m[j + 2] != '\0' && (unsigned char)m[j] >
-			    (unsigned char)m[j + 2])
-				return "has a reversed range in [...]";
-		if (m[j] == '\0')
-			return "has a [ without its ]";
-		i = j;
-	}
-	return NULL;
-}
-
-static void
-port_check_match(struct field_ctx *x, const config_setting_t *e,
-    const struct conf *c, const struct conf_port *p)
-{
-	const char *why;
-	size_t i;
-
-	if (p->match[0] == '\0') {
-		field_err(x, e, "ports entry needs a match (an interface name "
-		    "or pattern)");
-		return;
-	}
-	if (is_pattern(p->match) && (why = glob_error(p->match)) != NULL)
-		field_err(x, field_member(e, "match"), "match \"%s\" %s (a "
-		    "pattern in fnmatch(3) syntax)", p->match, why);
-	if (!is_pattern(p->match) && strlen(p->match) >= IFNAMSIZ)
-		field_err(x, field_member(e, "match"), "match \"%s\" is longer than "
-		    "an interface name (%d characters)", p->match,
-		    IFNAMSIZ - 1);
-	for (i = 0; i < c->nports; i++)
-		if (strcmp(c->ports[i].match, p->match) == 0)
-			field_err(x, field_member(e, "match"), "match \"%s\" is "
-			    "already used at line %d", p->match,
-			    c->ports[i].line);
 }
 
 /*
@@ -609,7 +497,7 @@ port_finish(struct field_ctx *x, const config_setting_t *e,
 		p->admin.reco = p->admin.ets;
 	p->admin.reco.willing = false;
 	p->admin.has = DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC | DCB_HAS_APP;
-	port_check_match(x, e, c, p);
+	conf_check_match(x, e, c, p);
 	if (x->nerr != n0)
 		return;		/* no verdicts on half-parsed blocks */
 	check_dcb(x, ets != NULL ? ets : e, "ets",
@@ -646,8 +534,8 @@ parse_ports(struct field_ctx *x, const config_setting_t *s, void *obj,
 		struct conf_port *p = &c->ports[c->nports];
 
 		n0 = x->nerr;
-		port_defaults(p);
-		field_parse_block(x, e, p, port_fields, "ports entry");
+		conf_port_defaults(p);
+		field_parse_block(x, e, p, conf_port_fields, "ports entry");
 		port_finish(x, e, c, p, n0);
 		c->nports++;
 	}
@@ -662,7 +550,7 @@ emit_ports(config_setting_t *g, const void *obj, const struct field *f)
 
 	for (i = 0; i < c->nports; i++)
 		field_emit_block(config_setting_add(l, NULL, CONFIG_TYPE_GROUP),
-		    &c->ports[i], port_fields);
+		    &c->ports[i], conf_port_fields);
 }
 
 static const struct field root_fields[] = {
@@ -769,7 +657,7 @@ conf_free(struct conf *c)
  * directives resolve from path's directory either way); libconfig's own
  * syntax errors in the same "file:line: " shape.
  */
-static int
+int
 conf_read(struct field_ctx *x, config_t *cf, const char *path,
     const char *text)
 {
@@ -799,7 +687,7 @@ conf_read(struct field_ctx *x, config_t *cf, const char *path,
 	return -1;
 }
 
-static int
+int
 conf_load_src(const char *path, const char *text, struct conf *c, char *err,
     size_t errlen)
 {
@@ -832,72 +720,6 @@ conf_load(const char *path, struct conf *c, char *err, size_t errlen)
 	return conf_load_src(path, NULL, c, err, errlen);
 }
 
-/* ------------------------------------------------------------ port match */
-
-/*
- * How well pattern m fits ifname: -1 no match, else the length of its
- * literal prefix; an exact name ranks above every pattern.
- */
-static int
-match_rank(const char *m, const char *ifname)
-{
-	if (!is_pattern(m))
-		return strcmp(m, ifname) == 0 ? INT_MAX : -1;
-	if (fnmatch(m, ifname, 0) != 0)
-		return -1;
-	return (int)strcspn(m, "*?[\\");
-}
-
-bool
-conf_match_names(const char *m)
-{
-	return !is_pattern(m) || strcspn(m, "*?[\\") > 0;
-}
-
-/* The index of the most specific entry (the first one on a tie), or -1. */
-static int
-port_best(const struct conf *c, const char *ifname)
-{
-	int best = -1, rank = -1, r;
-	size_t i;
-
-	for (i = 0; i < c->nports; i++)
-		if ((r = match_rank(c->ports[i].match, ifname)) > rank) {
-			rank = r;
-			best = (int)i;
-		}
-	return best;
-}
-
-/* What an entry { match = ifname; } alone would give. */
-static void
-port_unlisted(struct conf_port *p, const char *ifname)
-{
-	port_defaults(p);
-	snprintf(p->match, sizeof(p->match), "%s", ifname);
-	p->admin.ets.willing = p->admin.pfc.willing = true;
-	p->admin.app.willing = true;
-	p->admin.has = DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC | DCB_HAS_APP;
-}
-
-/* Without a matching entry, *out holds the defaults for ifname. */
-bool
-conf_port_for(const struct conf *c, const char *ifname, struct conf_port *out)
-{
-	int i = port_best(c, ifname);
-
-	if (i < 0) {
-		port_unlisted(out, ifname);
-		return false;
-	}
-	*out = c->ports[i];
-	/* "dcb-" + a 15-character name does not fit: keep the front. */
-	if (out->engine.tap[0] == '\0')
-		snprintf(out->engine.tap, sizeof(out->engine.tap), "dcb-%.*s",
-		    IFNAMSIZ - 5, ifname);
-	return !out->exclude;
-}
-
 void
 conf_print(const struct conf *c, FILE *fp)
 {
@@ -907,344 +729,4 @@ conf_print(const struct conf *c, FILE *fp)
 	field_emit_block(config_root_setting(&cf), c, root_fields);
 	field_write_config(fp, &cf);
 	config_destroy(&cf);
-}
-
-/* --------------------------------------------------------------- persist */
-
-static const char persist_header[] =
-    "# dcbxd.conf(5) -- rewritten by `dcbctl set --persist`.\n"
-    "# Comments of the previous version were not kept; @include lines were.\n\n";
-
-int	(*conf_writer)(const char *, const char *, size_t, char *, size_t) =
-	    conf_write_file;
-
-/* Does text, read as the file at path, hold adm as ifname's policy? */
-static int
-persist_check(const char *path, const char *text, const char *ifname,
-    const struct dcb_config *adm, char *err, size_t errlen)
-{
-	struct conf chk;
-	struct conf_port p;
-	int rc = 0;
-
-	if (conf_load_src(path, text, &chk, err, errlen) != 0)
-		return -1;
-	conf_port_for(&chk, ifname, &p);
-	if (((adm->has & DCB_HAS_ETS) && !dcb_ets_equal(&p.admin.ets, &adm->ets)) ||
-	    ((adm->has & DCB_HAS_RECO) && !dcb_ets_equal(&p.admin.reco, &adm->reco)) ||
-	    ((adm->has & DCB_HAS_PFC) && !dcb_pfc_equal(&p.admin.pfc, &adm->pfc)) ||
-	    ((adm->has & DCB_HAS_APP) &&
-	    !dcb_app_table_equal(&p.admin.app, &adm->app))) {
-		snprintf(err, errlen, "%s: the rewritten file does not read "
-		    "back as the requested policy of %s", path, ifname);
-		rc = -1;
-	}
-	conf_free(&chk);
-	return rc;
-}
-
-static int
-write_all(int fd, const char *p, size_t len)
-{
-	ssize_t n;
-
-	while (len > 0) {
-		if ((n = write(fd, p, len)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/*
- * The temp file of a rewrite: NAME CONF_TMP_TAG and mkstemp's six
- * characters -- a name of our own, so that conf_clean_temps() can never
- * take an admin's NAME.backup or NAME.orig12 for one.
- */
-#define CONF_TMP_TAG	".dcbxd-tmp-"
-
-/* Temp file in the same directory, fsync, rename, fsync the directory. */
-int
-conf_write_file(const char *path, const char *text, size_t len, char *err,
-    size_t errlen)
-{
-	char tmp[PATH_MAX + sizeof(CONF_TMP_TAG) + 8], dir[PATH_MAX];
-	struct stat st;
-	int fd, dfd;
-
-	snprintf(tmp, sizeof(tmp), "%s" CONF_TMP_TAG "XXXXXX", path);
-	if ((fd = mkstemp(tmp)) < 0) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-		return -1;
-	}
-	if (stat(path, &st) != 0)
-		st.st_mode = 0644, st.st_uid = (uid_t)-1, st.st_gid = (gid_t)-1;
-	if (fchmod(fd, st.st_mode & 07777) != 0 ||
-	    (fchown(fd, st.st_uid, st.st_gid) != 0 && errno != EPERM) ||
-	    write_all(fd, text, len) != 0 || fsync(fd) != 0)
-		goto fail;
-	if (close(fd) != 0) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path) != 0)
-		goto fail;
-	snprintf(dir, sizeof(dir), "%s", path);
-	if ((dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY)) >= 0) {
-		(void)fsync(dfd);
-		close(dfd);
-	}
-	return 0;
-fail:
-	snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	return -1;
-}
-
-/*
- * Temp files of a rewrite that never finished (the daemon killed between
- * mkstemp and rename): "NAME.dcbxd-tmp-XXXXXX" beside the file, six
- * characters of mkstemp's alphabet, a regular file.  Returns how many
- * were removed.
- */
-int
-conf_clean_temps(const char *path)
-{
-	char dir[PATH_MAX], base[PATH_MAX], full[PATH_MAX * 2];
-	const char *name;
-	struct dirent *de;
-	struct stat st;
-	size_t bl;
-	DIR *d;
-	int n = 0;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	snprintf(base, sizeof(base), "%s" CONF_TMP_TAG, path);
-	name = basename(base);
-	bl = strlen(name);
-	if ((d = opendir(dirname(dir))) == NULL)
-		return 0;
-	while ((de = readdir(d)) != NULL) {
-		if (strncmp(de->d_name, name, bl) != 0 ||
-		    strlen(de->d_name + bl) != 6 ||
-		    strspn(de->d_name + bl, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		    "abcdefghijklmnopqrstuvwxyz0123456789") != 6)
-			continue;
-		snprintf(full, sizeof(full), "%s/%s", dir, de->d_name);
-		if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode))
-			continue;
-		if (unlink(full) == 0)
-			n++;
-	}
-	closedir(d);
-	return n;
-}
-
-/* Swap the blocks of the policy parts that adm carries. */
-/* -1 with err set if a part has no field (a table out of step). */
-static int
-persist_replace(config_setting_t *e, const struct conf_port *p, uint8_t has,
-    char *err, size_t errlen)
-{
-	static const struct { uint8_t bit; const char *name; } part[] = {
-		{ DCB_HAS_ETS, "ets" }, { DCB_HAS_RECO, "reco" },
-		{ DCB_HAS_PFC, "pfc" }, { DCB_HAS_APP, "app" },
-	};
-	const struct field *f;
-	size_t i;
-
-	for (i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
-		if (!(has & part[i].bit))
-			continue;
-		for (f = port_fields; f->name != NULL &&
-		    strcmp(f->name, part[i].name) != 0; f++)
-			;
-		if (f->name == NULL) {
-			snprintf(err, errlen, "no setting for %s in a port "
-			    "entry", part[i].name);
-			return -1;
-		}
-		if (config_setting_get_member(e, part[i].name) != NULL)
-			config_setting_remove(e, part[i].name);
-		f->emit(e, p, f);
-	}
-	return 0;
-}
-
-static void
-persist_merge(struct conf_port *p, const struct dcb_config *adm)
-{
-	if (adm->has & DCB_HAS_ETS)
-		p->admin.ets = adm->ets;
-	if (adm->has & DCB_HAS_RECO)
-		p->admin.reco = adm->reco;
-	if (adm->has & DCB_HAS_PFC)
-		p->admin.pfc = adm->pfc;
-	if (adm->has & DCB_HAS_APP)
-		p->admin.app = adm->app;
-}
-
-/* Read from an @include'd file (not the main one, not made by us)? */
-static bool
-from_include(const config_setting_t *s, const char *path)
-{
-	const char *f = config_setting_source_file(s);
-
-	return f != NULL && strcmp(f, path) != 0;
-}
-
-/* A setting of the main file holding an included one somewhere below. */
-static const config_setting_t *
-nested_include(const config_setting_t *s, const char *path)
-{
-	const config_setting_t *r;
-	int i;
-
-	if (from_include(s, path))
-		return s;
-	if (!config_setting_is_aggregate(s))
-		return NULL;
-	for (i = 0; i < config_setting_length(s); i++)
-		if ((r = nested_include(config_setting_get_elem(s, i), path)))
-			return r;
-	return NULL;
-}
-
-/*
- * The file's new text: the header, its top-level @include lines as they
- * were, then the settings of the file itself.  What came from an included
- * file stays there (not inlined); an @include inside a setting, or a
- * change that falls in an included file, cannot be written back and is
- * refused with the reason.
- */
-static char *
-persist_text(config_t *cf, const char *path, size_t *lenp, char *err,
-    size_t errlen)
-{
-	config_setting_t *root = config_root_setting(cf);
-	const config_setting_t *s, *in;
-	char *buf = NULL, *line = NULL;
-	size_t cap = 0;
-	FILE *src, *mem;
-	bool incl = false;
-	int i;
-
-	for (i = config_setting_length(root) - 1; i >= 0; i--) {
-		s = config_setting_get_elem(root, (unsigned)i);
-		if (from_include(s, path))
-			config_setting_remove_elem(root, (unsigned)i);
-		else if ((in = nested_include(s, path)) != NULL) {
-			snprintf(err, errlen, "%s:%d: `%s' holds settings of "
-			    "%s (an @include inside a setting): --persist "
-			    "cannot write it back; move the @include to the "
-			    "top level", path, config_setting_source_line(s),
-			    config_setting_name(s),
-			    config_setting_source_file(in));
-			return NULL;
-		}
-	}
-	if ((src = fopen(path, "r")) == NULL && errno != ENOENT) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if ((mem = open_memstream(&buf, lenp)) == NULL) {
-		if (src != NULL)
-			fclose(src);
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	fputs(persist_header, mem);
-	while (src != NULL && getline(&line, &cap, src) > 0)
-		if (strncmp(line + strspn(line, " \t"), "@include", 8) == 0) {
-			fputs(line, mem);
-			incl = true;
-		}
-	free(line);
-	if (src != NULL)
-		fclose(src);
-	if (incl)
-		fputc('\n', mem);
-	field_write_config(mem, cf);
-	if (fclose(mem) != 0) {
-		free(buf);
-		snprintf(err, errlen, "%s: out of memory", path);
-		return NULL;
-	}
-	return buf;
-}
-
-int
-conf_persist_admin(const struct conf *c, const char *ifname,
-    const struct dcb_config *adm, char *err, size_t errlen)
-{
-	config_setting_t *ports, *e;
-	struct field_ctx x = { c->path, err, errlen, 0, 0 };
-	struct dcb_why why = { "" };
-	struct conf cur;
-	struct conf_port p;
-	config_t cf;
-	char *text = NULL;
-	size_t len;
-	bool fresh;
-	int i, rc = -1;
-
-	if ((rc = dcb_config_validate(adm, &why)) != DCB_OK) {
-		snprintf(err, errlen, "%s: %s", ifname, why.buf[0] != '\0' ?
-		    why.buf : dcb_strerror(rc));
-		return -1;
-	}
-	rc = -1;
-	/* The file as it is now, not as it was when c was loaded; none yet
-	 * (running with the defaults) is an empty one. */
-	fresh = access(c->path, F_OK) != 0 && errno == ENOENT;
-	if (fresh)
-		conf_defaults(&cur);
-	else if (conf_load(c->path, &cur, err, errlen) != 0)
-		return -1;
-	config_init(&cf);
-	if (!fresh && conf_read(&x, &cf, c->path, NULL) != 0)
-		goto out;
-	i = port_best(&cur, ifname);
-	if (i >= 0)
-		p = cur.ports[i];
-	else
-		port_unlisted(&p, ifname);
-	persist_merge(&p, adm);
-	if ((ports = config_lookup(&cf, "ports")) == NULL)
-		ports = config_setting_add(config_root_setting(&cf), "ports",
-		    CONFIG_TYPE_LIST);
-	e = i >= 0 ? config_setting_get_elem(ports, (unsigned)i) : NULL;
-	if (from_include(ports, c->path) ||
-	    (e != NULL && !is_pattern(p.match) && from_include(e, c->path))) {
-		snprintf(err, errlen, "%s: the settings of %s come from %s "
-		    "(@include): --persist rewrites only %s; change them there",
-		    c->path, ifname, config_setting_source_file(e != NULL &&
-		    from_include(e, c->path) ? e : ports), c->path);
-		goto out;
-	}
-	if (e != NULL && !is_pattern(p.match)) {
-		if (persist_replace(e, &p, adm->has, err, errlen) != 0)
-			goto out;
-	} else {
-		/* A pattern's settings, pinned to this one interface. */
-		snprintf(p.match, sizeof(p.match), "%s", ifname);
-		e = config_setting_add(ports, NULL, CONFIG_TYPE_GROUP);
-		field_emit_block(e, &p, port_fields);
-	}
-	if ((text = persist_text(&cf, c->path, &len, err, errlen)) == NULL ||
-	    persist_check(c->path, text, ifname, adm, err, errlen) != 0)
-		goto out;
-	rc = conf_writer(c->path, text, len, err, errlen) == 0 ? 0 : -1;
-out:
-	free(text);
-	config_destroy(&cf);
-	conf_free(&cur);
-	return rc;
 }

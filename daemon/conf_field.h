@@ -1,5 +1,5 @@
 /*
- * conf_field.h -- internal to the config code (conf.c, conf_field.c): the
+ * conf_field.h -- internal to the config code (conf*.c): the
  * field rows that read a libconfig tree into a struct and emit it back.
  *
  * A table of struct field, ended by F_END, describes one block: each row

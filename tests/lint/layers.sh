@@ -13,7 +13,8 @@ D=$top_srcdir/daemon
 layer() {
 	case $1 in
 	event|log|priv|link|ifspeed|notify) echo sys ;;
-	conf|conf_field) echo conf ;;
+	conf|conf_field|conf_int|conf_account|conf_match|conf_persist)
+		echo conf ;;
 	dcbxd) echo context ;;
 	agent|sock) echo lldp ;;
 	backend|dcbnl|dcbnl_int|dcbnl_cee|dcbnl_mon|dcbnl_msg|dcbnl_msg_int|\
