@@ -196,8 +196,13 @@ port_rx_frame(struct port *p, const uint8_t *buf, size_t len)
 	struct lldp_frame f;
 	struct agent *a;
 
+	/*
+	 * 802.1AB 8.1 g): an LLDPDU holds as many TLVs as its maximum size
+	 * allows, 1500 octets (LLDP_MAX_PDU) whatever the link's MTU; a
+	 * longer one is not an LLDPDU, on the socket and the ring alike.
+	 */
 	if (lldp_frame_parse(buf, len, &f) != LLDP_DEC_OK || f.agent < 0 ||
-	    f.agent >= LLDP_AGENT__MAX) {
+	    f.agent >= LLDP_AGENT__MAX || f.pdu_len > LLDP_MAX_PDU) {
 		p->st[LLDP_STAT_FRAMES_DISCARDED]++;
 		p->st[LLDP_STAT_FRAMES_IN_ERRORS]++;
 		return;
@@ -226,7 +231,7 @@ port_rx_one(void *arg, const uint8_t *frame, size_t len)
 	if (len == 0)
 		return;		/* our own frame looped back */
 	if (len > SOCK_FRAME_MAX) {
-		/* Longer than any LLDPDU may be: truncated. */
+		/* Longer than any LLDPDU may be, and cut short (sock.c). */
 		p->st[LLDP_STAT_FRAMES_DISCARDED]++;
 		p->st[LLDP_STAT_FRAMES_IN_ERRORS]++;
 		return;
