@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -726,12 +727,47 @@ port_backend_open(struct port *p)
 {
 	if (p->be_open)
 		backend_close(&p->be);
+	p->host_ifindex = 0;
 	port_be_reset(p);
 	p->be_open = backend_open(&p->be, p->ifname, &p->cp,
 	    dx.read_only) == 0;
 	if (p->be_open)
 		log_info(LOG_SUB_DCBX, "%s: backend %s (%s)", p->ifname,
 		    p->be.ops->name, p->be.why);
+	/*
+	 * The engine's TAP is ours: remember it by ifindex (its name can be
+	 * anything, and another interface may be named like it) before its
+	 * RTM_NEWLINK reaches port_link(), which runs in a later loop turn.
+	 */
+	if (p->be_open && p->be.kind == BACKEND_ENGINE)
+		p->host_ifindex = (int)if_nametoindex(p->cp.engine.tap);
+}
+
+/*
+ * Close and open the backend again, same choice, new settings, and give
+ * it what runs now: the engine takes its speed, queues, cable length,
+ * MTU and TAP name at open time only.
+ */
+static void
+port_backend_reopen(struct port *p, const char *why)
+{
+	log_info(LOG_SUB_DCBX, "%s: %s: reopening the backend", p->ifname,
+	    why);
+	port_backend_open(p);
+	if (p->be_open)
+		port_apply_oper(p);
+}
+
+/* An interface the daemon created (an engine's TAP): never a port. */
+static bool
+port_is_host_if(int ifindex)
+{
+	const struct port *p;
+
+	for (p = port_list; p != NULL; p = p->next)
+		if (p->host_ifindex != 0 && p->host_ifindex == ifindex)
+			return (true);
+	return (false);
 }
 
 static struct port *
@@ -786,9 +822,25 @@ port_conf_dcbx_equal(const struct conf_port *a, const struct conf_port *b)
 	    dcb_config_equal(&a->admin, &b->admin));
 }
 
+/* What the engine reads at open: its block, cable length, MTU. */
+static bool
+port_conf_engine_equal(const struct conf_port *a, const struct conf_port *b)
+{
+	const struct conf_engine *x = &a->engine, *y = &b->engine;
+
+	return (a->has_engine == b->has_engine && a->cable_m == b->cable_m &&
+	    a->mtu == b->mtu && strcmp(x->tap, y->tap) == 0 &&
+	    x->speed_bps == y->speed_bps &&
+	    x->host_drain_bps == y->host_drain_bps &&
+	    x->queue_memory == y->queue_memory && x->stall_ms == y->stall_ms);
+}
+
 /*
  * New settings for a running port: change only what differs, so that
- * neighbours and agents whose settings did not change carry on.
+ * neighbours and agents whose settings did not change carry on.  A
+ * running engine whose settings changed is reopened (a rename changes
+ * its default TAP name "dcb-<port>" too), as is any port whose engine
+ * block came or went (backend = auto may now choose otherwise).
  */
 static void
 port_apply_conf(struct port *p, const struct conf_port *cp)
@@ -806,7 +858,10 @@ port_apply_conf(struct port *p, const struct conf_port *cp)
 	if (old.backend != cp->backend) {
 		port_backend_open(p);
 		port_dcbx_reconf(p);
-	}
+	} else if (!port_conf_engine_equal(&old, cp) &&
+	    ((p->be_open && p->be.kind == BACKEND_ENGINE) ||
+	    old.has_engine != cp->has_engine))
+		port_backend_reopen(p, "engine settings changed");
 	if (!port_conf_dcbx_equal(&old, cp)) {
 		log_info(LOG_SUB_DCBX, "%s: DCBX settings changed", p->ifname);
 		port_dcbx_reconf(p);
@@ -828,9 +883,15 @@ port_update(struct port *p, const struct link_info *li)
 		changed = true;
 	}
 	if (memcmp(p->mac, li->mac, 6) != 0 || p->mtu != li->mtu) {
+		bool mtu = p->mtu != li->mtu;
+
 		memcpy(p->mac, li->mac, 6);
 		p->mtu = li->mtu;
 		changed = true;
+		/* The engine and its TAP run at the link's MTU unless set. */
+		if (mtu && p->cp.mtu == 0 && p->be_open &&
+		    p->be.kind == BACKEND_ENGINE)
+			port_backend_reopen(p, "link MTU changed");
 	}
 	if (p->up != li->up) {
 		log_info(LOG_SUB_LINK, "%s: link %s", p->ifname,
@@ -867,7 +928,7 @@ port_link(const struct link_info *li, bool present, void *arg)
 
 	(void)arg;
 	if (!present || li->loopback || !li->has_mac ||
-	    !port_wanted(li->ifname, &cp)) {
+	    port_is_host_if(li->ifindex) || !port_wanted(li->ifname, &cp)) {
 		if (p != NULL)
 			port_destroy(p, present);
 		return;
