@@ -550,14 +550,18 @@ port_dcbx_result(struct port *p, int chg)
 		agent_local_change(p->agent[LLDP_AGENT_NEAREST_BRIDGE]);
 }
 
-static void
+/* The DCBX_CHG_* flags of the PDU (0 when DCBX does not run on a). */
+static int
 port_dcbx_rx(struct port *p, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
 {
+	int chg;
+
 	if (a->type != LLDP_AGENT_NEAREST_BRIDGE)
-		return;
-	port_dcbx_result(p, dcbx_rx(&p->ds, &p->dl, pdu, n->src,
-	    (unsigned int)a->n));
+		return (0);
+	chg = dcbx_rx(&p->ds, &p->dl, pdu, n->src, (unsigned int)a->n);
+	port_dcbx_result(p, chg);
+	return (chg);
 }
 
 static void
@@ -629,8 +633,23 @@ void
 port_nbr_changed(struct port *p, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
 {
+	int chg;
+
 	log_debug(LOG_SUB_LLDP, "%s: neighbour updated", p->ifname);
-	port_dcbx_rx(p, a, n, pdu);
+	/*
+	 * A known MSAP whose DCBX TLVs changed -- typically a willing peer
+	 * restarted (kill -9, Restart=on-failure) and back on its admin
+	 * config while we still hold its MSAP -- gets fast transmission as
+	 * a new neighbour would (802.1AB 9.2.7.7 newNeighbor), not our next
+	 * PDU up to msgTxInterval later.  txCredit still bounds the rate;
+	 * DCBX_CHG_TX has already started it.
+	 */
+	chg = port_dcbx_rx(p, a, n, pdu);
+	if ((chg & DCBX_CHG_PEER) && !(chg & DCBX_CHG_TX)) {
+		log_debug(LOG_SUB_DCBX, "%s: the peer's DCBX TLVs changed: "
+		    "fast transmission", p->ifname);
+		agent_local_change(a);
+	}
 }
 
 void
