@@ -61,6 +61,7 @@
 #define CTL_SUBS_MAX	64		/* so that requests always find room */
 #define CTL_BACKOFF_MS	100		/* no descriptor at all: wait */
 #define CTL_LOG_EVERY_MS 10000
+#define CTL_HUP_CHECK_MS 2000		/* half-closed subscribers */
 
 struct client {
 	struct client	*next;
@@ -88,6 +89,8 @@ static struct {
 	int		 spare;		/* /dev/null, given up on EMFILE */
 	struct ev_timer	*reap;		/* frees clients found dead */
 	struct ev_timer	*backoff;	/* accepts again after EMFILE */
+	struct ev_timer	*hup;		/* looks for half-closed subscribers
+					   that closed altogether */
 } ctl = { .fd = -1, .spare = -1 };
 
 /* One kind of refusal, logged at most every CTL_LOG_EVERY_MS. */
@@ -635,11 +638,17 @@ client_read(struct client *c)
 		/*
 		 * Half-closed: answer what was asked, then close.  A
 		 * subscriber that is gone altogether goes now, not when
-		 * the next event fails to reach it.
+		 * the next event fails to reach it.  One that only
+		 * half-closed (socat does) still wants events; nothing can
+		 * watch it for the full close without a busy loop (EOF
+		 * stays readable), so ctl_hup_check() looks every
+		 * CTL_HUP_CHECK_MS while there is one.
 		 */
 		c->eof = true;
 		if (c->subscriber && client_hung_up(c))
 			c->dead = true;
+		else if (c->subscriber && !ev_timer_pending(ctl.hup))
+			ev_timer_arm(ctl.hup, CTL_HUP_CHECK_MS);
 		return;
 	}
 	if (n < 0) {
@@ -647,6 +656,33 @@ client_read(struct client *c)
 		return;
 	}
 	c->inlen += (size_t)n;
+}
+
+/* Free the half-closed subscribers that have closed altogether. */
+void
+ctl_check_hangups(void)
+{
+	struct client *c, *next;
+	bool more = false;
+
+	for (c = ctl.clients; c != NULL; c = next) {
+		next = c->next;
+		if (!c->subscriber || !c->eof || c->dead)
+			continue;
+		if (client_hung_up(c))
+			client_free(c);
+		else
+			more = true;
+	}
+	if (more)
+		ev_timer_arm(ctl.hup, CTL_HUP_CHECK_MS);
+}
+
+static void
+ctl_hup_check(void *arg)
+{
+	(void)arg;
+	ctl_check_hangups();
 }
 
 static void
@@ -673,6 +709,18 @@ bool
 ctl_have_subscribers(void)
 {
 	return (ctl.nsubs > 0);
+}
+
+unsigned int
+ctl_nclients(void)
+{
+	return (ctl.nclients);
+}
+
+size_t
+ctl_mem_used(void)
+{
+	return (ctl.mem);
 }
 
 void
@@ -903,11 +951,14 @@ ctl_init(const char *path, const char *group)
 	ctl_perms(path, group);
 	if ((ctl.io = ev_io_new(fd, ctl_accept, NULL)) == NULL ||
 	    (ctl.reap = ev_timer_new(ctl_reap, NULL)) == NULL ||
-	    (ctl.backoff = ev_timer_new(ctl_backoff_done, NULL)) == NULL) {
+	    (ctl.backoff = ev_timer_new(ctl_backoff_done, NULL)) == NULL ||
+	    (ctl.hup = ev_timer_new(ctl_hup_check, NULL)) == NULL) {
 		ev_io_free(ctl.io);
 		ev_timer_free(ctl.reap);
+		ev_timer_free(ctl.backoff);
 		ctl.io = NULL;
 		ctl.reap = NULL;
+		ctl.backoff = NULL;
 		close(fd);
 		(void)unlink(path);
 		return (-ENOMEM);
@@ -926,9 +977,11 @@ ctl_fini(void)
 	ev_io_free(ctl.io);
 	ev_timer_free(ctl.reap);
 	ev_timer_free(ctl.backoff);
+	ev_timer_free(ctl.hup);
 	ctl.io = NULL;
 	ctl.reap = NULL;
 	ctl.backoff = NULL;
+	ctl.hup = NULL;
 	if (ctl.spare >= 0)
 		close(ctl.spare);
 	ctl.spare = -1;

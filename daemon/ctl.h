@@ -18,5 +18,13 @@ void	ctl_fini(void);
  */
 void	ctl_event(const char *name, const char *ifname, json_t *extra);
 bool	ctl_have_subscribers(void);
+/*
+ * A subscriber that half-closed still gets events; whether it has since
+ * closed altogether is checked every 2 s, or now with this.
+ */
+void	ctl_check_hangups(void);
+/* Clients connected, and the octets their buffers hold (the budget). */
+unsigned int	ctl_nclients(void);
+size_t		ctl_mem_used(void);
 
 #endif /* CTL_H */

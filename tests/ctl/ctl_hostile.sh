@@ -6,7 +6,8 @@
 #     not spin (CPU seconds and log lines during the hold are bounded) and
 #     `show ports` from a newcomer is still answered;
 #   - 40 subscribers that close are freed at once on an idle daemon (its
-#     descriptor count falls back without any event being sent);
+#     descriptor count falls back without any event being sent); half-closed
+#     ones are kept (they still want events) until they close too;
 #   - 40 clients pipeline `show-stats` and never read: memory stays bounded
 #     (RSS) and a bystander is still answered;
 #   - 20 clients each send an unfinished 4 MiB line: the budget refuses
@@ -129,7 +130,22 @@ def dead_subscribers():
     freed = settle(lambda: nfds() <= base, 5)
     print("fds: %d idle, %d with 40 subscribers, %d after they closed" %
           (base, up, nfds()))
-    return up >= base + 40 and freed
+    # Half-closed subscribers (socat) still get events; once they close
+    # altogether they go too (a check every 2 s: wait up to 10 s).
+    half = []
+    for i in range(5):
+        s = conn()
+        s.sendall(b'{"cmd":"subscribe"}\n')
+        s.makefile("rb").readline()
+        s.shutdown(socket.SHUT_WR)
+        half.append(s)
+    kept = settle(lambda: nfds() <= base, 1) is False
+    for s in half:
+        s.close()
+    freed2 = settle(lambda: nfds() <= base, 10)
+    print("5 half-closed subscribers: %s while half-closed, %s once closed" %
+          ("kept" if kept else "DROPPED", "freed" if freed2 else "NOT freed"))
+    return up >= base + 40 and freed and kept and freed2
 
 def pipeliners(n=40):
     base = rss_kb()
