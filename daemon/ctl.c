@@ -641,7 +641,7 @@ client_read(struct client *c)
 		 * the next event fails to reach it.  One that only
 		 * half-closed (socat does) still wants events; nothing can
 		 * watch it for the full close without a busy loop (EOF
-		 * stays readable), so ctl_hup_check() looks every
+		 * stays readable), so ctl_check_hangups() looks every
 		 * CTL_HUP_CHECK_MS while there is one.
 		 */
 		c->eof = true;

@@ -640,7 +640,7 @@ port_nbr_changed(struct port *p, struct agent *a, struct nbr *n,
 	 * A known MSAP whose DCBX TLVs changed -- typically a willing peer
 	 * restarted (kill -9, Restart=on-failure) and back on its admin
 	 * config while we still hold its MSAP -- gets fast transmission as
-	 * a new neighbour would (802.1AB 9.2.7.7 newNeighbor), not our next
+	 * a new neighbour would (802.1AB's newNeighbor), not our next
 	 * PDU up to msgTxInterval later.  txCredit still bounds the rate;
 	 * DCBX_CHG_TX has already started it.
 	 */
