@@ -75,6 +75,14 @@ static const char *const canned[] = {
 	"{\"cmd\":\"reload\"}\n",
 };
 
+/* The socket file goes with the process (libFuzzer ends with exit()). */
+static void
+fini(void)
+{
+	ctl_fini();
+	ev_fini();
+}
+
 static void
 init(void)
 {
@@ -90,6 +98,7 @@ init(void)
 	snprintf(path, sizeof(path), "/tmp/fuzz_ctlseq.%d.sock", (int)getpid());
 	if (ctl_init(path, NULL) < 0)
 		abort();
+	atexit(fini);
 	for (int i = 0; i < NCLI; i++)
 		cli[i].fd = -1;
 }
