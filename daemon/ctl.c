@@ -16,9 +16,11 @@
  *     CTL_MEM_BUDGET: above it, only a client with nothing queued gets its
  *     next request run, an input line may not grow past its first chunk,
  *     and a subscriber with a backlog is dropped;
- *   - at most CTL_CLIENTS_MAX clients; when full, or when accept() fails
- *     with EMFILE (a spare descriptor is kept for that moment), the client
- *     idle the longest gives way, or the newcomer is told why and closed.
+ *   - at most CTL_CLIENTS_MAX clients, and no more than half the
+ *     descriptors RLIMIT_NOFILE allows (ports and engines need theirs);
+ *     when full, or when accept() fails with EMFILE (a spare descriptor
+ *     is kept for that moment), the client idle the longest gives way,
+ *     or the newcomer is told why and closed.
  *     The listening socket never stays readable without being served (the
  *     busy loop of a level-triggered accept that keeps failing), and the
  *     failures are logged at most every CTL_LOG_EVERY_MS;
@@ -37,6 +39,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -58,7 +61,6 @@
 #define CTL_MEM_BUDGET	(32u << 20)	/* every client's buffers together */
 #define CTL_ACCEPT_MAX	16		/* per wakeup */
 #define CTL_CLIENTS_MAX	128
-#define CTL_SUBS_MAX	64		/* so that requests always find room */
 #define CTL_BACKOFF_MS	100		/* no descriptor at all: wait */
 #define CTL_LOG_EVERY_MS 10000
 #define CTL_HUP_CHECK_MS 2000		/* half-closed subscribers */
@@ -84,6 +86,9 @@ static struct {
 	char		 path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct client	*clients;
 	unsigned int	 nclients;
+	unsigned int	 max_clients;	/* CTL_CLIENTS_MAX or less; half of
+					   them may subscribe, so that
+					   requests always find room */
 	unsigned int	 nsubs;
 	size_t		 mem;		/* all clients' incap + outcap */
 	int		 spare;		/* /dev/null, given up on EMFILE */
@@ -470,9 +475,9 @@ static json_t *
 cmd_subscribe(struct client *c, json_t *args)
 {
 	(void)args;
-	if (!c->subscriber && ctl.nsubs >= CTL_SUBS_MAX)
+	if (!c->subscriber && ctl.nsubs >= ctl.max_clients / 2)
 		return (proto_err("EBUSY", "too many subscribers (%u)",
-		    CTL_SUBS_MAX));
+		    ctl.max_clients / 2));
 	if (!c->subscriber) {
 		c->subscriber = true;
 		ctl.nsubs++;
@@ -826,7 +831,7 @@ ctl_add(int cfd)
 	static struct ctl_quiet q;
 	struct client *c;
 
-	if (ctl.nclients >= CTL_CLIENTS_MAX && !ctl_evict_idle()) {
+	if (ctl.nclients >= ctl.max_clients && !ctl_evict_idle()) {
 		ctl_log_refusal(&q, "control clients: too many, one refused", 0);
 		ctl_refuse(cfd, "EBUSY", "too many control clients");
 		return;
@@ -926,6 +931,18 @@ ctl_perms(const char *path, const char *group)
 		log_warn(LOG_SUB_CTL, "chown %s", path);
 }
 
+/* Half the descriptors we may open, at most CTL_CLIENTS_MAX, at least 4. */
+static unsigned int
+ctl_max_clients(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur / 2 >= CTL_CLIENTS_MAX)
+		return (CTL_CLIENTS_MAX);
+	return (rl.rlim_cur / 2 < 4 ? 4 : (unsigned int)(rl.rlim_cur / 2));
+}
+
 int
 ctl_init(const char *path, const char *group)
 {
@@ -964,6 +981,7 @@ ctl_init(const char *path, const char *group)
 		return (-ENOMEM);
 	}
 	ctl.fd = fd;
+	ctl.max_clients = ctl_max_clients();
 	ctl.spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	strcpy(ctl.path, path);
 	return (0);
