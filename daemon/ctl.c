@@ -57,7 +57,7 @@
 
 #define CTL_READ_CHUNK	(64 * 1024)
 #define CTL_IN_MAX	(4u << 20)	/* one request line */
-#define CTL_OUT_PAUSE	(1u << 20)	/* run no request above this */
+#define CTL_OUT_PAUSE	(256u * 1024)	/* run no request above this */
 #define CTL_OUT_KEEP	(64u * 1024)	/* output buffer kept when empty */
 #define CTL_SUB_MAX	(8u << 20)	/* drop a subscriber above this */
 #define CTL_MEM_BUDGET	(32u << 20)	/* every client's buffers together */
@@ -206,8 +206,11 @@ client_send_now(struct client *c)
 }
 
 /*
- * Send, then decide what to watch: EPOLLOUT while replies wait; input
- * only while nothing whole waits to run and requests may run.
+ * Send, then decide what to watch: EPOLLOUT while replies wait, or while
+ * requests wait that may now run (the socket is writable then, so this is
+ * a call back on the next loop turn, after the other clients: the lines
+ * left by client_lines() must not wait for input that will not come);
+ * input only while nothing whole waits to run and requests may run.
  */
 static void
 client_flush(struct client *c)
@@ -220,7 +223,8 @@ client_flush(struct client *c)
 		c->dead = true;
 		return;
 	}
-	ev_io_want_write(c->io, client_pending(c) > 0);
+	ev_io_want_write(c->io, client_pending(c) > 0 ||
+	    (c->ready && client_may_run(c)));
 	ev_io_want_read(c->io, !c->eof && !c->ready && client_may_run(c));
 }
 
@@ -786,7 +790,7 @@ ctl_event(const char *name, const char *ifname, json_t *extra)
 	len = strlen(line);
 	for (c = ctl.clients; c != NULL; c = next) {
 		next = c->next;
-		if (!c->subscriber)
+		if (!c->subscriber || c->dead)
 			continue;
 		if (client_sub_overflow(c, len)) {
 			log_warnx(LOG_SUB_CTL, "subscriber too slow (%zu octets "

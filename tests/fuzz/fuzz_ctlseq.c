@@ -14,8 +14,10 @@
  *
  * Invariants: every line a client gets is a JSON object with "ok" (an
  * answer) or "event"; a client never gets more answers than it sent
- * lines; once every client has closed, the daemon frees them all and its
- * client memory falls back to 0 within a bounded number of loop turns.
+ * lines, and one that reads gets them all (nothing stalls), also before
+ * the daemon closes a half-closed client; once every client has closed,
+ * the daemon frees them all and its client memory falls back to 0 within
+ * a bounded number of loop turns.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -55,7 +57,9 @@ struct cli {
 	int	fd;
 	bool	reading;	/* this client reads its answers */
 	bool	shut;		/* half-closed */
-	size_t	sent;		/* newlines sent */
+	bool	midline;	/* the line being sent has an octet */
+	bool	subscribed;	/* asked to (the daemon may drop it) */
+	size_t	sent;		/* non-empty lines sent: each is answered */
 	size_t	answers;
 	char	buf[1 << 16];
 	size_t	len;
@@ -73,7 +77,11 @@ static const char *const canned[] = {
 	"{\"cmd\":\"show-dcbx\",\"args\":{\"dev\":\"eth0\"}}\n",
 	"{\"cmd\":\"set\",\"args\":{\"dev\":\"eth0\",\"pfc\":{}}}\n",
 	"{\"cmd\":\"reload\"}\n",
+	"{\"cmd\":\"metrics\"}\n",
+	"{\"cmd\":\"doctor\"}\n",
+	"\n",
 };
+#define NCANNED	(sizeof(canned) / sizeof(canned[0]))
 
 /* The socket file goes with the process (libFuzzer ends with exit()). */
 static void
@@ -134,6 +142,14 @@ drain(struct cli *c)
 			break;
 		moved = true;
 		if (n <= 0) {
+			/*
+			 * The daemon closes a client once it has answered
+			 * every line after its EOF (below its client limit
+			 * and budget, as here, nobody is refused).
+			 */
+			if (n == 0 && c->shut && c->answers != c->sent &&
+			    !c->subscribed)
+				abort();
 			close(c->fd);
 			c->fd = -1;
 			break;
@@ -192,10 +208,14 @@ send_cli(struct cli *c, const void *p, size_t len)
 	if (c->fd < 0 || c->shut)
 		return;
 	n = send(c->fd, p, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-	if (n > 0)
-		for (ssize_t k = 0; k < n; k++)
-			if (((const char *)p)[k] == '\n')
-				c->sent++;
+	for (ssize_t k = 0; k < n; k++) {
+		if (((const char *)p)[k] != '\n')
+			c->midline = true;
+		else if (c->midline) {
+			c->sent++;
+			c->midline = false;
+		}
+	}
 }
 
 static void
@@ -236,8 +256,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				break;
 			n = 1 + (data[i] >> 3);
 			for (size_t k = 0; k < n; k++)
-				send_cli(c, canned[data[i] & 7],
-				    strlen(canned[data[i] & 7]));
+				send_cli(c, canned[data[i] % NCANNED],
+				    strlen(canned[data[i] % NCANNED]));
+			if (strstr(canned[data[i] % NCANNED], "subscribe"))
+				c->subscribed = true;
 			i++;
 			break;
 		case 4:
@@ -264,6 +286,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	pump();
+	/* Whoever reads has every line it sent answered: nothing stalls. */
+	for (int k = 0; k < NCLI; k++)
+		if (cli[k].fd >= 0 && cli[k].reading &&
+		    cli[k].answers != cli[k].sent)
+			abort();
 	/* Everyone leaves: the daemon must let go of everything. */
 	for (int k = 0; k < NCLI; k++)
 		close_cli(&cli[k]);
