@@ -93,12 +93,15 @@ static struct {
 					   requests always find room */
 	unsigned int	 nsubs;
 	size_t		 mem;		/* all clients' incap + outcap */
+	size_t		 out_pause;	/* CTL_OUT_PAUSE (ctl_set_limits()) */
+	size_t		 budget;	/* CTL_MEM_BUDGET (ctl_set_limits()) */
 	int		 spare;		/* /dev/null, given up on EMFILE */
 	struct ev_timer	*reap;		/* frees clients found dead */
 	struct ev_timer	*backoff;	/* accepts again after EMFILE */
 	struct ev_timer	*hup;		/* looks for half-closed subscribers
 					   that closed altogether */
-} ctl = { .fd = -1, .spare = -1 };
+} ctl = { .fd = -1, .spare = -1, .out_pause = CTL_OUT_PAUSE,
+    .budget = CTL_MEM_BUDGET };
 
 /* One kind of refusal, logged at most every CTL_LOG_EVERY_MS. */
 struct ctl_quiet {
@@ -170,9 +173,9 @@ client_pending(const struct client *c)
 static bool
 client_may_run(const struct client *c)
 {
-	if (client_pending(c) >= CTL_OUT_PAUSE)
+	if (client_pending(c) >= ctl.out_pause)
 		return (false);
-	return (ctl.mem <= CTL_MEM_BUDGET || client_pending(c) == 0);
+	return (ctl.mem <= ctl.budget || client_pending(c) == 0);
 }
 
 /* Write what the socket takes now. */
@@ -261,7 +264,7 @@ static bool
 client_sub_overflow(const struct client *c, size_t len)
 {
 	return (client_pending(c) + len > CTL_SUB_MAX ||
-	    (ctl.mem > CTL_MEM_BUDGET && client_pending(c) > CTL_OUT_PAUSE));
+	    (ctl.mem > ctl.budget && client_pending(c) > ctl.out_pause));
 }
 
 static void
@@ -628,7 +631,8 @@ client_in_room(struct client *c)
 	char msg[96];
 	char *p;
 
-	if (c->incap - c->inlen >= CTL_READ_CHUNK)
+	/* A partial line stays at the front: grow only for a long one. */
+	if (c->incap - c->inlen >= CTL_READ_CHUNK / 4)
 		return (0);
 	if (c->incap + CTL_READ_CHUNK > CTL_IN_MAX) {
 		snprintf(msg, sizeof(msg), "request longer than %u octets",
@@ -637,7 +641,7 @@ client_in_room(struct client *c)
 		return (-1);
 	}
 	/* Each client's first chunk is always granted (CTL_CLIENTS_MAX). */
-	if (c->incap > 0 && ctl.mem + CTL_READ_CHUNK > CTL_MEM_BUDGET) {
+	if (c->incap > 0 && ctl.mem + CTL_READ_CHUNK > ctl.budget) {
 		static struct ctl_quiet q;
 
 		ctl_log_refusal(&q, "control clients over their memory budget: "
@@ -750,6 +754,13 @@ bool
 ctl_have_subscribers(void)
 {
 	return (ctl.nsubs > 0);
+}
+
+void
+ctl_set_limits(size_t out_pause, size_t budget)
+{
+	ctl.out_pause = out_pause;
+	ctl.budget = budget;
 }
 
 unsigned int

@@ -23,6 +23,12 @@ bool	ctl_have_subscribers(void);
  * closed altogether is checked every 2 s, or now with this.
  */
 void	ctl_check_hangups(void);
+/*
+ * For harnesses: the unread answers that pause a client (256 KiB) and the
+ * budget of all clients' buffers (32 MiB), small enough for a fuzzer's
+ * inputs to reach.
+ */
+void	ctl_set_limits(size_t out_pause, size_t budget);
 /* Clients connected, and the octets their buffers hold (the budget). */
 unsigned int	ctl_nclients(void);
 size_t		ctl_mem_used(void);
