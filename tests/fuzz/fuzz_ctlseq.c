@@ -7,7 +7,7 @@
  *
  * What is not here: ports.  They need packet sockets on real links, which
  * a fuzzer process does not have; requests naming a port get ENODEV, and
- * "reload" reaches a harness dcbxd_reload() that refuses (it would re-read
+ * "reload" reaches the harness's ctl_ops, which refuse (they would re-read
  * a file and resync links).  The client I/O side -- partial lines,
  * pipelining, output pauses, the memory budget, subscribers, EOF -- runs
  * as in the daemon.
@@ -47,12 +47,15 @@ int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 struct dcbxd dx;
 
-int
-dcbxd_reload(char *err, size_t errlen)
+/* Reload and re-read would load a file and resync links: refused here. */
+static int
+no_reload(char *err, size_t errlen)
 {
 	snprintf(err, errlen, "reload is not part of the fuzz harness");
 	return (-1);
 }
+
+static const struct ctl_ops ops = { no_reload, no_reload };
 
 struct cli {
 	int	fd;
@@ -105,8 +108,9 @@ init(void)
 	if (ev_init() < 0)
 		abort();
 	conf_defaults(&dx.conf);
+	notify_init(&dx.nf);
 	snprintf(path, sizeof(path), "/tmp/fuzz_ctlseq.%d.sock", (int)getpid());
-	if (ctl_init(path, NULL) < 0)
+	if (ctl_init(path, NULL, &dx, &ops) < 0)
 		abort();
 	/*
 	 * Limits a 1600-octet input can reach: a pause after a few answers,
