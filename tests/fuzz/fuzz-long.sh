@@ -52,6 +52,7 @@ done
 wait
 
 fail=0
+failed=""
 printf "%-12s %8s %14s %10s %8s %8s %8s  %s\n" target seconds executions "exec/s" cov ft corpus verdict
 for name in $targets; do
 	l=$logs/$name
@@ -65,11 +66,15 @@ for name in $targets; do
 	if [ "$rc" = 0 ]; then
 		verdict=ok
 	else
-		verdict="FAILED (rc $rc): $(grep -m1 -E 'ERROR|SUMMARY|deadly' "$l" | cut -c1-60)"
+		verdict="FAILED (rc $rc): $(grep -m1 -E 'ERROR|SUMMARY|deadly|interrupted' "$l" | cut -c1-60)"
 		fail=1
-		tail -30 "$l" >&2
+		failed="$failed $name"
 	fi
 	printf "%-12s %8s %14s %10s %8s %8s %8s  %s\n" "$name" "$secs" \
 	    "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$corp" "$verdict"
+done
+for name in $failed; do	# the end of each failed run's log
+	echo "--- $name"
+	tail -30 "$logs/$name"
 done
 exit $fail
