@@ -144,6 +144,7 @@ port_be_fallback(struct port *p, int rc)
 		return;
 	snprintf(p->be.why, sizeof(p->be.why), "%s", why);
 	(void)backend_apply(&p->be, &p->ds.oper, port_be_version(p));
+	port_dcbx_tx_changed(p);
 }
 
 void
@@ -207,6 +208,20 @@ port_apply_oper(struct port *p)
 	(void)port_be_apply(p);
 }
 
+bool
+port_be_dcbx_result(struct port *p, int chg)
+{
+	/*
+	 * A new active mode is the NIC's business too (SDCBX, and the CEE
+	 * or IEEE command set) even when the operational config is the
+	 * same in both: apply on either.
+	 */
+	if (!(chg & (DCBX_CHG_OPER | DCBX_CHG_MODE)))
+		return (false);
+	port_apply_oper(p);
+	return (true);
+}
+
 static void
 port_be_retry_fire(void *arg)
 {
@@ -246,6 +261,18 @@ port_be_stats_fire(void *arg)
 
 /* ---------------------------------------------- changes made by others */
 
+const char *
+port_be_dcbx_silent(const struct port *p)
+{
+	if (!p->be_open || !p->be.firmware)
+		return (NULL);
+	return (p->cp.firmware_dcbx == CONF_FW_RX_ONLY ?
+	    "the NIC's firmware runs DCBX (LLD_MANAGED): receiving only "
+	    "(firmware-dcbx = rx-only)" :
+	    "the NIC's firmware runs DCBX (LLD_MANAGED): basic LLDP only, "
+	    "no DCBX TLVs");
+}
+
 static void
 port_be_report(struct port *p, uint8_t cmd, bool reapplied)
 {
@@ -269,6 +296,8 @@ port_be_nic_changed(void *arg, int cmd)
 	uint64_t w = p->be.writes;
 	int rc;
 
+	/* The firmware may have taken DCBX over or given it back. */
+	port_dcbx_tx_changed(p);
 	rc = port_be_apply(p);
 	if (p->be_open && p->be.writes > w)
 		port_be_report(p, (uint8_t)cmd, rc == 0);

@@ -18,7 +18,7 @@ layer() {
 	agent|sock) echo lldp ;;
 	backend|dcbnl|dcbnl_msg|dcbnl_watch|engine|engine_dp|engine_int)
 		echo backend ;;
-	port|port_be) echo port ;;
+	port|port_be|mgmt) echo port ;;
 	ctl|show|doctor) echo control ;;
 	metrics) echo metrics ;;
 	snmp|snmp_int|snmp_view|snmp_mib|snmp_dcbx|snmp_trap) echo snmp ;;
