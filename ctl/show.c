@@ -269,6 +269,7 @@ show_dcbx(FILE *fp, const json_t *r)
 	dcbx_tlvs_note(fp, r, "  ");
 	dcbx_feature(fp, r, "ets", proto_ets_fields);
 	dcbx_feature(fp, r, "pfc", proto_pfc_fields);
+	show_pfc_override(fp, json_object_get(r, "pfc"));
 	feat = json_object_get(r, "app");
 	dcbx_status(fp, "app", feat);
 	dcbx_app_grid(fp, feat);
@@ -307,7 +308,10 @@ show_ports(FILE *fp, const json_t *r)
 		{ "IFNAME", "ifname" }, { "LINK", "link" },
 		{ "ROLE", "role" }, { "MODE", "mode" },
 		{ "ACTIVE", "active" }, { "NEIGH", "neighbors" },
-		{ "BACKEND", "backend" }, { "LAST-ERROR", "backend_error" },
+		{ "BACKEND", "backend" },
+		/* engine ports: senders held back (on) or dropped (off) */
+		{ "HOST-BP", "host_backpressure" }, { "HELD", "host_held_frames" },
+		{ "LAST-ERROR", "backend_error" },
 	};
 	const json_t *row;
 	char pre[40], b[24];
@@ -331,6 +335,42 @@ show_neighbors(FILE *fp, const json_t *r)
 	};
 
 	show_rows(fp, r, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+}
+
+/* SONiC's `pfcwd show stats` columns, with the config beside them. */
+void
+show_pfcwd(FILE *fp, const json_t *r)
+{
+	static const struct column cols[] = {
+		{ "IFNAME", "ifname" }, { "PRIO", "priority" },
+		{ "STATUS", "status" }, { "ACTION", "action" },
+		{ "DETECT-MS", "detection_time" },
+		{ "RESTORE-MS", "restoration_time" },
+		{ "DETECTED", "storms_detected" },
+		{ "RESTORED", "storms_restored" },
+		{ "TX-OK", "tx_ok" }, { "TX-DROP", "tx_drop" },
+		{ "RX-OK", "rx_ok" }, { "RX-DROP", "rx_drop" },
+		{ "LAST-STORM", "last_storm" },
+	};
+
+	show_rows(fp, r, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+}
+
+void
+show_pfc_override(FILE *fp, const json_t *pfc)
+{
+	const json_t *o = json_object_get(pfc, "watchdog_override");
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < json_array_size(o); i++)
+		if (json_is_true(json_array_get(o, i))) {
+			fprintf(fp, "%s %zu", any ? "" :
+			    "pfc-watchdog override: PFC off on prio", i);
+			any = true;
+		}
+	if (any)
+		fprintf(fp, " (storm; oper unchanged)\n");
 }
 
 /* ---------------------------------------------------- stats, events */
@@ -397,6 +437,7 @@ show_port_stats(FILE *fp, const json_t *p)
 		table_addf(t, "%zu", i);
 	prio_rows(t, "pfc ", json_object_get(p, "pfc"));
 	prio_rows(t, "engine ", json_object_get(p, "engine"));
+	prio_rows(t, "host ", json_object_get(p, "host"));
 	table_print(t, fp, "  ");
 	table_free(t);
 }

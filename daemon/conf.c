@@ -133,6 +133,39 @@ parse_user(struct field_ctx *x, const config_setting_t *s, void *obj,
 	field_parse_str(x, s, obj, f);
 }
 
+/*
+ * pfc-watchdog = { action = "drop"; detection-time = 200;
+ * restoration-time = 400; }: SONiC's ranges; restoration defaults to twice
+ * the detection time, as SONiC's `pfcwd start` does.
+ */
+static const struct field pfcwd_fields[] = {
+	F_KW("action", struct pfcwd_cfg, action, pfcwd_action_kw),
+	F_UINT("detection-time", struct pfcwd_cfg, detect_ms, PFCWD_DETECT_MIN,
+	    PFCWD_DETECT_MAX),
+	F_UINT("restoration-time", struct pfcwd_cfg, restore_ms,
+	    PFCWD_RESTORE_MIN, PFCWD_RESTORE_MAX),
+	F_END
+};
+
+static void
+parse_pfcwd(struct field_ctx *x, const config_setting_t *s, void *obj,
+    const struct field *f)
+{
+	struct conf_port *p = obj;
+
+	p->has_pfcwd = true;
+	field_parse_sub(x, s, obj, f);
+	if (field_member(s, "restoration-time") == NULL)
+		p->pfcwd.restore_ms = 2 * p->pfcwd.detect_ms;
+}
+
+static void
+emit_pfcwd(config_setting_t *g, const void *obj, const struct field *f)
+{
+	if (((const struct conf_port *)obj)->has_pfcwd)
+		field_emit_sub(g, obj, f);
+}
+
 /* management-addresses = [ "192.0.2.1", "2001:db8::1" ]: IPv4 or IPv6. */
 static void
 parse_mgmt(struct field_ctx *x, const config_setting_t *s, void *obj,
@@ -212,6 +245,8 @@ static const struct field dcbxd_fields[] = {
 	    NULL),
 	F_BOOL("read-only", struct conf, read_only),
 	F_BOOL("restore-on-exit", struct conf, restore_on_exit),
+	F_UINT("pfc-watchdog-poll", struct conf, pfcwd_poll_ms, PFCWD_POLL_MIN,
+	    PFCWD_POLL_MAX),
 	ROW("management-addresses", parse_mgmt, emit_mgmt, struct conf, mgmt,
 	    0, 0, NULL, NULL),
 	ROW("capabilities", field_parse_mask, emit_caps, struct conf, caps, 0,
@@ -423,6 +458,8 @@ static const struct field port_fields[] = {
 	    NULL, NULL),
 	F_SUB("engine", parse_engine, emit_engine, struct conf_port, engine,
 	    engine_fields),
+	F_SUB("pfc-watchdog", parse_pfcwd, emit_pfcwd, struct conf_port, pfcwd,
+	    pfcwd_fields),
 	F_END
 };
 
@@ -443,6 +480,9 @@ port_defaults(struct conf_port *p)
 	p->cable_m = 100;
 	p->engine.queue_memory = 1 << 20;
 	p->engine.stall_ms = 100;
+	p->pfcwd.action = PFCWD_ACT_DROP;
+	p->pfcwd.detect_ms = PFCWD_DETECT_DEFAULT;
+	p->pfcwd.restore_ms = 2 * PFCWD_DETECT_DEFAULT;
 }
 
 static bool
@@ -592,6 +632,7 @@ conf_defaults(struct conf *c)
 	snprintf(c->snmp_agentx, sizeof(c->snmp_agentx), "/var/agentx/master");
 	c->snmp_notification_interval = 30;
 	c->snmp_holddown = 5;
+	c->pfcwd_poll_ms = PFCWD_POLL_DEFAULT;
 	c->metrics_max_conns = 16;
 	c->metrics_timeout = 10;
 }
@@ -841,16 +882,23 @@ write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/*
+ * The temp file of a rewrite: NAME CONF_TMP_TAG and mkstemp's six
+ * characters -- a name of our own, so that conf_clean_temps() can never
+ * take an admin's NAME.backup or NAME.orig12 for one.
+ */
+#define CONF_TMP_TAG	".dcbxd-tmp-"
+
 /* Temp file in the same directory, fsync, rename, fsync the directory. */
 int
 conf_write_file(const char *path, const char *text, size_t len, char *err,
     size_t errlen)
 {
-	char tmp[PATH_MAX + 8], dir[PATH_MAX];
+	char tmp[PATH_MAX + sizeof(CONF_TMP_TAG) + 8], dir[PATH_MAX];
 	struct stat st;
 	int fd, dfd;
 
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	snprintf(tmp, sizeof(tmp), "%s" CONF_TMP_TAG "XXXXXX", path);
 	if ((fd = mkstemp(tmp)) < 0) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		return -1;
@@ -884,8 +932,9 @@ fail:
 
 /*
  * Temp files of a rewrite that never finished (the daemon killed between
- * mkstemp and rename): "NAME.XXXXXX" beside the file, six characters of
- * mkstemp's alphabet, a regular file.  Returns how many were removed.
+ * mkstemp and rename): "NAME.dcbxd-tmp-XXXXXX" beside the file, six
+ * characters of mkstemp's alphabet, a regular file.  Returns how many
+ * were removed.
  */
 int
 conf_clean_temps(const char *path)
@@ -899,15 +948,15 @@ conf_clean_temps(const char *path)
 	int n = 0;
 
 	snprintf(dir, sizeof(dir), "%s", path);
-	snprintf(base, sizeof(base), "%s", path);
+	snprintf(base, sizeof(base), "%s" CONF_TMP_TAG, path);
 	name = basename(base);
 	bl = strlen(name);
 	if ((d = opendir(dirname(dir))) == NULL)
 		return 0;
 	while ((de = readdir(d)) != NULL) {
 		if (strncmp(de->d_name, name, bl) != 0 ||
-		    de->d_name[bl] != '.' || strlen(de->d_name + bl + 1) != 6 ||
-		    strspn(de->d_name + bl + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    strlen(de->d_name + bl) != 6 ||
+		    strspn(de->d_name + bl, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 		    "abcdefghijklmnopqrstuvwxyz0123456789") != 6)
 			continue;
 		snprintf(full, sizeof(full), "%s/%s", dir, de->d_name);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "dcb.h"
+#include "pfcwd.h"
 
 #define CONF_DEFAULT_PATH	SYSCONFDIR "/dcbxd/dcbxd.conf"
 /* Where versions before 0.2 kept it: still read, with a notice. */
@@ -75,6 +76,9 @@ struct conf_port {
 	uint32_t	mtu;			/* max frame for headroom, 0: link MTU */
 	bool		has_engine;		/* an engine = { } block was given */
 	struct conf_engine engine;
+	/* pfc-watchdog = { action; detection-time; restoration-time; } */
+	bool		has_pfcwd;		/* the block was given: watch */
+	struct pfcwd_cfg pfcwd;
 };
 
 struct conf {
@@ -94,6 +98,7 @@ struct conf {
 	char		user[64];		/* run as (-u wins), "": stay */
 	bool		read_only;		/* never write to a NIC */
 	bool		restore_on_exit;	/* put back the NIC's startup config */
+	unsigned int	pfcwd_poll_ms;		/* PFC watchdog poll, 10..1000 */
 	/*
 	 * Management Address TLVs: these (IANA family 1 IPv4, 2 IPv6) on
 	 * every port; none: each port's own first IPv4 and global IPv6
@@ -171,7 +176,8 @@ int	conf_write_file(const char *path, const char *text, size_t len,
 /* What conf_persist_admin() writes with (the daemon's root helper -u). */
 extern int	(*conf_writer)(const char *path, const char *text, size_t len,
 		    char *err, size_t errlen);
-/* Remove path's "NAME.XXXXXX" temp files of an interrupted rewrite. */
+/* Remove path's "NAME.dcbxd-tmp-XXXXXX" temp files of an interrupted
+ * rewrite; nothing else. */
 int	conf_clean_temps(const char *path);
 
 #endif /* CONF_H */

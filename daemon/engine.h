@@ -44,6 +44,7 @@ struct engine_opts {
 	uint32_t	mtu;		/* 0: the port's MTU */
 	bool		unpaced;	/* benchmarks: no pacing at all */
 	bool		bare;		/* benchmarks: relay, no sched at all */
+	bool		no_backpressure; /* no qdisc on the host interface */
 };
 
 /* Options from a port's engine = { } block and its cable/mtu settings. */
@@ -61,6 +62,18 @@ int	engine_open(struct backend *, const struct engine_opts *);
  * default; the daemon under -u points it at its root helper (priv.h).
  */
 extern int	(*engine_tun_open)(void);
+
+/* The host side at a glance (`dcbctl show ports/stats`). */
+struct engine_host {
+	bool		backpressure;	/* the qdisc holds senders back */
+	bool		realtime;	/* the data plane runs SCHED_FIFO */
+	uint64_t	held[8];	/* frames held back, let go on opening */
+	uint64_t	throttles[8];	/* times senders were held back */
+	uint32_t	waiting[8];	/* frames held back right now */
+	uint64_t	ring_drops;	/* the TAP's ring overflowed */
+};
+/* 0 and *h filled, or -1 when b is not an engine. */
+int	engine_host_side(struct backend *, struct engine_host *);
 
 enum engine_ev_kind {
 	ENGINE_EV_STALL,	/* host stopped draining prio: XOFF given up */
@@ -88,5 +101,40 @@ int	engine_refresh(struct backend *);
 int	engine_event_fd(struct backend *);
 /* 1 and *ev filled, or 0 when none is left. */
 int	engine_event_next(struct backend *, struct engine_event *);
+
+/*
+ * ---- PFC watchdog (daemon/pfcwd.c; data-plane side in engine_wd.c) ----
+ *
+ * A narrow, exact sample of each priority for the watchdog, taken by the
+ * data plane between two frames on request, and the watchdog's actions:
+ * 'ignore' priorities stop obeying the peer's PFC (forward and drop);
+ * 'drop' priorities also drop their queued and new frames both ways and
+ * stop sending our XOFF (the priority is lossy until restored).
+ */
+struct engine_wd_prio {
+	uint64_t	pfc_rx;		/* PFC frames naming it */
+	uint64_t	pfc_ignored;	/* naming it without PFC: ignored */
+	uint64_t	tx, rx;		/* frames to / from the port */
+	uint64_t	tx_drop, rx_drop; /* dropped by the drop action */
+	uint64_t	xoff_ns;	/* our own XOFF in force, in total */
+	uint32_t	queued;		/* frames waiting for the port */
+	bool		paused;		/* the peer's pause in force now */
+	bool		xoff;		/* our XOFF in force now */
+};
+
+struct engine_wd {
+	struct engine_wd_prio	p[8];
+	uint64_t		pause_rx;	/* 802.3x PAUSE frames */
+	uint64_t		pause_ns;	/* 802.3x pause in force, total */
+	bool			pause_on;	/* an 802.3x pause now */
+	uint8_t			pfc_en;		/* PFC priorities running */
+	uint8_t			ignore, drop;	/* overrides in force */
+};
+
+/* Fill *w; 0, -EAGAIN when the data plane did not answer in time, -EINVAL
+ * when b is no engine. */
+int	engine_wd_sample(struct backend *, struct engine_wd *);
+/* Set the overrides (drop is a subset of ignore); 0 or -EINVAL. */
+int	engine_wd_set(struct backend *, uint8_t ignore, uint8_t drop);
 
 #endif /* ENGINE_H */

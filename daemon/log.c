@@ -30,6 +30,7 @@ const char *const log_sub_name[LOG_SUB__MAX] = {
 	[LOG_SUB_DCBNL] = "dcbnl",
 	[LOG_SUB_ENGINE] = "engine",
 	[LOG_SUB_SNMP] = "snmp",
+	[LOG_SUB_PFCWD] = "pfcwd",
 };
 
 unsigned int	log_debug_mask;

@@ -28,6 +28,7 @@
 #include "link.h"
 #include "log.h"
 #include "metrics.h"
+#include "pfcwd_port.h"
 #include "port.h"
 #include "priv.h"
 #include "snmp.h"
@@ -358,6 +359,8 @@ setup(const struct opts *o)
 	(void)snmp_init(&dx.conf, &dx.nf);
 	/* Bound before privileges are dropped; a failure is logged. */
 	(void)metrics_init(&dx.conf);
+	if (pfcwd_init(&dx) < 0)
+		log_warnx(LOG_SUB_PFCWD, "no room on the bus: no PFC watchdog");
 }
 
 /*
@@ -412,7 +415,7 @@ main(int argc, char **argv)
 		log_notice(LOG_SUB_CONF, "%s not found: running with defaults",
 		    dx.conf_path);
 	if ((rc = conf_clean_temps(dx.conf_path)) > 0)
-		log_notice(LOG_SUB_CONF, "removed %d %s.XXXXXX temp file(s) left "
+		log_notice(LOG_SUB_CONF, "removed %d %s.dcbxd-tmp-XXXXXX temp file(s) left "
 		    "by an interrupted --persist", rc, dx.conf_path);
 	dx.read_only = o.read_only || dx.conf.read_only;
 	dx.start_ms = ev_now_ms();
@@ -444,6 +447,7 @@ main(int argc, char **argv)
 	(void)sd_notify(0, "STOPPING=1");
 #endif
 	/* Clean exit: tell every neighbour we are gone (TTL 0). */
+	pfcwd_fini();		/* NICs get their PFC bits back */
 	snmp_fini();
 	metrics_fini();
 	port_shutdown_all();

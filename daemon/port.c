@@ -1121,15 +1121,20 @@ void
 port_reconf(const struct conf *old)
 {
 	struct port *p;
+	const struct conf *c = &port_daemon->conf;
+	uint16_t ocap, ocap_en, cap, cap_en;
 	bool global;
 	int i;
 
-	const struct conf *c = &port_daemon->conf;
-
+	/* Whatever port_local() takes from the daemon-wide settings. */
+	conf_caps(old, &ocap, &ocap_en);
+	conf_caps(c, &cap, &cap_en);
 	global = old->tx_interval != c->tx_interval ||
 	    old->tx_hold != c->tx_hold ||
 	    strcmp(old->sys_name, c->sys_name) != 0 ||
-	    strcmp(old->sys_desc, c->sys_desc) != 0;
+	    strcmp(old->sys_desc, c->sys_desc) != 0 ||
+	    ocap != cap || ocap_en != cap_en || old->nmgmt != c->nmgmt ||
+	    memcmp(old->mgmt, c->mgmt, c->nmgmt * sizeof(c->mgmt[0])) != 0;
 	/* Every link again: ports come, go or change settings. */
 	if (link_resync() < 0)
 		log_warnx(LOG_SUB_LINK, "reload: link list not refreshed");

@@ -70,6 +70,10 @@ struct port {
 	struct backend_stats pfc;	/* PFC counters, last sample */
 	uint64_t	 pfc_ms;	/* when sampled, 0: never */
 	uint64_t	 pfc_samples;
+	/* PFC watchdog (pfcwd.c): its state, and on a NIC the priorities
+	 * whose PFC it has turned off (an override of what is applied). */
+	struct pfcwd_port *wd;
+	uint8_t		 pfcwd_off;
 };
 
 /*
@@ -90,6 +94,12 @@ void	port_be_result(struct port *, int rc);
  * whether we still send basic LLDP or only receive.
  */
 const char *port_be_dcbx_silent(const struct port *);
+/*
+ * The port's PFC counters now, for a query (metrics, doctor): the pause
+ * engine's published snapshot, else the last dcbnl sample (p->pfc); and
+ * for the engine its show() (a new reference), else NULL.
+ */
+struct json_t *port_be_counters(const struct port *, struct backend_stats *);
 /* port.c: that answer may have changed (backend opened, GDCBX changed). */
 void	port_dcbx_tx_changed(struct port *);
 /*

@@ -97,6 +97,19 @@ port_be_env(struct port *p, struct backend_env *env, bool read_only)
 	env->arg = p;
 }
 
+struct json_t *
+port_be_counters(const struct port *cp, struct backend_stats *pfc)
+{
+	struct port *p = (struct port *)(uintptr_t)cp;
+
+	*pfc = p->pfc;
+	if (!p->be_open || p->be.kind != BACKEND_ENGINE)
+		return (NULL);
+	if (p->be.ops->stats != NULL)
+		(void)p->be.ops->stats(&p->be, pfc);
+	return (p->be.ops->show != NULL ? p->be.ops->show(&p->be) : NULL);
+}
+
 /* ------------------------------------------------------------ retries */
 
 void
@@ -143,6 +156,7 @@ port_be_fallback(struct port *p, int rc)
 	if (!p->be_open)
 		return;
 	snprintf(p->be.why, sizeof(p->be.why), "%s", why);
+	p->pfcwd_off = 0;	/* read-only: nothing to override */
 	(void)backend_apply(&p->be, &p->ds.oper, port_be_version(p));
 	port_dcbx_tx_changed(p);
 }
@@ -184,15 +198,32 @@ port_be_result(struct port *p, int rc)
 	p->be_attempt++;
 }
 
+/*
+ * What goes to the backend: the negotiated config, less the PFC that the
+ * watchdog turned off on a NIC port (pfcwd.c) -- an override applied on
+ * top, never a change of oper.
+ */
+static const struct dcb_config *
+port_be_want(const struct port *p, struct dcb_config *buf)
+{
+	if (p->pfcwd_off == 0)
+		return (&p->ds.oper);
+	*buf = p->ds.oper;
+	buf->pfc.pfc_en &= (uint8_t)~p->pfcwd_off;
+	return (buf);
+}
+
 /* Apply, keep the books (error event, retry or fallback); rc of apply. */
 static int
 port_be_apply(struct port *p)
 {
+	struct dcb_config buf;
 	int rc;
 
 	if (!p->be_open)
 		return (0);
-	rc = backend_apply(&p->be, &p->ds.oper, port_be_version(p));
+	rc = backend_apply(&p->be, port_be_want(p, &buf),
+	    port_be_version(p));
 	if (rc < 0) {
 		log_warnx(LOG_SUB_DCBX, "%s: %s backend refused the config: %s",
 		    p->ifname, p->be.ops->name, p->be.error);

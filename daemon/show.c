@@ -13,6 +13,7 @@
 #include "dcbxd.h"
 #include "engine.h"
 #include "event.h"
+#include "pfcwd_port.h"
 #include "port.h"
 #include "proto.h"
 #include "show.h"
@@ -319,6 +320,53 @@ show_port_backend(json_t *o, const struct port *p)
 	    json_integer((json_int_t)p->nic_changes));
 }
 
+static json_t	*show_u64x8(const uint64_t *);
+
+/*
+ * An engine port's host side: whether its senders are held back (rather
+ * than their frames dropped) when the peer pauses, and how many frames
+ * were held back so far.  null on other backends (no host interface).
+ */
+static void
+show_port_host(json_t *o, const struct port *p)
+{
+	struct engine_host h;
+	uint64_t held = 0;
+	int i;
+
+	if (!p->be_open ||
+	    engine_host_side((struct backend *)(uintptr_t)&p->be, &h) < 0) {
+		json_object_set_new(o, "host_backpressure", json_null());
+		json_object_set_new(o, "host_held_frames", json_null());
+		return;
+	}
+	for (i = 0; i < DCB_NPRIO; i++)
+		held += h.held[i] + h.waiting[i];
+	json_object_set_new(o, "host_backpressure", json_boolean(h.backpressure));
+	json_object_set_new(o, "host_held_frames", json_integer((json_int_t)held));
+}
+
+/* The same with counters per priority, for show stats. */
+static json_t *
+show_stats_host(const struct port *p)
+{
+	struct engine_host h;
+	uint64_t w[DCB_NPRIO];
+	int i;
+
+	if (!p->be_open ||
+	    engine_host_side((struct backend *)(uintptr_t)&p->be, &h) < 0)
+		return (json_null());
+	for (i = 0; i < DCB_NPRIO; i++)
+		w[i] = h.waiting[i];
+	return (json_pack("{s:b, s:b, s:I, s:o, s:o, s:o}",
+	    "backpressure", h.backpressure, "realtime", h.realtime,
+	    "ring_drops", (json_int_t)h.ring_drops,
+	    "held_frames", show_u64x8(h.held),
+	    "waiting_frames", show_u64x8(w),
+	    "throttles", show_u64x8(h.throttles)));
+}
+
 json_t *
 show_port(const struct port *p)
 {
@@ -343,6 +391,7 @@ show_port(const struct port *p)
 	json_object_set_new(o, "dcbx_tlvs", json_string(
 	    port_be_dcbx_silent(p) != NULL ? port_be_dcbx_silent(p) : "sent"));
 	show_port_backend(o, p);
+	show_port_host(o, p);
 	return (o);
 }
 
@@ -365,6 +414,32 @@ json_t *
 show_ports(void)
 {
 	return (show_each(show_port));
+}
+
+json_t *
+show_rows_each(const struct port *only, void (*fn)(const struct port *,
+    json_t *))
+{
+	const struct port **v;
+	json_t *arr = json_array();
+	size_t i;
+
+	if (only != NULL) {
+		fn(only, arr);
+		return (arr);
+	}
+	if ((v = port_sorted()) == NULL)
+		return (arr);
+	for (i = 0; v[i] != NULL; i++)
+		fn(v[i], arr);
+	free(v);
+	return (arr);
+}
+
+json_t *
+show_pfcwd(const struct port *only)
+{
+	return (show_rows_each(only, pfcwd_port_rows));
 }
 
 json_t *
@@ -424,11 +499,13 @@ show_stats(const struct port *p)
 	 * floods switched it, and frames the kernel dropped for want of
 	 * room in the socket queue or the ring.
 	 */
-	return (json_pack("{s:s, s:o, s:{s:o, s:o}, s:o, s:o, s:{s:s, s:I, s:I}}",
+	return (json_pack("{s:s, s:o, s:{s:o, s:o}, s:o, s:o, s:o, "
+	    "s:{s:s, s:I, s:I}}",
 	    "ifname", p->ifname, "lldp", lldp,
 	    "pfc", "requests", show_u64x8(bs.pfc_requests),
 	    "indications", show_u64x8(bs.pfc_indications),
 	    "engine", eng != NULL ? eng : json_null(),
+	    "host", show_stats_host(p),
 	    "remote_tables", show_rem(&p->rem),
 	    "rx", "mode", p->ring.fd >= 0 ? "ring" : "socket",
 	    "floods", (json_int_t)p->rx_floods,
@@ -471,6 +548,17 @@ opt(bool have, json_t *v)
 	return (json_null());
 }
 
+static json_t *
+show_prio_bits(uint8_t m)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < DCB_NPRIO; i++)
+		json_array_append_new(a, json_boolean(m & (1u << i)));
+	return (a);
+}
+
 json_t *
 show_dcbx(const struct port *p)
 {
@@ -490,6 +578,9 @@ show_dcbx(const struct port *p)
 	json_object_set_new(pfc, "peer", opt(pc && (pc->has & DCB_HAS_PFC),
 	    proto_pfc_to_json(pc ? &pc->pfc : &a->pfc)));
 	json_object_set_new(pfc, "oper", proto_pfc_to_json(&o->pfc));
+	/* Not negotiated: what the PFC watchdog turned off on top of oper. */
+	json_object_set_new(pfc, "watchdog_override", show_prio_bits(
+	    pfcwd_port_override(p)));
 	json_object_set_new(app, "admin", proto_app_to_json(&a->app));
 	json_object_set_new(app, "peer", opt(pc && (pc->has & DCB_HAS_APP),
 	    proto_app_to_json(pc ? &pc->app : &a->app)));
@@ -583,6 +674,10 @@ show_note_extra(const struct note *n, const char **name)
 		return (json_pack("{s:s, s:i}", "kind",
 		    engine_ev_name[n->engine.kind], "priority",
 		    n->engine.prio));
+	case NOTE_PFC_STORM:
+	case NOTE_PFC_STORM_RESTORED:
+		return (json_pack("{s:i, s:s}", "priority", n->storm.prio,
+		    "action", dcb_kw_name(pfcwd_action_kw, n->storm.action)));
 	default:
 		break;
 	}
