@@ -37,7 +37,7 @@
 
 static uint64_t host_in, port_out, send_err, port_in, host_out;
 
-static void
+static void __attribute__((noreturn))
 die(const char *what)
 {
 	perror(what);

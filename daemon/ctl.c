@@ -4,20 +4,42 @@
  * Each client has an input buffer that grows to hold one request line and
  * an output queue that grows to hold the responses; there is no fixed
  * message size (lldpd's 512 KiB cap breaks at ~580 neighbours).  Writes
- * never block: what the socket does not take waits for EPOLLOUT, and while
- * a client's queue is long we stop reading its requests.  A subscriber
- * whose queue passes CTL_SUB_MAX is dropped: a slow monitor must not make
- * the daemon hold memory without bound or stall.
+ * never block: what the socket does not take waits for EPOLLOUT.
+ *
+ * A hostile or stuck client must cost bounded memory and no CPU:
+ *   - requests run one at a time, and the next one only while the replies
+ *     queued before it stay under CTL_OUT_PAUSE: a client that pipelines
+ *     requests and never reads its answers stops being read (the kernel
+ *     then blocks its writes), instead of amplifying each 21-octet request
+ *     into kilobytes of queued reply;
+ *   - every client's buffers (input and output) count in one budget,
+ *     CTL_MEM_BUDGET: above it, only a client with nothing queued gets its
+ *     next request run, an input line may not grow past its first chunk,
+ *     and a subscriber with a backlog is dropped;
+ *   - at most CTL_CLIENTS_MAX clients, and no more than half the
+ *     descriptors RLIMIT_NOFILE allows (ports and engines need theirs);
+ *     when full, or when accept() fails with EMFILE (a spare descriptor
+ *     is kept for that moment), the client idle the longest gives way,
+ *     or the newcomer is told why and closed.
+ *     The listening socket never stays readable without being served (the
+ *     busy loop of a level-triggered accept that keeps failing), and the
+ *     failures are logged at most every CTL_LOG_EVERY_MS;
+ *   - a subscriber whose peer closes is freed at once, not at the next
+ *     event.  A subscriber whose queue passes CTL_SUB_MAX is dropped: a
+ *     slow monitor must not make the daemon hold memory or stall.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -35,9 +57,15 @@
 
 #define CTL_READ_CHUNK	(64 * 1024)
 #define CTL_IN_MAX	(4u << 20)	/* one request line */
-#define CTL_OUT_PAUSE	(1u << 20)	/* stop reading requests above this */
+#define CTL_OUT_PAUSE	(256u * 1024)	/* run no request above this */
+#define CTL_OUT_KEEP	(64u * 1024)	/* output buffer kept when empty */
 #define CTL_SUB_MAX	(8u << 20)	/* drop a subscriber above this */
+#define CTL_MEM_BUDGET	(32u << 20)	/* every client's buffers together */
 #define CTL_ACCEPT_MAX	16		/* per wakeup */
+#define CTL_CLIENTS_MAX	128
+#define CTL_BACKOFF_MS	100		/* no descriptor at all: wait */
+#define CTL_LOG_EVERY_MS 10000
+#define CTL_HUP_CHECK_MS 2000		/* half-closed subscribers */
 
 struct client {
 	struct client	*next;
@@ -47,7 +75,9 @@ struct client {
 	size_t		 inlen, incap;
 	char		*out;
 	size_t		 outoff, outlen, outcap;
+	uint64_t	 active_ms;	/* last request or connect */
 	bool		 subscriber;
+	bool		 ready;		/* a whole line waits in 'in' */
 	bool		 eof;		/* peer done sending: flush, close */
 	bool		 dead;
 };
@@ -57,14 +87,59 @@ static struct {
 	struct ev_io	*io;
 	char		 path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct client	*clients;
+	unsigned int	 nclients;
+	unsigned int	 max_clients;	/* CTL_CLIENTS_MAX or less; half of
+					   them may subscribe, so that
+					   requests always find room */
 	unsigned int	 nsubs;
+	size_t		 mem;		/* all clients' incap + outcap */
+	size_t		 out_pause;	/* CTL_OUT_PAUSE (ctl_set_limits()) */
+	size_t		 budget;	/* CTL_MEM_BUDGET (ctl_set_limits()) */
+	int		 spare;		/* /dev/null, given up on EMFILE */
 	struct ev_timer	*reap;		/* frees clients found dead */
+	struct ev_timer	*backoff;	/* accepts again after EMFILE */
+	struct ev_timer	*hup;		/* looks for half-closed subscribers
+					   that closed altogether */
 	struct dcbxd	*d;		/* its config and bus (ctl_init()) */
 	const struct ctl_ops *ops;
 	bool		 subscribed;	/* to d->nf */
-} ctl = { .fd = -1 };
+} ctl = { .fd = -1, .spare = -1, .out_pause = CTL_OUT_PAUSE,
+    .budget = CTL_MEM_BUDGET };
+
+/* One kind of refusal, logged at most every CTL_LOG_EVERY_MS. */
+struct ctl_quiet {
+	uint64_t	 log_ms;	/* last logged */
+	unsigned int	 n;		/* not logged since */
+};
 
 static void	ctl_client_io(int, bool, bool, void *);
+
+/*
+ * Refusals (EMFILE, too many clients, the memory budget) come in floods
+ * when someone means harm: one line per CTL_LOG_EVERY_MS, with a count.
+ */
+static void
+ctl_log_refusal(struct ctl_quiet *q, const char *what, int err)
+{
+	uint64_t now = ev_now_ms();
+
+	if (q->log_ms != 0 && now - q->log_ms < CTL_LOG_EVERY_MS) {
+		q->n++;
+		return;
+	}
+	log_warnx(LOG_SUB_CTL, "%s%s%s (%u more not logged)", what,
+	    err != 0 ? ": " : "", err != 0 ? strerror(err) : "", q->n);
+	q->log_ms = now;
+	q->n = 0;
+}
+
+/* Account a buffer's new capacity in the budget. */
+static void
+ctl_mem(size_t *cap, size_t ncap)
+{
+	ctl.mem = ctl.mem - *cap + ncap;
+	*cap = ncap;
+}
 
 static void
 client_free(struct client *c)
@@ -78,6 +153,9 @@ client_free(struct client *c)
 		}
 	if (c->subscriber)
 		ctl.nsubs--;
+	ctl.nclients--;
+	ctl_mem(&c->incap, 0);
+	ctl_mem(&c->outcap, 0);
 	ev_io_free(c->io);
 	close(c->fd);
 	free(c->in);
@@ -91,9 +169,21 @@ client_pending(const struct client *c)
 	return (c->outlen - c->outoff);
 }
 
-/* Write what the socket takes now; ask for EPOLLOUT for the rest. */
+/*
+ * May c's next request run now?  Not while its earlier replies are
+ * unread; over the budget, not while it has any reply queued.
+ */
+static bool
+client_may_run(const struct client *c)
+{
+	if (client_pending(c) >= ctl.out_pause)
+		return (false);
+	return (ctl.mem <= ctl.budget || client_pending(c) == 0);
+}
+
+/* Write what the socket takes now. */
 static void
-client_flush(struct client *c)
+client_send_now(struct client *c)
 {
 	ssize_t n;
 
@@ -112,13 +202,36 @@ client_flush(struct client *c)
 	}
 	if (client_pending(c) == 0) {
 		c->outoff = c->outlen = 0;
-		if (c->eof && !c->subscriber) {
-			c->dead = true;
-			return;
+		/* One big reply must not pin its buffer for good. */
+		if (c->outcap > CTL_OUT_KEEP) {
+			free(c->out);
+			c->out = NULL;
+			ctl_mem(&c->outcap, 0);
 		}
 	}
-	ev_io_want_write(c->io, client_pending(c) > 0);
-	ev_io_want_read(c->io, !c->eof && client_pending(c) < CTL_OUT_PAUSE);
+}
+
+/*
+ * Send, then decide what to watch: EPOLLOUT while replies wait, or while
+ * requests wait that may now run (the socket is writable then, so this is
+ * a call back on the next loop turn, after the other clients: the lines
+ * left by client_lines() must not wait for input that will not come);
+ * input only while nothing whole waits to run and requests may run.
+ */
+static void
+client_flush(struct client *c)
+{
+	client_send_now(c);
+	if (c->dead)
+		return;
+	if (client_pending(c) == 0 && c->eof && !c->ready &&
+	    !c->subscriber) {
+		c->dead = true;
+		return;
+	}
+	ev_io_want_write(c->io, client_pending(c) > 0 ||
+	    (c->ready && client_may_run(c)));
+	ev_io_want_read(c->io, !c->eof && !c->ready && client_may_run(c));
 }
 
 static int
@@ -141,12 +254,20 @@ client_queue(struct client *c, const char *s, size_t len)
 			if ((p = realloc(c->out, cap)) == NULL)
 				return (-ENOMEM);
 			c->out = p;
-			c->outcap = cap;
+			ctl_mem(&c->outcap, cap);
 		}
 	}
 	memcpy(c->out + c->outlen, s, len);
 	c->outlen += len;
 	return (0);
+}
+
+/* An event for a subscriber would take its backlog too far: drop it. */
+static bool
+client_sub_overflow(const struct client *c, size_t len)
+{
+	return (client_pending(c) + len > CTL_SUB_MAX ||
+	    (ctl.mem > ctl.budget && client_pending(c) > ctl.out_pause));
 }
 
 static void
@@ -359,6 +480,9 @@ static json_t *
 cmd_subscribe(struct client *c, json_t *args)
 {
 	(void)args;
+	if (!c->subscriber && ctl.nsubs >= ctl.max_clients / 2)
+		return (proto_err("EBUSY", "too many subscribers (%u)",
+		    ctl.max_clients / 2));
 	if (!c->subscriber) {
 		c->subscriber = true;
 		ctl.nsubs++;
@@ -451,56 +575,123 @@ ctl_request(struct client *c, const char *line, size_t len)
 	json_decref(args);
 }
 
-/* Handle every complete line in the input buffer. */
+/*
+ * Run the complete lines in the input buffer while requests may run
+ * (client_may_run()); what is left waits for the replies to be read.
+ */
 static void
 client_lines(struct client *c)
 {
 	size_t off = 0;
-	char *nl;
+	char *nl = NULL;
 
-	while (off < c->inlen && !c->dead &&
+	while (off < c->inlen && !c->dead && client_may_run(c) &&
 	    (nl = memchr(c->in + off, '\n', c->inlen - off)) != NULL) {
 		size_t len = (size_t)(nl - (c->in + off));
 
-		if (len > 0)
+		if (len > 0) {
+			c->active_ms = ev_now_ms();
 			ctl_request(c, c->in + off, len);
+		}
 		off += len + 1;
+		nl = NULL;
 	}
-	memmove(c->in, c->in + off, c->inlen - off);
-	c->inlen -= off;
+	if (off > 0) {
+		memmove(c->in, c->in + off, c->inlen - off);
+		c->inlen -= off;
+	}
+	c->ready = c->inlen > 0 && (nl != NULL ||
+	    memchr(c->in, '\n', c->inlen) != NULL);
+	if (c->inlen == 0 && c->incap > CTL_READ_CHUNK) {
+		/* A long line was answered: give its room back. */
+		free(c->in);
+		c->in = NULL;
+		ctl_mem(&c->incap, 0);
+	}
+}
+
+/* Say why, then close once that is sent. */
+static void
+client_refuse_input(struct client *c, const char *why)
+{
+	client_send(c, proto_err("EINVAL", "%s", why));
+	c->inlen = 0;
+	c->ready = false;
+	c->eof = true;
+	if (c->subscriber)
+		c->dead = true;
+}
+
+/* Room for one more chunk of input, within the line and memory limits. */
+static int
+client_in_room(struct client *c)
+{
+	char msg[96];
+	char *p;
+
+	/* A partial line stays at the front: grow only for a long one. */
+	if (c->incap - c->inlen >= CTL_READ_CHUNK / 4)
+		return (0);
+	if (c->incap + CTL_READ_CHUNK > CTL_IN_MAX) {
+		snprintf(msg, sizeof(msg), "request longer than %u octets",
+		    CTL_IN_MAX);
+		client_refuse_input(c, msg);
+		return (-1);
+	}
+	/* Each client's first chunk is always granted (CTL_CLIENTS_MAX). */
+	if (c->incap > 0 && ctl.mem + CTL_READ_CHUNK > ctl.budget) {
+		static struct ctl_quiet q;
+
+		ctl_log_refusal(&q, "control clients over their memory budget: "
+		    "a long request refused", 0);
+		client_refuse_input(c, "request does not fit the control "
+		    "socket's memory budget now");
+		return (-1);
+	}
+	if ((p = realloc(c->in, c->incap + CTL_READ_CHUNK)) == NULL) {
+		c->dead = true;
+		return (-1);
+	}
+	c->in = p;
+	ctl_mem(&c->incap, c->incap + CTL_READ_CHUNK);
+	return (0);
+}
+
+/* Full close (not a shutdown(SHUT_WR)): POLLHUP on a Unix socket. */
+static bool
+client_hung_up(const struct client *c)
+{
+	struct pollfd pfd = { .fd = c->fd, .events = POLLOUT };
+
+	return (poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLHUP | POLLERR)));
 }
 
 static void
 client_read(struct client *c)
 {
 	ssize_t n;
-	char *p;
 
-	if (c->incap - c->inlen < CTL_READ_CHUNK) {
-		if (c->incap + CTL_READ_CHUNK > CTL_IN_MAX) {
-			/* Say why, then close once that is sent. */
-			client_send(c, proto_err("EINVAL",
-			    "request longer than %u octets", CTL_IN_MAX));
-			c->inlen = 0;
-			c->eof = true;
-			if (c->subscriber)
-				c->dead = true;
-			return;
-		}
-		if ((p = realloc(c->in, c->incap + CTL_READ_CHUNK)) == NULL) {
-			c->dead = true;
-			return;
-		}
-		c->in = p;
-		c->incap += CTL_READ_CHUNK;
-	}
+	if (client_in_room(c) < 0)
+		return;
 	n = recv(c->fd, c->in + c->inlen, c->incap - c->inlen, MSG_DONTWAIT);
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK ||
 	    errno == EINTR))
 		return;
 	if (n == 0) {
-		/* Half-closed: answer what was asked, then close. */
+		/*
+		 * Half-closed: answer what was asked, then close.  A
+		 * subscriber that is gone altogether goes now, not when
+		 * the next event fails to reach it.  One that only
+		 * half-closed (socat does) still wants events; nothing can
+		 * watch it for the full close without a busy loop (EOF
+		 * stays readable), so ctl_check_hangups() looks every
+		 * CTL_HUP_CHECK_MS while there is one.
+		 */
 		c->eof = true;
+		if (c->subscriber && client_hung_up(c))
+			c->dead = true;
+		else if (c->subscriber && !ev_timer_pending(ctl.hup))
+			ev_timer_arm(ctl.hup, CTL_HUP_CHECK_MS);
 		return;
 	}
 	if (n < 0) {
@@ -508,7 +699,33 @@ client_read(struct client *c)
 		return;
 	}
 	c->inlen += (size_t)n;
-	client_lines(c);
+}
+
+/* Free the half-closed subscribers that have closed altogether. */
+void
+ctl_check_hangups(void)
+{
+	struct client *c, *next;
+	bool more = false;
+
+	for (c = ctl.clients; c != NULL; c = next) {
+		next = c->next;
+		if (!c->subscriber || !c->eof || c->dead)
+			continue;
+		if (client_hung_up(c))
+			client_free(c);
+		else
+			more = true;
+	}
+	if (more)
+		ev_timer_arm(ctl.hup, CTL_HUP_CHECK_MS);
+}
+
+static void
+ctl_hup_check(void *arg)
+{
+	(void)arg;
+	ctl_check_hangups();
 }
 
 static void
@@ -517,9 +734,12 @@ ctl_client_io(int fd, bool rd, bool wr, void *arg)
 	struct client *c = arg;
 
 	(void)fd;
-	(void)wr;
-	if (rd && !c->eof && client_pending(c) < CTL_OUT_PAUSE)
+	if (wr)
+		client_send_now(c);	/* room for the next replies */
+	if (rd && !c->dead && !c->eof && !c->ready && client_may_run(c))
 		client_read(c);
+	if (!c->dead)
+		client_lines(c);
 	if (!c->dead)
 		client_flush(c);
 	if (c->dead)
@@ -527,6 +747,25 @@ ctl_client_io(int fd, bool rd, bool wr, void *arg)
 }
 
 /* ------------------------------------------------------------- events */
+
+void
+ctl_set_limits(size_t out_pause, size_t budget)
+{
+	ctl.out_pause = out_pause;
+	ctl.budget = budget;
+}
+
+unsigned int
+ctl_nclients(void)
+{
+	return (ctl.nclients);
+}
+
+size_t
+ctl_mem_used(void)
+{
+	return (ctl.mem);
+}
 
 /*
  * Every note the control protocol has an event for, rendered only while
@@ -552,7 +791,7 @@ ctl_note(const struct note *n, void *arg)
 		next = c->next;
 		if (!c->subscriber || c->dead)
 			continue;	/* a dropped one waits for the reaper */
-		if (client_pending(c) + len > CTL_SUB_MAX) {
+		if (client_sub_overflow(c, len)) {
 			log_warnx(LOG_SUB_CTL, "subscriber too slow (%zu octets "
 			    "queued): dropped", client_pending(c));
 			c->dead = true;
@@ -585,31 +824,127 @@ ctl_reap(void *arg)
 
 /* ------------------------------------------------------------- server */
 
+/* Tell a connection we cannot serve why, and close it. */
+static void
+ctl_refuse(int fd, const char *code, const char *why)
+{
+	char *line = proto_line(proto_err(code, "%s", why));
+
+	if (line != NULL)
+		(void)send(fd, line, strlen(line), MSG_DONTWAIT | MSG_NOSIGNAL);
+	free(line);
+	close(fd);
+}
+
+/*
+ * Make room for one more client: free the one idle the longest (no
+ * request in progress, no reply queued, not a subscriber).  false if
+ * every client is busy.
+ */
+static bool
+ctl_evict_idle(void)
+{
+	static struct ctl_quiet q;
+	struct client *c, *old = NULL;
+
+	for (c = ctl.clients; c != NULL; c = c->next)
+		if (!c->dead && !c->subscriber && c->inlen == 0 &&
+		    client_pending(c) == 0 &&
+		    (old == NULL || c->active_ms < old->active_ms))
+			old = c;
+	if (old == NULL)
+		return (false);
+	ctl_log_refusal(&q, "control clients: the longest idle one closed to "
+	    "make room", 0);
+	client_free(old);
+	return (true);
+}
+
+static void
+ctl_add(int cfd)
+{
+	static struct ctl_quiet q;
+	struct client *c;
+
+	if (ctl.nclients >= ctl.max_clients && !ctl_evict_idle()) {
+		ctl_log_refusal(&q, "control clients: too many, one refused", 0);
+		ctl_refuse(cfd, "EBUSY", "too many control clients");
+		return;
+	}
+	if ((c = calloc(1, sizeof(*c))) == NULL ||
+	    (c->io = ev_io_new(cfd, ctl_client_io, c)) == NULL) {
+		free(c);
+		close(cfd);
+		return;
+	}
+	c->fd = cfd;
+	c->active_ms = ev_now_ms();
+	c->next = ctl.clients;
+	ctl.clients = c;
+	ctl.nclients++;
+}
+
+/*
+ * accept() failed for want of a descriptor.  The connection stays queued
+ * and the listening socket readable: returning would spin.  The spare
+ * descriptor lets us take the connection anyway, then keep it if an idle
+ * client gives way, or answer and close it; without a spare, stop
+ * listening for CTL_BACKOFF_MS.
+ */
+static void
+ctl_accept_nofd(int fd, int err)
+{
+	static struct ctl_quiet q;
+	int cfd = -1;
+
+	ctl_log_refusal(&q, "control socket: accept", err);
+	if (ctl.spare >= 0) {
+		close(ctl.spare);
+		ctl.spare = -1;
+		cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (cfd >= 0 && ctl_evict_idle())
+			ctl_add(cfd);
+		else if (cfd >= 0)
+			ctl_refuse(cfd, "EMFILE", "the daemon is out of file "
+			    "descriptors");
+		ctl.spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	}
+	if (cfd < 0 || ctl.spare < 0) {
+		ev_io_want_read(ctl.io, false);
+		ev_timer_arm(ctl.backoff, CTL_BACKOFF_MS);
+	}
+}
+
+static void
+ctl_backoff_done(void *arg)
+{
+	(void)arg;
+	if (ctl.spare < 0)
+		ctl.spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	ev_io_want_read(ctl.io, true);
+}
+
 static void
 ctl_accept(int fd, bool rd, bool wr, void *arg)
 {
-	struct client *c;
+	static struct ctl_quiet q;
 	int cfd, i;
 
 	(void)wr;
 	(void)arg;
 	for (i = 0; rd && i < CTL_ACCEPT_MAX; i++) {
 		cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (cfd < 0) {
-			if (errno != EAGAIN && errno != EWOULDBLOCK &&
-			    errno != EINTR)
-				log_warn(LOG_SUB_CTL, "accept");
-			return;
-		}
-		if ((c = calloc(1, sizeof(*c))) == NULL ||
-		    (c->io = ev_io_new(cfd, ctl_client_io, c)) == NULL) {
-			free(c);
-			close(cfd);
+		if (cfd >= 0) {
+			ctl_add(cfd);
 			continue;
 		}
-		c->fd = cfd;
-		c->next = ctl.clients;
-		ctl.clients = c;
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM)
+			ctl_accept_nofd(fd, errno);
+		else if (errno != EAGAIN && errno != EWOULDBLOCK &&
+		    errno != EINTR && errno != ECONNABORTED)
+			ctl_log_refusal(&q, "control socket: accept", errno);
+		return;
 	}
 }
 
@@ -629,6 +964,18 @@ ctl_perms(const char *path, const char *group)
 	}
 	if (chown(path, (uid_t)-1, gr->gr_gid) < 0)
 		log_warn(LOG_SUB_CTL, "chown %s", path);
+}
+
+/* Half the descriptors we may open, at most CTL_CLIENTS_MAX, at least 4. */
+static unsigned int
+ctl_max_clients(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur / 2 >= CTL_CLIENTS_MAX)
+		return (CTL_CLIENTS_MAX);
+	return (rl.rlim_cur / 2 < 4 ? 4 : (unsigned int)(rl.rlim_cur / 2));
 }
 
 int
@@ -656,14 +1003,22 @@ ctl_init(const char *path, const char *group, struct dcbxd *d,
 	}
 	ctl_perms(path, group);
 	if ((ctl.io = ev_io_new(fd, ctl_accept, NULL)) == NULL ||
-	    (ctl.reap = ev_timer_new(ctl_reap, NULL)) == NULL) {
+	    (ctl.reap = ev_timer_new(ctl_reap, NULL)) == NULL ||
+	    (ctl.backoff = ev_timer_new(ctl_backoff_done, NULL)) == NULL ||
+	    (ctl.hup = ev_timer_new(ctl_hup_check, NULL)) == NULL) {
 		ev_io_free(ctl.io);
+		ev_timer_free(ctl.reap);
+		ev_timer_free(ctl.backoff);
 		ctl.io = NULL;
+		ctl.reap = NULL;
+		ctl.backoff = NULL;
 		close(fd);
 		(void)unlink(path);
 		return (-ENOMEM);
 	}
 	ctl.fd = fd;
+	ctl.max_clients = ctl_max_clients();
+	ctl.spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	strcpy(ctl.path, path);
 	ctl.d = d;
 	ctl.ops = ops;
@@ -685,8 +1040,15 @@ ctl_fini(void)
 		client_free(ctl.clients);
 	ev_io_free(ctl.io);
 	ev_timer_free(ctl.reap);
+	ev_timer_free(ctl.backoff);
+	ev_timer_free(ctl.hup);
 	ctl.io = NULL;
 	ctl.reap = NULL;
+	ctl.backoff = NULL;
+	ctl.hup = NULL;
+	if (ctl.spare >= 0)
+		close(ctl.spare);
+	ctl.spare = -1;
 	if (ctl.fd >= 0) {
 		close(ctl.fd);
 		(void)unlink(ctl.path);

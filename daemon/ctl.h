@@ -27,5 +27,19 @@ struct ctl_ops {
 int	ctl_init(const char *path, const char *group, struct dcbxd *d,
 	    const struct ctl_ops *);
 void	ctl_fini(void);
+/*
+ * A subscriber that half-closed still gets events; whether it has since
+ * closed altogether is checked every 2 s, or now with this.
+ */
+void	ctl_check_hangups(void);
+/*
+ * For harnesses: the unread answers that pause a client (256 KiB) and the
+ * budget of all clients' buffers (32 MiB), small enough for a fuzzer's
+ * inputs to reach.
+ */
+void	ctl_set_limits(size_t out_pause, size_t budget);
+/* Clients connected, and the octets their buffers hold (the budget). */
+unsigned int	ctl_nclients(void);
+size_t		ctl_mem_used(void);
 
 #endif /* CTL_H */

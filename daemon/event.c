@@ -98,6 +98,12 @@ ev_run(void)
 	return (event_base_dispatch(ev_base) < 0 ? -1 : 0);
 }
 
+int
+ev_run_nowait(void)
+{
+	return (event_base_loop(ev_base, EVLOOP_NONBLOCK) < 0 ? -1 : 0);
+}
+
 void
 ev_break(void)
 {

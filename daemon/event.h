@@ -23,6 +23,8 @@ int	ev_init(void);
 void	ev_fini(void);
 /* Run until ev_break(); 0, or -1 if the loop failed. */
 int	ev_run(void);
+/* One pass over what is ready now, without waiting (fuzz harnesses). */
+int	ev_run_nowait(void);
 void	ev_break(void);
 
 struct ev_timer	*ev_timer_new(ev_timer_cb *, void *);

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,8 +248,13 @@ port_rx_frame(struct port *p, const uint8_t *buf, size_t len)
 	struct lldp_frame f;
 	struct agent *a;
 
+	/*
+	 * 802.1AB 8.1 g): an LLDPDU holds as many TLVs as its maximum size
+	 * allows, 1500 octets (LLDP_MAX_PDU) whatever the link's MTU; a
+	 * longer one is not an LLDPDU, on the socket and the ring alike.
+	 */
 	if (lldp_frame_parse(buf, len, &f) != LLDP_DEC_OK || f.agent < 0 ||
-	    f.agent >= LLDP_AGENT__MAX) {
+	    f.agent >= LLDP_AGENT__MAX || f.pdu_len > LLDP_MAX_PDU) {
 		p->st[LLDP_STAT_FRAMES_DISCARDED]++;
 		p->st[LLDP_STAT_FRAMES_IN_ERRORS]++;
 		return;
@@ -277,7 +283,7 @@ port_rx_one(void *arg, const uint8_t *frame, size_t len)
 	if (len == 0)
 		return;		/* our own frame looped back */
 	if (len > SOCK_FRAME_MAX) {
-		/* Longer than any LLDPDU may be: truncated. */
+		/* Longer than any LLDPDU may be, and cut short (sock.c). */
 		p->st[LLDP_STAT_FRAMES_DISCARDED]++;
 		p->st[LLDP_STAT_FRAMES_IN_ERRORS]++;
 		return;
@@ -590,14 +596,18 @@ port_dcbx_result(struct port *p, int chg)
 		agent_local_change(p->agent[LLDP_AGENT_NEAREST_BRIDGE]);
 }
 
-static void
+/* The DCBX_CHG_* flags of the PDU (0 when DCBX does not run on a). */
+static int
 port_dcbx_rx(struct port *p, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
 {
+	int chg;
+
 	if (a->type != LLDP_AGENT_NEAREST_BRIDGE)
-		return;
-	port_dcbx_result(p, dcbx_rx(&p->ds, &p->dl, pdu, n->src,
-	    (unsigned int)a->n));
+		return (0);
+	chg = dcbx_rx(&p->ds, &p->dl, pdu, n->src, (unsigned int)a->n);
+	port_dcbx_result(p, chg);
+	return (chg);
 }
 
 static void
@@ -701,10 +711,24 @@ port_nbr_changed(void *ctx, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
 {
 	struct port *p = ctx;
+	int chg;
 
 	log_debug(LOG_SUB_LLDP, "%s: neighbour updated", p->ifname);
 	port_note_nbr(p, NOTE_NBR_CHANGED, a, n, pdu, 0);
-	port_dcbx_rx(p, a, n, pdu);
+	/*
+	 * A known MSAP whose DCBX TLVs changed -- typically a willing peer
+	 * restarted (kill -9, Restart=on-failure) and back on its admin
+	 * config while we still hold its MSAP -- gets fast transmission as
+	 * a new neighbour would (802.1AB's newNeighbor), not our next
+	 * PDU up to msgTxInterval later.  txCredit still bounds the rate;
+	 * DCBX_CHG_TX has already started it.
+	 */
+	chg = port_dcbx_rx(p, a, n, pdu);
+	if ((chg & DCBX_CHG_PEER) && !(chg & DCBX_CHG_TX)) {
+		log_debug(LOG_SUB_DCBX, "%s: the peer's DCBX TLVs changed: "
+		    "fast transmission", p->ifname);
+		agent_local_change(a);
+	}
 }
 
 static void
@@ -840,12 +864,47 @@ port_backend_open(struct port *p)
 {
 	if (p->be_open)
 		backend_close(&p->be);
+	p->host_ifindex = 0;
 	port_be_reset(p);
 	p->be_open = port_be_open(p, &p->cp, p->daemon->read_only) == 0;
 	if (p->be_open)
 		log_info(LOG_SUB_DCBX, "%s: backend %s (%s)", p->ifname,
 		    p->be.ops->name, p->be.why);
+	/*
+	 * The engine's TAP is ours: remember it by ifindex (its name can be
+	 * anything, and another interface may be named like it) before its
+	 * RTM_NEWLINK reaches port_link(), which runs in a later loop turn.
+	 */
+	if (p->be_open && p->be.kind == BACKEND_ENGINE)
+		p->host_ifindex = (int)if_nametoindex(p->cp.engine.tap);
 	port_dcbx_tx_changed(p);
+}
+
+/*
+ * Close and open the backend again, same choice, new settings, and give
+ * it what runs now: the engine takes its speed, queues, cable length,
+ * MTU and TAP name at open time only.
+ */
+static void
+port_backend_reopen(struct port *p, const char *why)
+{
+	log_info(LOG_SUB_DCBX, "%s: %s: reopening the backend", p->ifname,
+	    why);
+	port_backend_open(p);
+	if (p->be_open)
+		port_apply_oper(p);
+}
+
+/* An interface the daemon created (an engine's TAP): never a port. */
+static bool
+port_is_host_if(int ifindex)
+{
+	const struct port *p;
+
+	for (p = port_list; p != NULL; p = p->next)
+		if (p->host_ifindex != 0 && p->host_ifindex == ifindex)
+			return (true);
+	return (false);
 }
 
 static struct port *
@@ -901,9 +960,25 @@ port_conf_dcbx_equal(const struct conf_port *a, const struct conf_port *b)
 	    dcb_config_equal(&a->admin, &b->admin));
 }
 
+/* What the engine reads at open: its block, cable length, MTU. */
+static bool
+port_conf_engine_equal(const struct conf_port *a, const struct conf_port *b)
+{
+	const struct conf_engine *x = &a->engine, *y = &b->engine;
+
+	return (a->has_engine == b->has_engine && a->cable_m == b->cable_m &&
+	    a->mtu == b->mtu && strcmp(x->tap, y->tap) == 0 &&
+	    x->speed_bps == y->speed_bps &&
+	    x->host_drain_bps == y->host_drain_bps &&
+	    x->queue_memory == y->queue_memory && x->stall_ms == y->stall_ms);
+}
+
 /*
  * New settings for a running port: change only what differs, so that
- * neighbours and agents whose settings did not change carry on.
+ * neighbours and agents whose settings did not change carry on.  A
+ * running engine whose settings changed is reopened (a rename changes
+ * its default TAP name "dcb-<port>" too), as is any port whose engine
+ * block came or went (backend = auto may now choose otherwise).
  */
 static void
 port_apply_conf(struct port *p, const struct conf_port *cp)
@@ -921,7 +996,10 @@ port_apply_conf(struct port *p, const struct conf_port *cp)
 	if (old.backend != cp->backend) {
 		port_backend_open(p);
 		port_dcbx_reconf(p);
-	}
+	} else if (!port_conf_engine_equal(&old, cp) &&
+	    ((p->be_open && p->be.kind == BACKEND_ENGINE) ||
+	    old.has_engine != cp->has_engine))
+		port_backend_reopen(p, "engine settings changed");
 	if (!port_conf_dcbx_equal(&old, cp)) {
 		log_info(LOG_SUB_DCBX, "%s: DCBX settings changed", p->ifname);
 		port_dcbx_reconf(p);
@@ -943,12 +1021,18 @@ port_update(struct port *p, const struct link_info *li)
 		changed = true;
 	}
 	if (memcmp(p->mac, li->mac, 6) != 0 || p->mtu != li->mtu) {
+		bool mtu = p->mtu != li->mtu;
+
 		if (memcmp(p->mac, li->mac, 6) != 0)
 			log_info(LOG_SUB_LINK, "%s: MAC address changed",
 			    p->ifname);
 		memcpy(p->mac, li->mac, 6);
 		p->mtu = li->mtu;
 		changed = true;
+		/* The engine and its TAP run at the link's MTU unless set. */
+		if (mtu && p->cp.mtu == 0 && p->be_open &&
+		    p->be.kind == BACKEND_ENGINE)
+			port_backend_reopen(p, "link MTU changed");
 	}
 	if (changed || (li->up && !p->up))
 		port_dcbx_link(p);
@@ -1000,7 +1084,8 @@ port_unwanted(const struct link_info *li, struct conf_port *cp)
 		return "loopback";
 	if (!li->has_mac)
 		return "no MAC address";
-	if (port_is_own_tap(li->ifname))
+	/* By ifindex once the engine has opened it, by name before. */
+	if (port_is_host_if(li->ifindex) || port_is_own_tap(li->ifname))
 		return "an engine tap of dcbxd";
 	if (c->nports == 0)
 		return li->physical ? NULL : "virtual, and no ports list";

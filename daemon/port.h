@@ -58,6 +58,7 @@ struct port {
 	struct dcbx_state ds;
 	struct backend	 be;
 	bool		 be_open;
+	int		 host_ifindex;	/* the engine's TAP (ours), or 0 */
 	/* Backend upkeep (port_be.c). */
 	struct ev_timer	*be_retry;	/* next try of a failed apply */
 	unsigned int	 be_attempt;	/* failed tries in a row */

@@ -182,9 +182,15 @@ priv_seccomp(const char *const *allow, const int *af)
 	for (allow = priv_sys_sanitizer; rc == 0 && *allow != NULL; allow++)
 		if ((nr = seccomp_syscall_resolve_name(*allow)) != __NR_SCMP_ERROR)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
-	for (; rc == 0 && *af >= 0; af++)
+	for (; rc == 0 && *af >= 0; af++) {
+		/* Spelt out: SCMP_A0() leaves datum_b to the compiler, which
+		 * clang's -Wmissing-field-initializers refuses. */
+		struct scmp_arg_cmp dom = { .arg = 0, .op = SCMP_CMP_EQ,
+		    .datum_a = (scmp_datum_t)*af, .datum_b = 0 };
+
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 1,
-		    SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)*af));
+		    dom);
+	}
 	if (rc == 0)
 		rc = seccomp_load(ctx);
 	seccomp_release(ctx);

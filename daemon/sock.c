@@ -31,9 +31,12 @@
  * Accept: DA 01-80-c2-00-00-{0e,03,00} and EtherType 0x88cc, either
  * directly or after one 802.1Q/802.1ad tag, unless it is our own frame
  * on its way out (PACKET_IGNORE_OUTGOING does that too, but not for a
- * socket in a fanout group: sock_ring_open()).  Keep at most 1522 octets
- * (a maximum frame plus its tag) so that an oversized frame shows up as
- * truncated (MSG_TRUNC) rather than costing a big copy.
+ * socket in a fanout group: sock_ring_open()).  Keep at most one octet
+ * more than SOCK_FRAME_MAX: the kernel trims the frame to what the filter
+ * returns, and recvmsg() (MSG_TRUNC) and the ring's tp_len then report
+ * the trimmed length, so a filter returning SOCK_FRAME_MAX would make a
+ * jumbo LLDPDU look like a maximum frame and be decoded cut short.  One
+ * octet more says "longer than any LLDPDU" on both paths at no copy.
  */
 static struct sock_filter sock_bpf[] = {
 	/* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PKTTYPE),
@@ -50,7 +53,7 @@ static struct sock_filter sock_bpf[] = {
 	/* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x88a8, 0, 4),
 	/* 12 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 16),
 	/* 13 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, LLDP_ETHERTYPE, 0, 2),
-	/* 14 */ BPF_STMT(BPF_RET | BPF_K, 1522),
+	/* 14 */ BPF_STMT(BPF_RET | BPF_K, SOCK_FRAME_MAX + 1),
 	/* 15 */ BPF_STMT(BPF_RET | BPF_K, 0),
 	/* 16 */ BPF_STMT(BPF_RET | BPF_K, 0),
 };
