@@ -1,4 +1,4 @@
-/* Unit tests for the configuration file (daemon/conf.c). */
+/* Unit tests for the configuration file (daemon/conf/conf.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -8,7 +8,7 @@
  * data plane that does not get the CPU), and SIGALRM turns a wait into a
  * failure instead of a hang.
  */
-#include "../../daemon/engine.c"
+#include "../../daemon/backend/engine.c"
 
 #include <setjmp.h>
 #include <signal.h>

@@ -1,5 +1,5 @@
 /*
- * conf_field.c -- the field-table machinery behind daemon/conf.c: one row
+ * conf_field.c -- the field-table machinery behind daemon/conf/conf.c: one row
  * per setting says how to parse it from a libconfig tree into a struct
  * member and how to emit it back (STYLE rule 9), plus the error collector
  * and the tab-indented writer of a libconfig tree.  Nothing here knows
