@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * proto.h -- the control protocol of dcbxd, shared by the daemon and dcbctl.
  *

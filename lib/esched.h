@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * esched.h -- the pure half of the software pause engine: frame classifier,
  * ETS transmission selection (strict, then deficit weighted round robin),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * backend.c -- choosing a port's backend, and the read-only backend.
  *

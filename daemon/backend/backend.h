@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * backend.h -- where the operational DCB config goes: the NIC through
  * dcbnl, the software pause engine, or nowhere (read-only, which still

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbnl.c -- the dcbnl backend: the libnl transport, probing a port, the
  * retry policy, applying the negotiated config on the IEEE path (only what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbnl.h -- the hardware backend: the NIC's DCB config through dcbnl
  * netlink (RTM_GETDCB / RTM_SETDCB, linux/dcbnl.h).  See PROTOCOLS.md G.

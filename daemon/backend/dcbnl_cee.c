@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbnl_cee.c -- the dcbnl backend's CEE path: the CEE image of the
  * negotiated config (with the per-driver quirks), writing it with the CEE

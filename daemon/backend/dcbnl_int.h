@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbnl_int.h -- inside the dcbnl backend: the per-backend state shared by
  * its three parts, and the calls between them.

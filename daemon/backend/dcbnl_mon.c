@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbnl_mon.c -- the dcbnl backend's side of RTNLGRP_DCB: a backend
  * recording a notification (and knowing its own echoes), the monitor

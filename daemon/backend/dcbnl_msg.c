@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbnl_msg.c -- the dcbnl messages: built with libnl's nlmsg/nla calls,
  * parsed against the policy tables below, sent and answered through the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbnl_msg.h -- inside the dcbnl backend: every request we build and every
  * reply or notification we parse lives in dcbnl_msg.c, behind these calls.

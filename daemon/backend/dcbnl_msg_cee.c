@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbnl_msg_cee.c -- the dcbnl CEE messages: SSTATE, PFC_SSTATE, PG TX/RX,
  * PFC, SAPP and SET_ALL to write a CEE image (struct dcbnl_cee), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbnl_msg_int.h -- inside dcbnl_msg*.c: the command table and the
  * transaction that dcbnl_msg.c (IEEE, DCBX mode, notifications) and

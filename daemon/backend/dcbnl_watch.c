@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbnl_watch.c -- the daemon's watch on RTNLGRP_DCB (dcbnl.h): reads
  * bursts of notifications from the event loop and hands them to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * engine.c -- the software pause engine's I/O: a TAP on the host side, a
  * packet socket on the port, and a data-plane thread that runs lib/esched.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * engine.h -- the software pause engine backend: PFC and ETS in software
  * for ports whose NIC has none (every veth).  Applications use a TAP device

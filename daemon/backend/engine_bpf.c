@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * engine_bpf.c -- the host interface's classifier (engine_tc.c) as a
  * classic BPF program for cls_bpf, built from the engine's APP table so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * engine_bpf.h -- the host interface's classifier as classic BPF
  * (engine_bpf.c).  Pure: no I/O, unit-tested against esched_classify().

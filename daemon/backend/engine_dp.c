@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * engine_dp.c -- the pause engine's data-plane thread: one epoll loop that
  * reads the port and the TAP, answers and sends PFC, and paces what it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * engine_int.h -- shared between engine.c (control side: open, apply,
  * show, close) and engine_dp.c (the data-plane thread).  Not for others.

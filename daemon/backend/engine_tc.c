@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * engine_tc.c -- backpressure on the engine's host interface: the qdisc
  * that holds senders back when the engine cannot take their frames.

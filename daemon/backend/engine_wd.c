@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * engine_wd.c -- the PFC watchdog's side of the pause engine (see the
  * watchdog section of engine.h): an exact per-priority sample taken by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * conf.c -- the libconfig file -> struct conf, and back.
  *

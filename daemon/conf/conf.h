@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * conf.h -- the daemon's configuration: libconfig file -> this model.
  *

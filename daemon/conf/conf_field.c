@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * conf_field.c -- the field-table machinery behind daemon/conf/conf.c: one row
  * per setting says how to parse it from a libconfig tree into a struct

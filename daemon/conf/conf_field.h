@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * conf_field.h -- internal to the config code (conf.c, conf_field.c): the
  * field rows that read a libconfig tree into a struct and emit it back.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ctl.c -- control socket server.
  *

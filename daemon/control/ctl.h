@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ctl.h -- the control socket server: newline-delimited JSON requests
  * (ctl/proto.h), one response each, and an event stream for subscribers.

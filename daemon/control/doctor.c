@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * doctor.c -- the lossless-fabric checks behind `dcbctl doctor` (see
  * doctor.h for why they run here).  Each check reads one port's state and

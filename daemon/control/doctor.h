@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * doctor.h -- `dcbctl doctor`: each port checked against what a lossless
  * fabric needs (seed 002's checklist, seed 000's headroom), as findings.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * show.c -- JSON views of ports, neighbours, DCBX state and counters.
  */

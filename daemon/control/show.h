@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * show.h -- the daemon's state as JSON for the control socket, in the
  * shapes ctl/proto.h documents.  Model parts go through proto_*_to_json().

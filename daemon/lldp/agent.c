@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * agent.c -- the 802.1AB-2016 agent of one port and group address.
  *

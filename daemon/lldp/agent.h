@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * agent.h -- one 802.1AB agent (a port and a group address): the transmit
  * timer machine with its credits, and the receive side with its neighbour

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sock.c -- packet sockets for LLDP.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sock.h -- the LLDP packet socket of one port.
  *

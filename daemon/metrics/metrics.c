@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * metrics.c -- the Prometheus text exposition of the daemon's state (see
  * metrics.h), the HTTP listener that serves it, and the storm records.

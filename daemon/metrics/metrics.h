@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * metrics.h -- the daemon's state in the Prometheus text exposition format
  * (0.0.4, which `promtool check metrics` lints and OpenMetrics parsers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * mgmt.c -- the Management Address TLVs we send (802.1AB-2016 8.5.9): the
  * configured addresses on every port; else the port's own first IPv4 and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * mgmt.h -- the Management Address TLVs we send (802.1AB-2016 8.5.9).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * port.c -- the port table and what happens to a port: created when a
  * configured interface appears, agents started and stopped as the link

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * port.h -- per-port state: the interface, its packet socket, its LLDP
  * agents, its DCBX negotiation and its backend.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * port_be.c -- looking after a port's backend once it is open:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * snmp.c -- the net-snmp side of the subagent: AgentX session, event-loop
  * glue, the request handler over the view, and sending notifications.

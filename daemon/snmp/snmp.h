@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * snmp.h -- dcbxd as a net-snmp AgentX subagent: LLDP-MIB, the 802.1Qaz
  * DCBX tables of LLDP-EXT-DOT1-V2-MIB, IEEE8021-PFC-MIB and DCBXD-MIB,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * snmp_dcbx.c -- the DCB objects of the view:
  *  - the 802.1Qaz DCBX tables of LLDP-EXT-DOT1-V2-MIB (lldpXdot1dcbxMIB,

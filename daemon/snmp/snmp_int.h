@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * snmp_int.h -- the insides of the SNMP subagent, shared by its files.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * snmp_mib.c -- LLDP-MIB (IEEE 802.1AB-2005, 1.0.8802.1.1.2) objects of
  * the view: configuration, statistics, local system data and the remote

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * snmp_trap.c -- when to send which notification.
  *

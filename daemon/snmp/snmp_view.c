@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * snmp_view.c -- a sorted list of object instances, for GET and GETNEXT.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * event.c -- libevent glue.  The only file that includes event2 headers.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * event.h -- the event loop, as the rest of the daemon sees it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ifspeed.c -- an interface's link speed from sysfs (ethtool's number).
  */

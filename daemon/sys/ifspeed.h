@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ifspeed.h -- an interface's link speed as the kernel reports it.
  */

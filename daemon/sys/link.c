@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * link.c -- libnl-route link cache with notifications.
  *

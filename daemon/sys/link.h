@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * link.h -- network interfaces, from libnl-route's link cache.
  *

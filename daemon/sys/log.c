@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * log.c -- stderr or syslog, one line per message, with the subsystem.
  * When stderr is the journal (systemd sets JOURNAL_STREAM to its device

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * log.h -- logging for dcbxd.  Every call names a subsystem (an enum, so a
  * typo does not compile); debug output is filtered per subsystem before the

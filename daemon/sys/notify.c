@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * notify.c -- the daemon's event bus (see notify.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * notify.h -- the daemon's event bus.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * priv.c -- run as an unprivileged user once the sockets are open, keeping
  * only CAP_NET_RAW (packet sockets for ports that appear later) and

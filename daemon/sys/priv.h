@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * priv.h -- dropping root after startup (DESIGN: Privileges).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pfcwd_port.c -- the PFC watchdog of the ports: sample, decide (lib/pfcwd.c), act, report.
  * See pfcwd_port.h.  One timer per watched port, armed only while the port has

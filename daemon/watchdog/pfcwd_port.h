@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pfcwd_port.h -- the PFC watchdog of the ports (DESIGN.md "The PFC watchdog", PROTOCOLS.md
  * F): per port and PFC priority, a poll every pfc-watchdog-poll ms samples

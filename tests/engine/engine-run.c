@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * engine-run -- the pause engine alone on one interface, with a fixed
  * operational config, for tests and benchmarks until the daemon opens it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * libFuzzer target, stateful: a sequence of control-socket operations
  * against the daemon's real control code (daemon/control/ctl.c, its event loop,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fake_dcbnl.c -- the fake kernel for test_dcbnl.c (see fake_dcbnl.h).
  * Written from linux/dcbnl.h and net/dcb/dcbnl.c's documented behaviour,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fake_event.h -- the timer half of daemon/sys/event.h without libevent, for
  * unit tests that link daemon modules through seams.  The clock is

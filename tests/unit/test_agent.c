@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_agent.c -- daemon/lldp/agent.c on its own: this file is the agent's
  * owner through struct agent_ops (send captures frames, as lldpd's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Unit tests for the configuration file (daemon/conf/conf.c). */
 #include <stdarg.h>
 #include <stddef.h>

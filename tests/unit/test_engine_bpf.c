@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_engine_bpf -- the host interface's classic-BPF classifier
  * (daemon/backend/engine_bpf.c) puts every frame in the class of the priority

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_engine_snap.c -- the engine's counters snapshot as the event loop
  * reads it (stats(), show(): `dcbctl show stats` and every scrape): it

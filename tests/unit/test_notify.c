@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_notify.c -- daemon/sys/notify.c, the event bus: delivery order, nested
  * posts, (un)subscribing from inside a delivery, the subscriber limit and

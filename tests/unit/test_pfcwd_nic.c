@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_pfcwd_nic.c -- the PFC watchdog on a NIC port (daemon/watchdog/pfcwd_port.c)
  * through the real dcbnl backend and port_be.c, against the fake kernel of

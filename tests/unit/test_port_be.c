@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_port_be.c -- daemon/port/port_be.c (backend upkeep) through seams: a
  * fake event layer with an injected clock (fake_event.c), a scripted

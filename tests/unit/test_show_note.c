@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_show_note.c -- show_note() (daemon/control/show.c): each note as the
  * control protocol's monitor event, byte for byte on the wire
