@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * relay -- the bare single-hop reference for bench/bench_engine.sh: a TAP
  * (the host interface) and a packet socket on a port, one thread, one

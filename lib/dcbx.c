@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbx.c -- DCBX per-port state: events in, operational config, feature
  * status and DCBX_CHG_* flags out.  IEEE 802.1Qaz negotiation lives in

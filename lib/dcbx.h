@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbx.h -- DCBX negotiation: IEEE 802.1Qaz and CEE 1.01, willing and
  * controller, auto-detection.  Pure protocol code: no I/O, no clocks; the

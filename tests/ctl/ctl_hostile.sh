@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # ctl_hostile.sh -- the control socket against clients that mean harm (the
 # fault campaign of issue 19), with a real dcbxd in a namespace (prefix
 # "h") started under `prlimit --nofile=64`:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # ctl_robust.sh -- the control socket against hostile and broken clients,
 # with a real dcbxd in a namespace (prefix "k"): garbage, a half line then
 # a disconnect, a line over the 4 MiB limit, non-JSON, an unknown command,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbx_check.h -- the invariants the DCBX fuzz targets (fuzz_dcbx,
  * fuzz_dcbx_pair) check after each step; abort() on a violation.

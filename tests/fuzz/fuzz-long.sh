@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # fuzz-long.sh -- the long fuzz campaign (`make fuzz-long`): every built
 # libFuzzer target for FUZZ_LONG_SECONDS (default 3600) each, FUZZ_JOBS at
 # a time (default 1), on a corpus kept between runs in

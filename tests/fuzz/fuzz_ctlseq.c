@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * libFuzzer target, stateful: a sequence of control-socket operations
- * against the daemon's real control code (daemon/ctl.c, its event loop,
+ * against the daemon's real control code (daemon/control/ctl.c, its event loop,
  * proto.c, show.c), over a real Unix socket in this process.  Up to
  * NCLI clients connect, send bytes (raw, or whole requests, pipelined),
  * half-close, close, read or stop reading, subscribe, in any order.

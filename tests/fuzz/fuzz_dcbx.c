@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * libFuzzer target: hostile LLDPDUs through the whole DCBX receive path
  * (lldp_decode, dcbx_rx) in every mode and role, then the events that

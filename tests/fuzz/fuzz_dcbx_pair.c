@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * libFuzzer target, stateful: two DCBX agents A and B negotiating through
  * the real encoder and decoder, driven by a sequence of operations.  The

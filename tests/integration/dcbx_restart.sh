@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # dcbx_restart.sh -- a willing server killed (-9) and restarted, as
 # Restart=on-failure does, is back on the controller's policy at once
 # (issue 19 item 4), in IEEE and in CEE mode.  Both daemons run with

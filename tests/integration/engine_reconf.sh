@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The engine's host interfaces and settings over reloads and link changes
 # (issue 19 items 5, 9, 10): one dcbxd whose entries match the veth pair
 # (both ends in one namespace) and, by name, its own TAPs ("dcb-*": a bare

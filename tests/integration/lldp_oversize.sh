@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Oversized LLDPDUs on a link with MTU 9000 (issue 19 item 8): 802.1AB
 # allows an LLDPDU of at most 1500 octets, so LLDPDUs of 1501 (just over),
 # 1600, 3742 and 8944 octets, otherwise valid, are discarded and counted,

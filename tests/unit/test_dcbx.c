@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Unit tests for IEEE 802.1Qaz DCBX negotiation (lib/dcbx_ieee.c) and the
  * per-port events of lib/dcbx.c: tables of willing bits for ETS, PFC and
