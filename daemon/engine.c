@@ -145,7 +145,7 @@ eng_kick(struct engine *e)
  * competing with the loop for the CPU).  A copy torn by a publication is
  * retried a few times, then the last good one stands.
  */
-static void
+void
 eng_snapshot(struct engine *e, struct eng_snap *s)
 {
 	struct eng_snap tmp;

@@ -39,7 +39,21 @@ struct pfcwd_port {
 	uint64_t		 tx_ok[NPRIO], rx_ok[NPRIO];	/* while stormed */
 	time_t			 last_storm[NPRIO];	/* wall clock, 0: never */
 	uint64_t		 sample_errors;
+	uint64_t		 stale;		/* engine: polls with no new sample */
+	unsigned int		 stale_run;	/* ... in a row */
+	uint64_t		 sample_ms;	/* engine: loop time of the last */
 };
+
+/*
+ * An engine port's sample is the one its data plane published on the
+ * previous poll's request (engine_wd_sample() never waits): it is judged
+ * at the time it was taken, so the storm's clock is exact and a verdict
+ * lags by at most one poll.  A poll that finds nothing new skips the step
+ * (a repeated sample would show a pause with no PFC frame and reset the
+ * detection); a data plane that publishes nothing for longer than this is
+ * reported as giving no sample, as when it did not answer in time before.
+ */
+#define WD_STALE_MS	200
 
 static bool		 wd_on = true;
 static struct dcbxd	*wd_d;		/* pfcwd_init()'s: its bus and config */
@@ -285,16 +299,27 @@ wd_poll(struct pfcwd_port *w)
 	/* PFC turned off on a priority: nothing left to watch there. */
 	wd_restore(w, (uint8_t)~watched, true);
 	if (w->p->be.kind == BACKEND_ENGINE) {
-		if ((rc = engine_wd_sample(&w->p->be, &s)) == 0)
+		if ((rc = engine_wd_sample(&w->p->be, &s)) == 0) {
 			obs_engine(w, &s, o, &pause);
+			now = now > s.age_ms ? now - s.age_ms : 0;
+			if (now < w->sample_ms)
+				now = w->sample_ms;	/* ms rounding */
+			w->sample_ms = now;
+			w->stale_run = 0;
+		} else if (rc == -EAGAIN) {
+			w->stale++;
+			if (++w->stale_run * wd_poll_ms() <= WD_STALE_MS)
+				goto out;	/* the next poll has it */
+		}
 	} else
 		rc = obs_nic(w, o);
 	if (rc < 0) {
 		if (w->sample_errors++ == 0)
 			log_warnx(LOG_SUB_PFCWD, "%s: no sample: %s",
-			    w->p->ifname, strerror(-rc));
+			    w->p->ifname, rc == -EAGAIN ? "the engine's data "
+			    "plane published none for a while" : strerror(-rc));
 		w->sampled = false;
-		return;
+		goto out;
 	}
 	w->sampled = true;
 	for (i = 0; i < NPRIO; i++) {
@@ -320,6 +345,7 @@ wd_poll(struct pfcwd_port *w)
 			log_warnx(LOG_SUB_PFCWD, "%s: 802.3x PAUSE storm is "
 			    "over", w->p->ifname);
 	}
+out:	/* an unwatched priority's override may have gone above */
 	if (w->acted != before)
 		wd_enforce(w);
 }
