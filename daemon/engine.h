@@ -134,12 +134,15 @@ struct engine_wd {
 };
 
 /*
+ * Ask the data plane to publish a fresh sample as soon as it runs (it
+ * publishes every 100 ms anyway); never waits.  0 or -EINVAL.
+ */
+int	engine_wd_ask(struct backend *);
+/*
  * The newest sample the data plane published, never waiting for it (nor
- * for the engine's mutex), and a request for the next one, which the data
- * plane publishes as soon as it runs (read at the next poll).  0 and *w
- * filled; -EAGAIN when nothing was published since the last call (*w
- * untouched: a repeated sample would look like a pause without PFC
- * frames); -EINVAL when b is no engine.
+ * for the engine's mutex).  0 and *w filled; -EAGAIN when nothing was
+ * published since the last call (*w untouched: a repeated sample would
+ * look like a pause without PFC frames); -EINVAL when b is no engine.
  */
 int	engine_wd_sample(struct backend *, struct engine_wd *);
 /* Set the overrides (drop is a subset of ignore); 0 or -EINVAL. */

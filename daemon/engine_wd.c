@@ -36,16 +36,26 @@ engine_wd_sample(struct backend *b, struct engine_wd *w)
 	if (e == NULL)
 		return (-EINVAL);
 	eng_snapshot(e, &s);
-	/* Ask for the next one: two atomic stores and a kick, no lock. */
-	__atomic_store_n(&e->want_snap, true, __ATOMIC_RELAXED);
-	__atomic_store_n(&e->ctl_pending, true, __ATOMIC_RELEASE);
-	eng_kick(e);
 	if (s.pub == 0 || s.pub == e->wd.seen)
 		return (-EAGAIN);
 	e->wd.seen = s.pub;
 	*w = s.wd;
 	now = eng_now();
 	w->age_ms = now > s.at ? (now - s.at) / 1000000 : 0;
+	return (0);
+}
+
+/* Two atomic stores and a kick: no lock, no wait. */
+int
+engine_wd_ask(struct backend *b)
+{
+	struct engine *e = eng_of(b);
+
+	if (e == NULL)
+		return (-EINVAL);
+	__atomic_store_n(&e->want_snap, true, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->ctl_pending, true, __ATOMIC_RELEASE);
+	eng_kick(e);
 	return (0);
 }
 

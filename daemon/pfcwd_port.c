@@ -42,18 +42,8 @@ struct pfcwd_port {
 	uint64_t		 stale;		/* engine: polls with no new sample */
 	unsigned int		 stale_run;	/* ... in a row */
 	uint64_t		 sample_ms;	/* engine: loop time of the last */
+	bool			 asked;		/* engine: a sample is asked for */
 };
-
-/*
- * An engine port's sample is the one its data plane published on the
- * previous poll's request (engine_wd_sample() never waits): it is judged
- * at the time it was taken, so the storm's clock is exact and a verdict
- * lags by at most one poll.  A poll that finds nothing new skips the step
- * (a repeated sample would show a pause with no PFC frame and reset the
- * detection); a data plane that publishes nothing for longer than this is
- * reported as giving no sample, as when it did not answer in time before.
- */
-#define WD_STALE_MS	200
 
 static bool		 wd_on = true;
 static struct dcbxd	*wd_d;		/* pfcwd_init()'s: its bus and config */
@@ -62,6 +52,29 @@ static unsigned int
 wd_poll_ms(void)
 {
 	return (wd_d->conf.pfcwd_poll_ms);
+}
+
+/*
+ * An engine port's poll has two phases, neither of which waits for the
+ * data plane: the timer asks it for a fresh sample (engine_wd_ask(), a
+ * kick) and fires again wd_ask_ms() later to read what it published
+ * (engine_wd_sample()).  The sample is judged at the time it was taken,
+ * so the storm's clock stays exact.  A poll that finds nothing new (the
+ * data plane did not run in between) skips the step -- a repeated sample
+ * would show a pause with no PFC frame and reset the detection -- and the
+ * next poll's sample covers both intervals, so a storm is never hidden
+ * for more than that poll; a data plane that publishes nothing for longer
+ * than WD_STALE_MS is reported as giving no sample, as when it did not
+ * answer in time before.
+ */
+#define WD_STALE_MS	200
+
+static unsigned int
+wd_ask_ms(void)
+{
+	unsigned int a = wd_poll_ms() / 5;
+
+	return (a < 1 ? 1 : a > 5 ? 5 : a);
 }
 
 static bool
@@ -370,8 +383,16 @@ pfcwd_fire(void *arg)
 		w->sample_errors++;
 		return;
 	}
+	if (p->be.kind == BACKEND_ENGINE && !w->asked) {
+		(void)engine_wd_ask(&p->be);	/* an error: the read says */
+		w->asked = true;
+		ev_timer_arm(w->timer, wd_ask_ms());
+		return;
+	}
+	w->asked = false;
 	wd_poll(w);
-	ev_timer_arm(w->timer, wd_poll_ms());
+	ev_timer_arm(w->timer, wd_poll_ms() - (p->be.kind == BACKEND_ENGINE ?
+	    wd_ask_ms() : 0));
 }
 
 /* ------------------------------------------------------------ ports */

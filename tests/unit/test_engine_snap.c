@@ -187,6 +187,9 @@ wd_sample_never_waits_for_the_data_plane(void **st)
 	pthread_join(t, NULL);
 	signal(SIGALRM, on_alarm);
 	alarm(5);
+	assert_int_equal(engine_wd_ask(&b), 0);
+	assert_true(e->want_snap && e->ctl_pending);
+	kicked(e, true);
 	memset(&w, 0, sizeof(w));
 	assert_int_equal(engine_wd_sample(&b, &w), 0);
 	assert_int_equal(w.p[3].pfc_rx, 10);
@@ -195,15 +198,13 @@ wd_sample_never_waits_for_the_data_plane(void **st)
 	assert_true(w.p[3].paused);
 	assert_int_equal(w.ignore, 1);
 	assert_true(w.age_ms < 5000);
-	/* ... asked the data plane for the next publication ... */
-	assert_true(e->want_snap && e->ctl_pending);
-	kicked(e, true);
-	/* ... and, with none yet, says so instead of repeating the last
+	/* Reading gives the data plane no work ... */
+	kicked(e, false);
+	/* ... and, with no new publication, says so instead of repeating the last
 	 * (which would read as a pause with no PFC frame: no storm). */
 	memset(&w, 0, sizeof(w));
 	assert_int_equal(engine_wd_sample(&b, &w), -EAGAIN);
 	assert_int_equal(w.p[3].pfc_rx, 0);
-	kicked(e, true);
 	publish_wd(e, 2);
 	assert_int_equal(engine_wd_sample(&b, &w), 0);
 	assert_int_equal(w.p[3].pfc_rx, 20);
