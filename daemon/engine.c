@@ -251,6 +251,7 @@ eng_stats(struct backend *b, struct backend_stats *st)
 		st->pfc_requests[p] = s.c.pfc_req[p];
 		st->pfc_indications[p] = s.c.pfc_ind[p];
 	}
+	st->pause_rx = s.c.pause_rx;
 	return (0);
 }
 

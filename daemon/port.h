@@ -69,6 +69,11 @@ struct port {
 	struct backend_stats pfc;	/* PFC counters, last sample */
 	uint64_t	 pfc_ms;	/* when sampled, 0: never */
 	uint64_t	 pfc_samples;
+	/* The sample before p->pfc (zeros when this backend opened): what
+	 * doctor's "rising" checks compare with, the same for every client
+	 * and owned by the port. */
+	struct backend_stats pfc_base;
+	bool		 pfc_rebase;	/* a backend opened: base is zeros */
 	/* PFC watchdog (pfcwd.c): its state, and on a NIC the priorities
 	 * whose PFC it has turned off (an override of what is applied). */
 	struct pfcwd_port *wd;
