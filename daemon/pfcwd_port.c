@@ -43,6 +43,7 @@ struct pfcwd_port {
 	unsigned int		 stale_run;	/* ... in a row */
 	uint64_t		 sample_ms;	/* engine: loop time of the last */
 	bool			 asked;		/* engine: a sample is asked for */
+	uint64_t		 ask_ms;	/* ... at this loop time */
 };
 
 static bool		 wd_on = true;
@@ -58,8 +59,10 @@ wd_poll_ms(void)
  * An engine port's poll has two phases, neither of which waits for the
  * data plane: the timer asks it for a fresh sample (engine_wd_ask(), a
  * kick) and fires again wd_ask_ms() later to read what it published
- * (engine_wd_sample()).  The sample is judged at the time it was taken,
- * so the storm's clock stays exact.  A poll that finds nothing new (the
+ * (engine_wd_sample()).  A sample taken after the ask is judged at the
+ * ask's time (as the old, waiting poll judged its sample at the poll's: a
+ * full poll apart, so detection-time is never missed by a ms of jitter),
+ * one taken earlier (the data plane's own 100 ms publication) at its own.  A poll that finds nothing new (the
  * data plane did not run in between) skips the step -- a repeated sample
  * would show a pause with no PFC frame and reset the detection -- and the
  * next poll's sample covers both intervals, so a storm is never hidden
@@ -315,8 +318,12 @@ wd_poll(struct pfcwd_port *w)
 		if ((rc = engine_wd_sample(&w->p->be, &s)) == 0) {
 			obs_engine(w, &s, o, &pause);
 			now = now > s.age_ms ? now - s.age_ms : 0;
+			/* Taken after the ask (ms rounding aside): at the ask,
+			 * so successive samples lie a full poll apart. */
+			if (w->asked && now + 1 >= w->ask_ms)
+				now = w->ask_ms;
 			if (now < w->sample_ms)
-				now = w->sample_ms;	/* ms rounding */
+				now = w->sample_ms;
 			w->sample_ms = now;
 			w->stale_run = 0;
 		} else if (rc == -EAGAIN) {
@@ -370,6 +377,7 @@ pfcwd_fire(void *arg)
 {
 	struct pfcwd_port *w = arg;
 	struct port *p = w->p;
+	uint64_t now, next;
 
 	if (w->be_id != (p->be_open ? p->be.priv : NULL)) {
 		/* Another backend (a fallback to read-only): it holds none
@@ -386,13 +394,18 @@ pfcwd_fire(void *arg)
 	if (p->be.kind == BACKEND_ENGINE && !w->asked) {
 		(void)engine_wd_ask(&p->be);	/* an error: the read says */
 		w->asked = true;
+		w->ask_ms = ev_now_ms();
 		ev_timer_arm(w->timer, wd_ask_ms());
 		return;
 	}
-	w->asked = false;
 	wd_poll(w);
-	ev_timer_arm(w->timer, wd_poll_ms() - (p->be.kind == BACKEND_ENGINE ?
-	    wd_ask_ms() : 0));
+	next = wd_poll_ms();
+	if (w->asked) {		/* the next ask a poll after this one's */
+		now = ev_now_ms();
+		next = w->ask_ms + next > now ? w->ask_ms + next - now : 0;
+	}
+	w->asked = false;
+	ev_timer_arm(w->timer, next);
 }
 
 /* ------------------------------------------------------------ ports */
@@ -636,6 +649,9 @@ wd_row(const struct port *p, int i)
 	    w->pause.status == PFCWD_STORMED));
 	json_object_set_new(o, "backend", json_string(p->be_open ?
 	    p->be.ops->name : "none"));
+	/* Engine polls that found no new sample (the step was skipped). */
+	json_object_set_new(o, "sample_skips", opt_count(eng, w != NULL ?
+	    w->stale : 0));
 	return (o);
 }
 
