@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # lldp_rx_cost.sh -- daemon CPU per received LLDPDU, dcbxd beside lldpd.
 #
 # One sender namespace floods two veth links at a fixed rate for a bounded

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # pfcwd_latency.sh -- the PFC watchdog's detection and restoration latency on
 # an engine port, as a table beside its reference bound (SONiC's: the storm
 # is detected within detection-time plus one poll, restored within

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * main.c -- dcbxd: options, config, then the event loop.
  */
@@ -58,7 +59,8 @@ usage(FILE *f)
 	fprintf(f, "usage: dcbxd [-dtv] [-c FILE] [-s SOCKET] [-D SUBSYS,...] "
 	    "[-p PIDFILE] [-u USER] [--read-only]\n"
 	    "  -d  foreground, log to stderr    -t  check the config and exit\n"
-	    "  -v  with -t: print the config     -D  debug: all or "
+	    "  -v  with -t: print the config (alone: an error)\n"
+	    "  -D  debug logs: all or "
 	    "main,link,lldp,dcbx,...\n"
 	    "  -c  config (default %s)\n  -s  control socket (default %s)\n"
 	    "  -u  run as USER once the sockets are open (keeps only "
@@ -96,6 +98,17 @@ parse_opts(int argc, char **argv, struct opts *o)
 		}
 	}
 	if (optind != argc) {
+		usage(stderr);
+		exit(1);
+	}
+	/*
+	 * -v only prints the config with -t.  Alone it would do nothing but
+	 * let dcbxd go to the background while the operator waits for
+	 * verbose output: refuse, and say what is meant.
+	 */
+	if (o->verbose && !o->test) {
+		fprintf(stderr, "dcbxd: -v goes with -t (print the config as "
+		    "read); for debug logs use -d -D all\n");
 		usage(stderr);
 		exit(1);
 	}
@@ -158,7 +171,7 @@ load_conf(const struct opts *o, struct conf *c, char *err, size_t len)
 static int
 check_conf(const struct opts *o)
 {
-	char err[512];
+	char err[4096];
 	struct conf c;
 
 	if (load_conf(o, &c, err, sizeof(err)) < 0) {
@@ -239,7 +252,7 @@ dcbxd_reread(char *err, size_t errlen)
 static void
 on_signal(int signo, void *arg)
 {
-	char err[512];
+	char err[4096];
 
 	(void)arg;
 	if (signo == SIGHUP) {
@@ -387,7 +400,7 @@ int
 main(int argc, char **argv)
 {
 	struct opts o;
-	char err[512];
+	char err[4096];
 	int rc;
 
 	memset(&o, 0, sizeof(o));

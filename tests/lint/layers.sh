@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # layers.sh -- the daemon's layers (doc/DESIGN.md) hold: each file of
 # daemon/ includes only daemon headers of its own layer or below, and the
 # layers under the subscribers read no global daemon context (dx).  Files

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fake_engine.c -- the engine's entry points for unit tests that link
  * backend.c (which can open an engine) but never open one: each says so

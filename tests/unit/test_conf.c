@@ -1,4 +1,5 @@
-/* Unit tests for the configuration file (daemon/conf.c). */
+/* SPDX-License-Identifier: ISC */
+/* Unit tests for the configuration file (daemon/conf/conf.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -405,6 +406,19 @@ static const struct {
 	  "2: unknown user \"no-such-user-h15\"" },
 	{ "dcbxd: { user = \"\"; };\n",
 	  "1: user must be 1..63 characters long" },
+	/* control-group: a group that exists (issue 15) */
+	{ "dcbxd: {\n control-group = \"no-such-group-h15\";\n};\n",
+	  "2: control-group \"no-such-group-h15\": no such group" },
+	/* match: a pattern fnmatch(3) reads as meant (issue 15) */
+	{ "ports = (\n { match = \"eth[0-3\"; } );\n",
+	  "2: match \"eth[0-3\" has a [ without its ] (a pattern in "
+	  "fnmatch(3) syntax)" },
+	{ "ports = ( { match =\n \"eth\\\\\"; } );\n",
+	  "1: match \"eth\\\" ends in a lone backslash (a pattern in "
+	  "fnmatch(3) syntax)" },
+	{ "ports = ( { match = \"eth[9-0]\"; } );\n",
+	  "1: match \"eth[9-0]\" has a reversed range in [...] (a pattern in "
+	  "fnmatch(3) syntax)" },
 };
 
 static void
