@@ -212,6 +212,7 @@ port_rx_frame(struct port *p, const uint8_t *buf, size_t len)
 		log_info(LOG_SUB_LINK, "%s: link up (LLDPDU received)",
 		    p->ifname);
 		p->up = true;
+		p->up_by_rx = true;
 		port_apply_state(p);
 	}
 	agent_rx(a, &f);
@@ -826,6 +827,7 @@ port_update(struct port *p, const struct link_info *li)
 		log_info(LOG_SUB_LINK, "%s: link %s", p->ifname,
 		    li->up ? "up" : "down");
 		p->up = li->up;
+		p->up_by_rx = false;
 		/*
 		 * Down, nothing arrives; up again, the kernel has re-linked
 		 * the fanout group's members, perhaps in another order than
@@ -834,8 +836,20 @@ port_update(struct port *p, const struct link_info *li)
 		port_ring_off(p, li->up ? "link up" : "link down");
 		port_apply_state(p);
 		ctl_event("link-changed", p->ifname, show_port(p));
-	} else if (changed)
+	} else if (changed || (li->up && p->up_by_rx)) {
+		/*
+		 * Up on an LLDPDU before the kernel said so: the kernel may
+		 * not have activated the queueing discipline yet (it does
+		 * so in linkwatch, just before it reports the carrier), and
+		 * what was sent met the noop qdisc, which drops silently.
+		 * Send again now that it is up.
+		 */
+		if (p->up_by_rx)
+			log_debug(LOG_SUB_LINK, "%s: the kernel reports the "
+			    "link up: send again", p->ifname);
+		p->up_by_rx = false;
 		port_local_change(p);
+	}
 }
 
 /*

@@ -29,6 +29,7 @@ struct port {
 	char		 ifname[IF_NAMESIZE];
 	uint8_t		 mac[6];
 	bool		 up;
+	bool		 up_by_rx;	/* up on an LLDPDU, not yet by the kernel */
 	unsigned int	 mtu;
 	unsigned int	 seen;		/* link resync generation */
 	struct conf_port cp;		/* the settings that apply */
