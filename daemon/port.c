@@ -515,26 +515,76 @@ port_dcbx_local(struct port *p)
 }
 
 /* Act on what negotiation reports: apply, log, tell subscribers, send. */
+/*
+ * The DCBX state as an event's payload, only for a subscriber: a willing
+ * port whose peer changes its configuration with every PDU would build
+ * and free it for nothing (jansson was 60% of dcbxd's CPU at 10k PDU/s,
+ * bench/lldp_rx_cost.sh "IEEE DCBX, changing").
+ */
+static json_t *
+port_ev_dcbx(struct port *p)
+{
+	return (ctl_have_subscribers() ? show_dcbx(p) : NULL);
+}
+
+/*
+ * At most PORT_DCBX_LOG_PER_S DCBX change lines a second per port: a peer
+ * that changes its configuration with every PDU (10k a second in
+ * bench/lldp_rx_cost.sh) would otherwise have two lines written per PDU,
+ * most of dcbxd's CPU.  What is left out is counted and said with the
+ * next change logged.  The changes themselves all act.
+ */
+#define PORT_DCBX_LOG_PER_S	20
+
+static bool
+port_dcbx_log_ok(struct port *p)
+{
+	uint64_t s = ev_now_ms() / 1000;
+
+	if (s != p->dcbx_log_s) {
+		if (p->dcbx_log_skipped != 0)
+			log_info(LOG_SUB_DCBX, "%s: %u DCBX change messages "
+			    "left out (more than %d a second)", p->ifname,
+			    p->dcbx_log_skipped, PORT_DCBX_LOG_PER_S);
+		p->dcbx_log_s = s;
+		p->dcbx_log_n = 0;
+		p->dcbx_log_skipped = 0;
+	}
+	if (p->dcbx_log_n < PORT_DCBX_LOG_PER_S) {
+		p->dcbx_log_n++;
+		return (true);
+	}
+	p->dcbx_log_skipped++;
+	return (false);
+}
+
 static void
 port_dcbx_result(struct port *p, int chg)
 {
+	bool lg = (chg & (DCBX_CHG_MODE | DCBX_CHG_STATUS | DCBX_CHG_OPER)) &&
+	    port_dcbx_log_ok(p);
+
 	if (chg & DCBX_CHG_MODE) {
-		log_info(LOG_SUB_DCBX, "%s: DCBX mode now %s", p->ifname,
-		    dcbx_mode_name[p->ds.active]);
-		ctl_event("mode-changed", p->ifname, show_dcbx(p));
+		if (lg)
+			log_info(LOG_SUB_DCBX, "%s: DCBX mode now %s",
+			    p->ifname, dcbx_mode_name[p->ds.active]);
+		ctl_event("mode-changed", p->ifname, port_ev_dcbx(p));
 	}
 	if (chg & DCBX_CHG_STATUS) {
-		log_info(LOG_SUB_DCBX, "%s: status ets %s, pfc %s, app %s",
-		    p->ifname, dcbx_status_name[p->ds.feat[DCBX_F_ETS].status],
-		    dcbx_status_name[p->ds.feat[DCBX_F_PFC].status],
-		    dcbx_status_name[p->ds.feat[DCBX_F_APP].status]);
-		ctl_event("status-changed", p->ifname, show_dcbx(p));
+		if (lg)
+			log_info(LOG_SUB_DCBX, "%s: status ets %s, pfc %s, "
+			    "app %s", p->ifname,
+			    dcbx_status_name[p->ds.feat[DCBX_F_ETS].status],
+			    dcbx_status_name[p->ds.feat[DCBX_F_PFC].status],
+			    dcbx_status_name[p->ds.feat[DCBX_F_APP].status]);
+		ctl_event("status-changed", p->ifname, port_ev_dcbx(p));
 	}
 	if (chg & DCBX_CHG_OPER) {
-		log_info(LOG_SUB_DCBX, "%s: operational config changed",
-		    p->ifname);
+		if (lg)
+			log_info(LOG_SUB_DCBX, "%s: operational config "
+			    "changed", p->ifname);
 		port_apply_oper(p);
-		ctl_event("oper-changed", p->ifname, show_dcbx(p));
+		ctl_event("oper-changed", p->ifname, port_ev_dcbx(p));
 	}
 	if ((chg & DCBX_CHG_TX) && p->agent[LLDP_AGENT_NEAREST_BRIDGE])
 		agent_local_change(p->agent[LLDP_AGENT_NEAREST_BRIDGE]);
@@ -611,7 +661,8 @@ port_nbr_added(struct port *p, struct agent *a, struct nbr *n,
 {
 	log_info(LOG_SUB_LLDP, "%s: new neighbour, TTL %u s (%zu on %s)",
 	    p->ifname, pdu->ttl, a->n, lldp_agent_name[a->type]);
-	ctl_event("neighbor-added", p->ifname, show_nbr(n, pdu));
+	ctl_event("neighbor-added", p->ifname,
+	    ctl_have_subscribers() ? show_nbr(n, pdu) : NULL);
 	port_dcbx_rx(p, a, n, pdu);
 }
 
