@@ -245,6 +245,16 @@ dcbx_feature(FILE *fp, const json_t *r, const char *name,
 	table_free(t);
 }
 
+/* "DCBX TLVs not sent: why" when the daemon says so (firmware DCBX). */
+static void
+dcbx_tlvs_note(FILE *fp, const json_t *r, const char *prefix)
+{
+	const char *s = json_string_value(json_object_get(r, "dcbx_tlvs"));
+
+	if (s != NULL && strcmp(s, "sent") != 0)
+		fprintf(fp, "%sDCBX TLVs not sent: %s\n", prefix, s);
+}
+
 void
 show_dcbx(FILE *fp, const json_t *r)
 {
@@ -256,6 +266,7 @@ show_dcbx(FILE *fp, const json_t *r)
 	    get_text(r, "active", b[2], 32), get_text(r, "role", b[3], 32),
 	    json_is_string(json_object_get(r, "peer_mac")) ?
 	    json_string_value(json_object_get(r, "peer_mac")) : "none");
+	dcbx_tlvs_note(fp, r, "  ");
 	dcbx_feature(fp, r, "ets", proto_ets_fields);
 	dcbx_feature(fp, r, "pfc", proto_pfc_fields);
 	feat = json_object_get(r, "app");
@@ -298,8 +309,16 @@ show_ports(FILE *fp, const json_t *r)
 		{ "ACTIVE", "active" }, { "NEIGH", "neighbors" },
 		{ "BACKEND", "backend" }, { "LAST-ERROR", "backend_error" },
 	};
+	const json_t *row;
+	char pre[40], b[24];
+	size_t i;
 
 	show_rows(fp, r, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+	json_array_foreach(r, i, row) {
+		snprintf(pre, sizeof(pre), "%s: ", get_text(row, "ifname", b,
+		    sizeof(b)));
+		dcbx_tlvs_note(fp, row, pre);
+	}
 }
 
 void

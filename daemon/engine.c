@@ -364,13 +364,26 @@ eng_ifreq(const char *name, unsigned long req, struct ifreq *ifr)
 	return (rc);
 }
 
+/* A plain open; the daemon under -u sets the root helper's instead. */
+static int
+eng_tun_open_direct(void)
+{
+	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+
+	return (fd < 0 ? -errno : fd);
+}
+
+int	(*engine_tun_open)(void) = eng_tun_open_direct;
+
 static int
 eng_open_tap(struct engine *e)
 {
 	struct ifreq ifr;
 	int rc;
 
-	if ((e->tap = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0)
+	if ((e->tap = engine_tun_open()) < 0)
+		return (e->tap);
+	if (fcntl(e->tap, F_SETFL, fcntl(e->tap, F_GETFL) | O_NONBLOCK) < 0)
 		return (-errno);
 	memset(&ifr, 0, sizeof(ifr));
 	ifr.ifr_flags = IFF_TAP | IFF_NO_PI;

@@ -56,6 +56,11 @@ void	engine_opts_from_conf(struct engine_opts *, const char *ifname,
  * Fills b->ops/kind/priv.  0 or a negative errno (b->error says why).
  */
 int	engine_open(struct backend *, const struct engine_opts *);
+/*
+ * How the TAP's /dev/net/tun is opened: an fd or -errno.  A plain open by
+ * default; the daemon under -u points it at its root helper (priv.h).
+ */
+extern int	(*engine_tun_open)(void);
 
 enum engine_ev_kind {
 	ENGINE_EV_STALL,	/* host stopped draining prio: XOFF given up */

@@ -11,15 +11,14 @@
 #include <string.h>
 
 #include "agent.h"
-#include "ctl.h"
 #include "dcbxd.h"
 #include "event.h"
 #include "headroom.h"
 #include "ifspeed.h"
 #include "link.h"
 #include "log.h"
+#include "mgmt.h"
 #include "port.h"
-#include "show.h"
 #include "sock.h"
 
 #define PORT_HASH	256
@@ -50,6 +49,7 @@
 #define PORT_RING_QUIET		3
 #define PORT_RING_RETRY_MS	60000
 
+static struct dcbxd	*port_daemon;	/* port_init() */
 static struct port	*port_list;
 static struct port	*port_hash[PORT_HASH];
 static unsigned int	 port_n;
@@ -57,6 +57,29 @@ static unsigned int	 port_gen;
 
 static void	port_readable(int, bool, bool, void *);
 static void	port_apply_state(struct port *);
+
+/* Tell the subscribers (notify.h). */
+static void
+port_note(struct port *p, enum note_type t)
+{
+	notify_port(&p->daemon->nf, t, p);
+}
+
+static void
+port_note_nbr(struct port *p, enum note_type t, struct agent *a,
+    struct nbr *n, const struct lldp_pdu *pdu, int why)
+{
+	struct note no = { .type = t, .port = p, .nbr = { .agent = a,
+	    .nbr = n, .pdu = pdu, .why = why } };
+
+	notify_post(&p->daemon->nf, &no);
+}
+
+void
+port_init(struct dcbxd *d)
+{
+	port_daemon = d;
+}
 
 struct port *
 port_first(void)
@@ -70,11 +93,28 @@ port_count(void)
 	return (port_n);
 }
 
-bool
-port_link_up(const struct port *p)
+static int
+port_cmp(const void *a, const void *b)
 {
-	return (p->up);
+	const struct port *const *pa = a, *const *pb = b;
+
+	return (strcmp((*pa)->ifname, (*pb)->ifname));
 }
+
+const struct port **
+port_sorted(void)
+{
+	const struct port **v, *p;
+	size_t i = 0;
+
+	if ((v = calloc(port_n + 1, sizeof(*v))) == NULL)
+		return (NULL);
+	for (p = port_list; p != NULL; p = p->next)
+		v[i++] = p;
+	qsort(v, i, sizeof(*v), port_cmp);
+	return (v);
+}
+
 
 unsigned int
 port_nbr_count(const struct port *p)
@@ -132,31 +172,33 @@ port_unlink(struct port *p)
 
 /* ---------------------------------------------------------- transmit */
 
-static void
+void
 port_local(const struct port *p, struct lldp_local *l)
 {
+	const struct dcbxd *d = p->daemon;
+
 	memset(l, 0, sizeof(*l));
 	l->chassis_subtype = LLDP_CHASSIS_MAC;
 	l->chassis_len = 6;
-	memcpy(l->chassis_id, dx.chassis_mac, 6);
+	memcpy(l->chassis_id, d->chassis_mac, 6);
 	l->port_subtype = LLDP_PORT_IFNAME;
 	l->port_len = (uint8_t)strlen(p->ifname);
 	memcpy(l->port_id, p->ifname, l->port_len);
-	l->ttl = lldp_ttl(dx.conf.tx_interval, dx.conf.tx_hold);
+	l->ttl = lldp_ttl(d->conf.tx_interval, d->conf.tx_hold);
 	l->port_desc = p->ifname;
-	l->sys_name = dx.conf.sys_name[0] != '\0' ? dx.conf.sys_name : NULL;
-	l->sys_desc = dx.conf.sys_desc[0] != '\0' ? dx.conf.sys_desc : NULL;
+	l->sys_name = d->conf.sys_name[0] != '\0' ? d->conf.sys_name : NULL;
+	l->sys_desc = d->conf.sys_desc[0] != '\0' ? d->conf.sys_desc : NULL;
 	l->has_caps = true;
-	l->cap_sys = LLDP_CAP_BRIDGE | LLDP_CAP_STATION;
-	l->cap_en = p->cp.role == CONF_ROLE_CONTROLLER ? LLDP_CAP_BRIDGE :
-	    LLDP_CAP_STATION;
+	conf_caps(&d->conf, &l->cap_sys, &l->cap_en);
+	mgmt_local(&d->conf, p->ifname, p->ifindex, p->mac, l);
 	if (p->mtu > 0 && p->mtu <= 65535 - 18)
 		l->max_frame = (uint16_t)(p->mtu + 18);	/* + header, FCS */
 }
 
-void
-port_build_frame(struct port *p, int agent, struct wcur *w, bool shutdown)
+static void
+port_build_frame(void *ctx, int agent, struct wcur *w, bool shutdown)
 {
+	struct port *p = ctx;
 	struct lldp_local l;
 
 	port_local(p, &l);
@@ -165,17 +207,26 @@ port_build_frame(struct port *p, int agent, struct wcur *w, bool shutdown)
 		lldp_write_shutdown(w, &l);
 	else {
 		lldp_write_local(w, &l);
-		if (agent == LLDP_AGENT_NEAREST_BRIDGE)
+		if (agent == LLDP_AGENT_NEAREST_BRIDGE &&
+		    port_be_dcbx_silent(p) == NULL)
 			dcbx_write_tlvs(&p->ds, &p->dl, w);
 		lldp_write_end(w);
 	}
 	lldp_frame_end(w);
 }
 
-int
-port_send(struct port *p, const void *buf, size_t len)
+static int
+port_send(void *ctx, const void *buf, size_t len)
 {
+	struct port *p = ctx;
+
 	return (sock_send(p->fd, p->ifindex, buf, len));
+}
+
+static bool
+port_link_up(void *ctx)
+{
+	return (((struct port *)ctx)->up);
 }
 
 static void
@@ -514,19 +565,6 @@ port_dcbx_local(struct port *p)
 		p->dl.admin.pfc.delay = port_pfc_delay(p);
 }
 
-/* Act on what negotiation reports: apply, log, tell subscribers, send. */
-/*
- * The DCBX state as an event's payload, only for a subscriber: a willing
- * port whose peer changes its configuration with every PDU would build
- * and free it for nothing (jansson was 60% of dcbxd's CPU at 10k PDU/s,
- * bench/lldp_rx_cost.sh "IEEE DCBX, changing").
- */
-static json_t *
-port_ev_dcbx(struct port *p)
-{
-	return (ctl_have_subscribers() ? show_dcbx(p) : NULL);
-}
-
 /*
  * At most PORT_DCBX_LOG_PER_S DCBX change lines a second per port: a peer
  * that changes its configuration with every PDU (10k a second in
@@ -558,6 +596,7 @@ port_dcbx_log_ok(struct port *p)
 	return (false);
 }
 
+/* Act on what negotiation reports: apply, log, tell subscribers, send. */
 static void
 port_dcbx_result(struct port *p, int chg)
 {
@@ -568,7 +607,7 @@ port_dcbx_result(struct port *p, int chg)
 		if (lg)
 			log_info(LOG_SUB_DCBX, "%s: DCBX mode now %s",
 			    p->ifname, dcbx_mode_name[p->ds.active]);
-		ctl_event("mode-changed", p->ifname, port_ev_dcbx(p));
+		port_note(p, NOTE_DCBX_MODE);
 	}
 	if (chg & DCBX_CHG_STATUS) {
 		if (lg)
@@ -577,15 +616,14 @@ port_dcbx_result(struct port *p, int chg)
 			    dcbx_status_name[p->ds.feat[DCBX_F_ETS].status],
 			    dcbx_status_name[p->ds.feat[DCBX_F_PFC].status],
 			    dcbx_status_name[p->ds.feat[DCBX_F_APP].status]);
-		ctl_event("status-changed", p->ifname, port_ev_dcbx(p));
+		port_note(p, NOTE_DCBX_STATUS);
 	}
-	if (chg & DCBX_CHG_OPER) {
-		if (lg)
-			log_info(LOG_SUB_DCBX, "%s: operational config "
-			    "changed", p->ifname);
-		port_apply_oper(p);
-		ctl_event("oper-changed", p->ifname, port_ev_dcbx(p));
-	}
+	if ((chg & DCBX_CHG_OPER) && lg)
+		log_info(LOG_SUB_DCBX, "%s: operational config changed",
+		    p->ifname);
+	(void)port_be_dcbx_result(p, chg);
+	if (chg & DCBX_CHG_OPER)
+		port_note(p, NOTE_DCBX_OPER);
 	if ((chg & DCBX_CHG_TX) && p->agent[LLDP_AGENT_NEAREST_BRIDGE])
 		agent_local_change(p->agent[LLDP_AGENT_NEAREST_BRIDGE]);
 }
@@ -653,40 +691,86 @@ port_dcbx_reconf(struct port *p)
 	port_dcbx_result(p, dcbx_local_changed(&p->ds, &p->dl));
 }
 
+/*
+ * The link's MAC changed (bonding rewrites a slave's) or it came up (at
+ * another speed, perhaps): the PFC tie-break must use the MAC our PDUs
+ * now carry, and the PFC delay the new speed.  Negotiate again if either
+ * moved.
+ */
+static void
+port_dcbx_link(struct port *p)
+{
+	uint16_t delay = p->dl.admin.pfc.delay;
+	uint8_t mac[6];
+
+	memcpy(mac, p->dl.mac, 6);
+	port_dcbx_local(p);
+	if (memcmp(mac, p->dl.mac, 6) != 0 || delay != p->dl.admin.pfc.delay)
+		port_dcbx_result(p, dcbx_local_changed(&p->ds, &p->dl));
+}
+
 /* -------------------------------------------------------- neighbours */
 
-void
-port_nbr_added(struct port *p, struct agent *a, struct nbr *n,
+static void
+port_nbr_added(void *ctx, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
 {
+	struct port *p = ctx;
+
 	log_info(LOG_SUB_LLDP, "%s: new neighbour, TTL %u s (%zu on %s)",
 	    p->ifname, pdu->ttl, a->n, lldp_agent_name[a->type]);
-	ctl_event("neighbor-added", p->ifname,
-	    ctl_have_subscribers() ? show_nbr(n, pdu) : NULL);
+	port_note_nbr(p, NOTE_NBR_ADDED, a, n, pdu, 0);
 	port_dcbx_rx(p, a, n, pdu);
 }
 
-void
-port_nbr_changed(struct port *p, struct agent *a, struct nbr *n,
+static bool
+port_nbr_repeat_wanted(void *ctx, struct agent *a)
+{
+	const struct port *p = ctx;
+
+	/* run_control_protocol step 3: resend while our SeqNo is unacked. */
+	return (a->type == LLDP_AGENT_NEAREST_BRIDGE &&
+	    p->ds.active == DCBX_MODE_CEE && p->ds.have_cee &&
+	    !dcbx_cee_synced(&p->ds));
+}
+
+static void
+port_nbr_changed(void *ctx, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
 {
+	struct port *p = ctx;
+
 	log_debug(LOG_SUB_LLDP, "%s: neighbour updated", p->ifname);
+	port_note_nbr(p, NOTE_NBR_CHANGED, a, n, pdu, 0);
 	port_dcbx_rx(p, a, n, pdu);
 }
 
-void
-port_nbr_gone(struct port *p, struct agent *a, struct nbr *n, int why)
+static void
+port_nbr_gone(void *ctx, struct agent *a, struct nbr *n, int why)
 {
-	struct lldp_pdu *pdu;
+	struct port *p = ctx;
 
-	if (ctl_have_subscribers() && (pdu = malloc(sizeof(*pdu))) != NULL) {
-		if (nbr_decode(n, pdu) == LLDP_DEC_OK)
-			ctl_event(nbr_gone_event[why], p->ifname,
-			    show_nbr(n, pdu));
-		free(pdu);
-	}
+	port_note_nbr(p, NOTE_NBR_GONE, a, n, NULL, why);
 	port_dcbx_gone(p, a);
 }
+
+static void
+port_nbr_dropped(void *ctx, struct agent *a, const struct lldp_pdu *pdu)
+{
+	port_note_nbr(ctx, NOTE_NBR_DROPPED, a, NULL, pdu, 0);
+}
+
+/* The port as its agents see it (agent.h). */
+static const struct agent_ops port_agent_ops = {
+	.build_frame = port_build_frame,
+	.send = port_send,
+	.link_up = port_link_up,
+	.nbr_added = port_nbr_added,
+	.nbr_changed = port_nbr_changed,
+	.nbr_gone = port_nbr_gone,
+	.nbr_dropped = port_nbr_dropped,
+	.repeat_wanted = port_nbr_repeat_wanted,
+};
 
 /* --------------------------------------------------------- lifecycle */
 
@@ -696,16 +780,42 @@ port_apply_state(struct port *p)
 	enum conf_admin st = p->cp.admin_status;
 	bool tx = p->up && (st == CONF_ADMIN_RXTX || st == CONF_ADMIN_TX);
 	bool rx = p->up && (st == CONF_ADMIN_RXTX || st == CONF_ADMIN_RX);
+	/* The firmware's own agent speaks on the nearest-bridge address. */
+	bool fw_rx_only = port_be_dcbx_silent(p) != NULL &&
+	    p->cp.firmware_dcbx == CONF_FW_RX_ONLY;
 	int i;
 
 	for (i = 0; i < LLDP_AGENT__MAX; i++)
 		if (p->agent[i] != NULL)
-			agent_set_state(p->agent[i], tx, rx);
+			agent_set_state(p->agent[i], tx && !(fw_rx_only &&
+			    i == LLDP_AGENT_NEAREST_BRIDGE), rx);
+}
+
+void
+port_dcbx_tx_changed(struct port *p)
+{
+	const char *why = port_be_dcbx_silent(p);
+
+	if ((why != NULL) == p->dcbx_silent)
+		return;
+	p->dcbx_silent = why != NULL;
+	if (why != NULL)
+		log_notice(LOG_SUB_DCBX, "%s: our DCBX TLVs stop: %s",
+		    p->ifname, why);
+	else
+		log_notice(LOG_SUB_DCBX, "%s: the firmware no longer runs "
+		    "DCBX: our DCBX TLVs are sent again", p->ifname);
+	port_apply_state(p);
+	port_local_change(p);
 }
 
 static int
 port_set_agents(struct port *p, uint8_t agents)
 {
+	struct agent_env env = {
+		.ops = &port_agent_ops, .ctx = p, .ifname = p->ifname,
+		.st = p->st, .rem = &p->rem, .conf = &p->daemon->conf,
+	};
 	uint8_t old = 0;
 	int i, rc;
 
@@ -719,7 +829,7 @@ port_set_agents(struct port *p, uint8_t agents)
 		bool want = (agents >> i) & 1;
 
 		if (want && p->agent[i] == NULL &&
-		    (p->agent[i] = agent_new(p, i)) == NULL)
+		    (p->agent[i] = agent_new(&env, i)) == NULL)
 			return (-ENOMEM);
 		if (!want && p->agent[i] != NULL) {
 			agent_flush(p->agent[i]);
@@ -759,7 +869,7 @@ port_destroy(struct port *p, bool shutdown_pdu)
 	for (i = 0; i < LLDP_AGENT__MAX; i++)
 		if (p->agent[i] != NULL)
 			agent_set_state(p->agent[i], false, false);
-	ctl_event("port-removed", p->ifname, NULL);
+	port_note(p, NOTE_PORT_REMOVED);
 	port_free(p, shutdown_pdu);
 }
 
@@ -769,11 +879,11 @@ port_backend_open(struct port *p)
 	if (p->be_open)
 		backend_close(&p->be);
 	port_be_reset(p);
-	p->be_open = backend_open(&p->be, p->ifname, &p->cp,
-	    dx.read_only) == 0;
+	p->be_open = port_be_open(p, &p->cp, p->daemon->read_only) == 0;
 	if (p->be_open)
 		log_info(LOG_SUB_DCBX, "%s: backend %s (%s)", p->ifname,
 		    p->be.ops->name, p->be.why);
+	port_dcbx_tx_changed(p);
 }
 
 static struct port *
@@ -798,10 +908,11 @@ port_create(const struct link_info *li, const struct conf_port *cp)
 	memcpy(p->mac, li->mac, 6);
 	p->mtu = li->mtu;
 	p->cp = *cp;
-	if (!dx.has_chassis) {
+	p->daemon = port_daemon;
+	if (!p->daemon->has_chassis) {
 		/* The first port's MAC names the chassis for our lifetime. */
-		memcpy(dx.chassis_mac, li->mac, 6);
-		dx.has_chassis = true;
+		memcpy(p->daemon->chassis_mac, li->mac, 6);
+		p->daemon->has_chassis = true;
 	}
 	if ((p->io = ev_io_new(fd, port_readable, p)) == NULL ||
 	    port_be_start(p) < 0 || port_set_agents(p, cp->agents) < 0) {
@@ -870,10 +981,15 @@ port_update(struct port *p, const struct link_info *li)
 		changed = true;
 	}
 	if (memcmp(p->mac, li->mac, 6) != 0 || p->mtu != li->mtu) {
+		if (memcmp(p->mac, li->mac, 6) != 0)
+			log_info(LOG_SUB_LINK, "%s: MAC address changed",
+			    p->ifname);
 		memcpy(p->mac, li->mac, 6);
 		p->mtu = li->mtu;
 		changed = true;
 	}
+	if (changed || (li->up && !p->up))
+		port_dcbx_link(p);
 	if (p->up != li->up) {
 		log_info(LOG_SUB_LINK, "%s: link %s", p->ifname,
 		    li->up ? "up" : "down");
@@ -886,7 +1002,7 @@ port_update(struct port *p, const struct link_info *li)
 		 */
 		port_ring_off(p, li->up ? "link up" : "link down");
 		port_apply_state(p);
-		ctl_event("link-changed", p->ifname, show_port(p));
+		port_note(p, NOTE_LINK);
 	} else if (changed || (li->up && p->up_by_rx)) {
 		/*
 		 * Up on an LLDPDU before the kernel said so: the kernel may
@@ -911,7 +1027,21 @@ port_update(struct port *p, const struct link_info *li)
 static bool
 port_wanted(const char *ifname, struct conf_port *cp)
 {
-	return (conf_port_for(&dx.conf, ifname, cp) || dx.conf.nports == 0);
+	const struct conf *c = &port_daemon->conf;
+
+	return (conf_port_for(c, ifname, cp) || c->nports == 0);
+}
+
+void
+port_addr_changed(int ifindex, void *arg)
+{
+	struct port *p = port_by_index(ifindex);
+
+	(void)arg;
+	mgmt_invalidate();
+	/* Configured addresses are the same whatever the port holds. */
+	if (p != NULL && port_daemon->conf.nmgmt == 0)
+		port_local_change(p);
 }
 
 void
@@ -932,6 +1062,7 @@ port_link(const struct link_info *li, bool present, void *arg)
 			return;
 		p->up = li->up;
 		port_apply_state(p);
+		port_note(p, NOTE_PORT_ADDED);
 	} else {
 		port_update(p, li);
 		port_apply_conf(p, &cp);
@@ -960,10 +1091,12 @@ port_reconf(const struct conf *old)
 	bool global;
 	int i;
 
-	global = old->tx_interval != dx.conf.tx_interval ||
-	    old->tx_hold != dx.conf.tx_hold ||
-	    strcmp(old->sys_name, dx.conf.sys_name) != 0 ||
-	    strcmp(old->sys_desc, dx.conf.sys_desc) != 0;
+	const struct conf *c = &port_daemon->conf;
+
+	global = old->tx_interval != c->tx_interval ||
+	    old->tx_hold != c->tx_hold ||
+	    strcmp(old->sys_name, c->sys_name) != 0 ||
+	    strcmp(old->sys_desc, c->sys_desc) != 0;
 	/* Every link again: ports come, go or change settings. */
 	if (link_resync() < 0)
 		log_warnx(LOG_SUB_LINK, "reload: link list not refreshed");
@@ -987,6 +1120,7 @@ port_shutdown_all(void)
 		port_unlink(p);
 		port_free(p, true);
 	}
+	mgmt_fini();
 }
 
 /*

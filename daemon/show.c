@@ -3,12 +3,15 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "agent.h"
 #include "dcbxd.h"
+#include "engine.h"
 #include "event.h"
 #include "port.h"
 #include "proto.h"
@@ -85,6 +88,56 @@ json_text(const struct lldp_pdu *pdu, int type, const struct lldp_bytes *b)
 	return (json_bytes_hex(b));
 }
 
+/* System Capabilities as the config's words (802.1AB 8.5.8.1). */
+static json_t *
+json_caps(uint16_t caps)
+{
+	json_t *a = json_array();
+	const struct dcb_kw *kw;
+
+	for (kw = conf_cap_kw; a != NULL && kw->name != NULL; kw++)
+		if (caps & kw->val)
+			json_array_append_new(a, json_string(kw->name));
+	return (a);
+}
+
+/* Management addresses (8.5.9): IPv4, IPv6, MAC, else hex. */
+static json_t *
+json_mgmt(const struct lldp_pdu *pdu)
+{
+	static const char *const ifs[] = { "?", "unknown", "ifindex",
+	    "system-port" };
+	json_t *a = json_array();
+	const struct lldp_mgmt *m;
+	char buf[INET6_ADDRSTRLEN];
+	json_t *addr;
+	int i;
+
+	for (i = 0; a != NULL && i < pdu->nmgmt; i++) {
+		m = &pdu->mgmt[i];
+		if (m->addr_subtype == 1 && m->addr.len == 4 &&
+		    inet_ntop(AF_INET, m->addr.p, buf, sizeof(buf)) != NULL)
+			addr = json_string(buf);
+		else if (m->addr_subtype == 2 && m->addr.len == 16 &&
+		    inet_ntop(AF_INET6, m->addr.p, buf, sizeof(buf)) != NULL)
+			addr = json_string(buf);
+		else if (m->addr_subtype == 6 && m->addr.len == 6) {
+			fmt_mac(m->addr.p, buf, sizeof(buf));
+			addr = json_string(buf);
+		} else
+			addr = json_bytes_hex(&m->addr);
+		json_array_append_new(a, json_pack("{s:s, s:i, s:o, s:s, s:I}",
+		    "family", m->addr_subtype == 1 ? "ipv4" :
+		    m->addr_subtype == 2 ? "ipv6" : m->addr_subtype == 6 ?
+		    "mac" : "other",
+		    "family_number", m->addr_subtype,
+		    "address", addr,
+		    "if_subtype", ifs[m->if_subtype <= 3 ? m->if_subtype : 0],
+		    "if_number", (json_int_t)m->if_number));
+	}
+	return (a);
+}
+
 /* Which DCBX flavours a neighbour sends: IEEE 802.1Qaz and/or CEE/CIN. */
 static const char *
 nbr_dcbx(const struct lldp_pdu *pdu)
@@ -128,7 +181,7 @@ show_nbr(const struct nbr *n, const struct lldp_pdu *pdu)
 		return (NULL);
 	fmt_mac(n->src, mac, sizeof(mac));
 	json_object_set_new(o, "ifname",
-	    json_string(n->agent->port->ifname));
+	    json_string(n->agent->ifname));
 	json_object_set_new(o, "agent",
 	    json_string(lldp_agent_name[n->agent->type]));
 	json_object_set_new(o, "chassis_id_type", json_string(
@@ -146,6 +199,13 @@ show_nbr(const struct nbr *n, const struct lldp_pdu *pdu)
 	json_object_set_new(o, "ttl", json_integer(n->ttl));
 	json_object_set_new(o, "ttl_left", json_integer(nbr_ttl_left(n)));
 	json_object_set_new(o, "dcbx", json_string(nbr_dcbx(pdu)));
+	json_object_set_new(o, "capabilities",
+	    LLDP_HAS(pdu, LLDP_TLV_SYS_CAP) ? json_caps(pdu->cap_sys) :
+	    json_null());
+	json_object_set_new(o, "capabilities_enabled",
+	    LLDP_HAS(pdu, LLDP_TLV_SYS_CAP) ? json_caps(pdu->cap_en) :
+	    json_null());
+	json_object_set_new(o, "mgmt_addrs", json_mgmt(pdu));
 	json_object_set_new(o, "src_mac", json_string(mac));
 	return (o);
 }
@@ -229,36 +289,13 @@ show_nbrs(const struct port *only)
 		return (w.arr);
 	if (only != NULL)
 		show_port_nbrs(only, &w);
-	else if ((v = show_ports_sorted()) != NULL) {
+	else if ((v = port_sorted()) != NULL) {
 		for (i = 0; v[i] != NULL; i++)
 			show_port_nbrs(v[i], &w);
 		free(v);
 	}
 	free(w.pdu);
 	return (nbrs_sorted(w.arr));
-}
-
-static int
-port_cmp(const void *a, const void *b)
-{
-	const struct port *const *pa = a, *const *pb = b;
-
-	return (strcmp((*pa)->ifname, (*pb)->ifname));
-}
-
-/* Ports sorted by name, for stable output. */
-const struct port **
-show_ports_sorted(void)
-{
-	const struct port **v, *p;
-	size_t i = 0;
-
-	if ((v = calloc(port_count() + 1, sizeof(*v))) == NULL)
-		return (NULL);
-	for (p = port_first(); p != NULL; p = p->next)
-		v[i++] = p;
-	qsort(v, i, sizeof(*v), port_cmp);
-	return (v);
 }
 
 static const char *
@@ -303,6 +340,8 @@ show_port(const struct port *p)
 	    "neighbors", (json_int_t)port_nbr_count(p),
 	    "too_many_neighbors", p->agent[0] != NULL &&
 		agent_too_many(p->agent[0]));
+	json_object_set_new(o, "dcbx_tlvs", json_string(
+	    port_be_dcbx_silent(p) != NULL ? port_be_dcbx_silent(p) : "sent"));
 	show_port_backend(o, p);
 	return (o);
 }
@@ -310,7 +349,7 @@ show_port(const struct port *p)
 static json_t *
 show_each(json_t *(*fn)(const struct port *))
 {
-	const struct port **v = show_ports_sorted();
+	const struct port **v = port_sorted();
 	json_t *arr = json_array();
 	size_t i;
 
@@ -412,11 +451,7 @@ show_stats_all(const struct port *only)
 const struct dcb_config *
 show_peer_cfg(const struct port *p)
 {
-	if (p->ds.active == DCBX_MODE_IEEE && p->ds.have_ieee)
-		return (&p->ds.ieee.cfg);
-	if (p->ds.active == DCBX_MODE_CEE && p->ds.have_cee)
-		return (&p->ds.cee.cfg);
-	return (NULL);
+	return (dcbx_peer_config(&p->ds));
 }
 
 static json_t *
@@ -460,12 +495,116 @@ show_dcbx(const struct port *p)
 	    proto_app_to_json(pc ? &pc->app : &a->app)));
 	json_object_set_new(app, "oper", proto_app_to_json(&o->app));
 	fmt_mac(p->ds.peer_mac, mac, sizeof(mac));
-	return (json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I}",
+	return (json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I, "
+	    "s:s}",
 	    "ifname", p->ifname,
 	    "mode", dcb_kw_name(conf_mode_kw, p->cp.mode),
 	    "active", dcbx_mode_name[p->ds.active],
 	    "role", dcb_kw_name(conf_role_kw, p->cp.role),
 	    "peer_mac", p->ds.peer_present ? json_string(mac) : json_null(),
 	    "ets", ets, "pfc", pfc, "app", app,
-	    "invalid_peer", (json_int_t)p->ds.invalid_peer));
+	    "invalid_peer", (json_int_t)p->ds.invalid_peer,
+	    "dcbx_tlvs", port_be_dcbx_silent(p) != NULL ?
+	    port_be_dcbx_silent(p) : "sent"));
+}
+
+/* ------------------------------------------------- monitor events */
+
+/* The control protocol's event names (ctl/proto.h), by why it went. */
+static const char *const nbr_gone_event[] = {
+	[NBR_GONE_SHUTDOWN] = "neighbor-removed",
+	[NBR_GONE_AGED] = "neighbor-aged-out",
+	[NBR_GONE_FLUSH] = "neighbor-removed",
+};
+
+/* A departed neighbour, from its stored PDU; NULL if that fails. */
+static json_t *
+show_nbr_stored(const struct nbr *n)
+{
+	struct lldp_pdu *pdu;
+	json_t *o = NULL;
+
+	if ((pdu = malloc(sizeof(*pdu))) == NULL)
+		return (NULL);
+	if (nbr_decode(n, pdu) == LLDP_DEC_OK)
+		o = show_nbr(n, pdu);
+	free(pdu);
+	return (o);
+}
+
+/* The keys after "event" and "ifname"; *name NULL: no such event. */
+static json_t *
+show_note_extra(const struct note *n, const char **name)
+{
+	static const char *const parts[] = { "ets", "reco", "pfc", "app" };
+	static const uint8_t part_bit[] = { DCB_HAS_ETS, DCB_HAS_RECO,
+		DCB_HAS_PFC, DCB_HAS_APP };
+	char buf[32];
+	size_t i, o = 0;
+	json_t *j;
+
+	*name = note_name[n->type];
+	switch (n->type) {
+	case NOTE_NBR_ADDED:
+		return (show_nbr(n->nbr.nbr, n->nbr.pdu));
+	case NOTE_NBR_GONE:
+		/* Not decodable (never: it was valid when stored): none. */
+		if ((j = show_nbr_stored(n->nbr.nbr)) != NULL)
+			*name = nbr_gone_event[n->nbr.why];
+		else
+			*name = NULL;
+		return (j);
+	case NOTE_DCBX_MODE:
+	case NOTE_DCBX_STATUS:
+	case NOTE_DCBX_OPER:
+		return (show_dcbx(n->port));
+	case NOTE_LINK:
+		return (show_port(n->port));
+	case NOTE_PORT_REMOVED:
+	case NOTE_RELOAD:
+		return (NULL);
+	case NOTE_ADMIN_CHANGED:
+		buf[0] = '\0';
+		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+			if (n->admin.parts & part_bit[i])
+				o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+				    "%s%s", o > 0 ? "," : "", parts[i]);
+		return (json_pack("{s:s, s:b}", "parts", buf, "persist",
+		    n->admin.persisted));
+	case NOTE_BACKEND_ERROR:
+		if (n->backend.err == 0)
+			break;		/* recovered: no event for that */
+		return (show_backend(n->port));
+	case NOTE_NIC_CHANGED:
+		return (json_pack("{s:i, s:b, s:I}", "command", n->backend.cmd,
+		    "reapplied", n->backend.restored,
+		    "changes", (json_int_t)n->backend.changes));
+	case NOTE_ENGINE:
+		return (json_pack("{s:s, s:i}", "kind",
+		    engine_ev_name[n->engine.kind], "priority",
+		    n->engine.prio));
+	default:
+		break;
+	}
+	*name = NULL;		/* the protocol has no event for it */
+	return (NULL);
+}
+
+json_t *
+show_note(const struct note *n)
+{
+	const char *name;
+	json_t *extra, *ev;
+
+	extra = show_note_extra(n, &name);
+	if (name == NULL) {
+		json_decref(extra);
+		return (NULL);
+	}
+	ev = json_pack("{s:s, s:s}", "event", name, "ifname",
+	    n->port != NULL ? n->port->ifname : "");
+	if (ev != NULL && extra != NULL)
+		json_object_update(ev, extra);
+	json_decref(extra);
+	return (ev);
 }

@@ -37,7 +37,7 @@ check "-t: a good file says configuration OK, exit 0" \
     sh -c "[ \"\$('$DCBXD' -t -c '$T/a.conf')\" = 'configuration OK' ]"
 
 # Two links between a and b; tx-interval 30 s so that a frame counted in
-# the few seconds after a reload can only come from a fast transmission.
+# the few seconds after a reload can only come from a local change.
 ns_add a && ns_add b || bail "namespaces"
 veth_add a o1a b o1b && veth_add a o2a b o2b || bail "veth"
 for i in 1 2; do nsx a ip link set o${i}a up; nsx b ip link set o${i}b up; done
@@ -51,14 +51,14 @@ got = sorted((n['ifname'], n['sys_name']) for n in r)
 want = sorted(zip(sys.argv[1].split(), sys.argv[2].split()))
 sys.exit(0 if got == want else 1)" "$1" "$2"
 }
-wait_for 5 b_names "o1b o2b" "name-one name-one" || bail "no discovery"
+wait_for 10 b_names "o1b o2b" "name-one name-one" || bail "no discovery"
 rem_ok() {	# rem_ok NAME DEV: one insert, no delete, no ageout
 	dx_eval "$1" 'r[0]["remote_tables"] == {"inserts": 1, "deletes": 0, "drops": 0, "ageouts": 0}' show-stats "{\"dev\":\"$2\"}"
 }
 sleep 4.5		# txFast (4 frames, 1 s apart) is over
 
 # 2. SIGHUP, new system name: the peer sees it at once (a local change
-# is fast transmission), and nobody loses a neighbour.
+# transmits at once, 802.1AB SIGNAL_TX), and nobody loses a neighbour.
 conf name-two rx-tx
 t0=$(date +%s%N)
 kill -HUP "$PID_a"

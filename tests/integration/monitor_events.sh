@@ -1,0 +1,121 @@
+#!/bin/sh
+# monitor_events.sh -- the monitor events no other test watched, from a
+# real daemon through `dcbctl -j monitor`: reload, neighbor-added, then
+# mode-changed (auto mode, which starts on IEEE, follows a CEE-only peer
+# to CEE), engine (the pause
+# engine's queue memory cannot hold the headroom once the peer's PFC is
+# adopted), neighbor-aged-out (the peer killed without a shutdown
+# LLDPDU: its TTL runs out), admin-changed from set --persist (applied,
+# then written, or put back when the file cannot be written) and
+# port-removed (the veth deleted).  Each
+# is checked for its keys and for the order the causes imply, never for
+# how long it took.
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/netns.sh"
+. "$top_srcdir/tests/integration/lldp_common.sh"
+dx_need
+need_cmd jq
+DCBCTL=$top_builddir/ctl/dcbctl
+[ -x "$DCBCTL" ] || skip_all "dcbctl not built"
+plan 19
+
+ns_setup m
+ns_add c && ns_add s || bail "cannot create namespaces"
+veth_add c mc0 s ms0 || bail "cannot create the veth"
+MON=$NS_TMP/mon.json
+
+dx_conf "$NS_TMP/c.conf" 5 2 "" '{ match = "mc0"; role = "controller";
+    mode = "cee"; backend = "readonly"; pfc = { prio-pfc = [3]; }; }'
+# 4 KiB of queue memory cannot hold the headroom of a lossless priority.
+dx_conf "$NS_TMP/s.conf" 5 2 "" '{ match = "ms0"; role = "willing";
+    mode = "auto"; engine = { speed = "100M"; queue-memory = "4K"; }; }'
+dx_start c c "$NS_TMP/c.conf" || bail "controller did not start"
+dx_start s s "$NS_TMP/s.conf" || bail "server did not start"
+
+"$DCBCTL" -s "$NS_TMP/s.sock" -j monitor >"$MON" 2>"$NS_TMP/mon.err" &
+BG_PIDS="$BG_PIDS $!"		# stopped by ns_cleanup
+
+# ev NAME: the events named NAME, one JSON object a line.
+ev() { jq -c --arg n "$1" 'select(.event == $n)' "$MON"; }
+has() { [ -n "$(ev "$1")" ]; }
+# any_ev 'COND': some event satisfies the jq condition COND.
+any_ev() { jq -se "any(.[]; $1)" "$MON" >/dev/null; }
+# seq_ok NAME...: the first of each named event comes in this order.
+seq_ok() {
+	jq -rs '[.[].event] | to_entries | map(select(.value as $v |
+	    $ARGS.positional | index($v))) | group_by(.value) |
+	    map(min_by(.key)) | sort_by(.key) | map(.value) | join(" ")' \
+	    --args "$@" <"$MON" | grep -qx "$*"
+}
+
+# 1. reload: SIGHUP until the monitor hears one (it may not have
+# subscribed yet when the first comes); "ifname" is "".
+reloaded() { kill -HUP "$PID_s"; sleep 0.2; has reload; }
+check "reload: a SIGHUP is a reload event" wait_for 10 reloaded
+check "... with an empty ifname and nothing more" \
+    any_ev '. == {"event": "reload", "ifname": ""}'
+
+# 2. link up: a peer that speaks only CEE moves auto mode to cee.
+nsx c ip link set mc0 up
+nsx s ip link set ms0 up
+check "neighbor-added for the controller" wait_for 15 has neighbor-added
+check "mode-changed: auto mode now runs cee" \
+    wait_for 10 any_ev '.event == "mode-changed" and .ifname == "ms0" and
+	.mode == "auto" and .active == "cee"'
+check "... after the neighbour that caused it" \
+    seq_ok reload neighbor-added mode-changed
+
+# 3. PFC 3 adopted: the engine's 4 KiB cannot hold its headroom.
+check "engine: headroom_short, from the pause engine of ms0" \
+    wait_for 10 any_ev '.event == "engine" and .ifname == "ms0" and
+	.kind == "headroom_short" and .priority == -1'
+check "... once the peer's PFC was the operational config" \
+    seq_ok neighbor-added oper-changed engine
+
+# 4. The controller dies without a shutdown LLDPDU: TTL 11 s runs out.
+kill -9 "$PID_c"
+check "neighbor-aged-out once the TTL ran out" \
+    wait_for 30 has neighbor-aged-out
+check "... naming the neighbour that went (port mc0, ttl 11)" \
+    any_ev '.event == "neighbor-aged-out" and .ifname == "ms0" and
+	.port_id == "mc0" and .ttl == 11'
+
+# 5. set --persist: the port runs the edited policy, then the file is
+# written; a file that cannot be re-read refuses, and the port goes back.
+C="$DCBCTL -s $NS_TMP/s.sock"
+# log_before A B: the first log line with A comes before the first with B.
+log_before() {
+	_a=$(grep -n -m1 -F "$1" "$NS_TMP/s.log" | cut -d: -f1)
+	_b=$(grep -n -m1 -F "$2" "$NS_TMP/s.log" | cut -d: -f1)
+	[ -n "$_a" ] && [ -n "$_b" ] && [ "$_a" -lt "$_b" ]
+}
+pfc_is() {	# pfc_is P...: ms0's admin PFC is on for exactly these
+	$C -j show dcbx dev ms0 | jq -e --arg want "$*" \
+	    '[.pfc.admin.prio_pfc | to_entries[] | select(.value) | .key |
+	    tostring] | join(" ") == $want' >/dev/null
+}
+check "set --persist: answered" sh -c "$C set pfc dev ms0 prio-pfc 5:on --persist >/dev/null"
+check "... the port ran it before the file was written (log order)" \
+    log_before "ms0: admin policy set at run time" "ms0: policy written to"
+check "... the file has it" grep -q "prio-pfc = \\[ 5 \\]" "$NS_TMP/s.conf"
+check "... admin-changed: parts pfc, persisted" wait_for 5 any_ev \
+    '.event == "admin-changed" and .parts == "pfc" and .persist == true'
+printf 'dcbxd: { tx-interval = 5; };\n' >>"$NS_TMP/s.conf"	# twice now
+cp "$NS_TMP/s.conf" "$NS_TMP/s.conf.bad"
+check "set --persist with a file that does not load: refused" \
+    sh -c "! $C set pfc dev ms0 prio-pfc 6:on --persist 2>/dev/null"
+check "... the file left alone" cmp -s "$NS_TMP/s.conf" "$NS_TMP/s.conf.bad"
+check "... the port back on its policy (5, not 6)" pfc_is 5
+check "... after running the edit, logged" \
+    grep -q "ms0: policy not written (.*): old policy back" "$NS_TMP/s.log"
+
+# 6. The interface goes: port-removed, the last event of the port.
+nsx s ip link del ms0
+check "port-removed when the veth is deleted" wait_for 10 has port-removed
+last_is_removed() {
+	jq -se '[.[] | select(.ifname == "ms0") | .event] | last ==
+	    "port-removed"' "$MON" >/dev/null
+}
+check "... after everything else the port said" last_is_removed
+[ -s "$NS_TMP/mon.err" ] && diag "monitor: $(cat "$NS_TMP/mon.err")"
+finish
