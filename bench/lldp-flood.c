@@ -50,6 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_dcbx.h"
 #include "cee.h"
 #include "ieee.h"
 #include "lldp.h"
@@ -96,29 +97,8 @@ flood_ieee(struct wcur *w, int var)
 {
 	struct dcb_config c;
 
-	dcb_config_default(&c);
-	for (int p = 0; p < DCB_NPRIO; p++)
-		c.ets.prio_tc[p] = (uint8_t)p;
-	memcpy(c.ets.tc_bw, (const uint8_t[DCB_NTC]){ 10, 10, 10, 40, 10, 10,
-	    10, 0 }, DCB_NTC);
-	c.ets.tc_tsa[7] = DCB_TSA_STRICT;
-	c.ets.willing = false;
-	c.reco = c.ets;
+	bench_switch_config(&c, var);
 	c.pfc.pfc_cap = 8;
-	c.pfc.pfc_en = var ? 0x08 : 0x18;
-	for (int i = 0; i < 20; i++) {
-		struct dcb_app a = { DCB_APP_SEL_DSCP, (uint8_t)(i % 8),
-		    (uint16_t)(i * 3) };
-
-		if (i < 2)
-			a = (struct dcb_app){ DCB_APP_SEL_ETHERTYPE, 3,
-			    i == 0 ? 0x8906 : 0x8914 };
-		else if (i < 4)
-			a = (struct dcb_app){ DCB_APP_SEL_DGRAM,
-			    (uint8_t)(var && i == 2 ? 4 : 3),
-			    i == 2 ? 4791 : 4792 };
-		dcb_app_add(&c.app, &a);
-	}
 	ieee_ets_write(w, &c.ets);
 	ieee_reco_write(w, &c.reco);
 	ieee_pfc_write(w, &c.pfc);
