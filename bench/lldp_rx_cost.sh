@@ -38,7 +38,7 @@
 # Usage: sudo bench/lldp_rx_cost.sh [--json]
 #   env: RATES (frames/s, "10000 1000": every case at each), SECS (per
 #        run, 2; at least 4 below 5000/s), RUNS (3), CASES (see below),
-#        LATENCY (1), top_builddir (the build with daemon/dcbxd and
+#        (empty: latency only), LATENCY (1), top_builddir (the build with daemon/dcbxd and
 #        bench/lldp-flood)
 # Goal (issue 18): dcbxd's total at most a tenth of lldpd's.
 
@@ -48,7 +48,7 @@ SECS=${SECS:-2}
 RUNS=${RUNS:-3}
 LATENCY=${LATENCY:-1}
 # name|neighbours|lldp-flood flags
-CASES=${CASES:-"basic, same PDU|1|
+CASES=${CASES-"basic, same PDU|1|
 basic, changing PDU|1|-v
 basic, changing, 100 nbrs|100|-v
 IEEE DCBX, same PDU|1|-d ieee
