@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * bench_dcbx.h -- the DCBX configuration a DCB switch port typically
  * advertises, shared by the benchmarks (bench_decode, lldp-flood): ETS of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * bench_decode -- how long one DCBX LLDPDU takes to decode, and proof that
  * decoding allocates nothing.

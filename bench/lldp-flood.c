@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * lldp-flood -- send prepared LLDPDUs out of one interface at a fixed rate
  * for a bounded time, to measure what receiving them costs a daemon.

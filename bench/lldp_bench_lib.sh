@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # lldp_bench_lib.sh -- shared by the LLDP daemon benchmarks (sourced).
 #
 # Namespaces come from tests/lib/netns.sh with prefix "b" (dxb<pid>-NAME),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # lldp_rx_cost.sh -- CPU per received LLDPDU, dcbxd beside lldpd: the
 # daemon's own and the kernel's receive work for it.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # lldp_scale.sh -- discovery time and footprint, dcbxd beside lldpd.
 #
 # Table 1, discovery on one veth pair between two namespaces, a daemon at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * proto.c -- the control protocol's shared code: model <-> JSON through one
  * field table, the request-line parser the daemon runs on every line a
@@ -43,7 +44,7 @@ const struct proto_field proto_pfc_fields[] = {
 	    0, 1, NULL, NULL, NULL, 0 },
 	{ "pfc-cap", "pfc_cap", PF_U8, offsetof(struct dcb_pfc, pfc_cap),
 	    0, DCB_NPRIO, NULL, NULL, NULL, PF_RDONLY },
-	{ "macsec-bypass", "mbc", PF_BOOL, offsetof(struct dcb_pfc, mbc),
+	{ "macsec-bypass", "macsec_bypass", PF_BOOL, offsetof(struct dcb_pfc, mbc),
 	    0, 1, NULL, NULL, NULL, 0 },
 	/* ieee_pfc.delay: "allowance for round-trip propagation delay", bits */
 	{ "delay", "delay", PF_U16, offsetof(struct dcb_pfc, delay),
@@ -264,6 +265,9 @@ fields_from_json(const struct proto_field *fields, const json_t *o, void *obj,
 		return -1;
 	}
 	json_object_foreach((json_t *)(uintptr_t)o, key, v) {
+		/* "mbc", the key before dcb's name: still read. */
+		if (strcmp(key, "mbc") == 0 && fields == proto_pfc_fields)
+			key = "macsec_bypass";
 		for (f = fields; f->name != NULL; f++)
 			if (strcmp(f->json, key) == 0)
 				break;
@@ -399,6 +403,7 @@ proto_app_from_json(const json_t *a, struct dcb_app_table *out, char *err,
 #define ARG_APP		0x10
 #define ARG_APP_WILLING	0x20
 #define ARG_PERSIST	0x40
+#define ARG_ENABLED	0x80
 #define ARG_CHANGES	(ARG_ETS | ARG_RECO | ARG_PFC | ARG_APP | ARG_APP_WILLING)
 
 /* Every argument any command takes, with its JSON type. */
@@ -415,6 +420,7 @@ static const struct {
 	{ ARG_APP, "app", JSON_ARRAY, "an array" },
 	{ ARG_APP_WILLING, "app_willing", JSON_TRUE, "true or false" },
 	{ ARG_PERSIST, "persist", JSON_TRUE, "true or false" },
+	{ ARG_ENABLED, "enabled", JSON_TRUE, "true or false" },
 };
 
 /* The policy of each command: arguments it requires and allows. */
@@ -428,6 +434,8 @@ static const struct {
 	{ PROTO_SHOW_DCBX, ARG_DEV, ARG_DEV },
 	{ PROTO_SHOW_STATS, 0, ARG_DEV },
 	{ PROTO_SET, ARG_DEV, ARG_DEV | ARG_CHANGES | ARG_PERSIST },
+	{ PROTO_SHOW_PFCWD, 0, ARG_DEV },
+	{ PROTO_SET_PFCWD, ARG_ENABLED, ARG_ENABLED },
 	{ PROTO_SUBSCRIBE, 0, 0 },
 	{ PROTO_RELOAD, 0, 0 },
 	{ PROTO_VERSION, 0, 0 },
@@ -482,6 +490,11 @@ args_check(size_t c, json_t *args, char *err, size_t errlen)
 			return -1;
 	if ((proto_cmds[c].need & ARG_DEV) && !(seen & ARG_DEV)) {
 		snprintf(err, errlen, "%s: argument \"dev\" is required", cmd);
+		return -1;
+	}
+	if ((proto_cmds[c].need & ARG_ENABLED) && !(seen & ARG_ENABLED)) {
+		snprintf(err, errlen, "%s: argument \"enabled\" is required",
+		    cmd);
 		return -1;
 	}
 	if ((proto_cmds[c].allow & ARG_CHANGES) && !(seen & ARG_CHANGES)) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * proto.h -- the control protocol of dcbxd, shared by the daemon and dcbctl.
  *
@@ -12,14 +13,16 @@
  * (scripts depend on them):
  *   ETS: {"willing":bool,"cbs":bool,"ets_cap":N,"prio_tc":[8],"tc_bw":[8],
  *         "tc_tsa":[8 of "strict"|"ets"|"cbs"|"vendor"]}
- *   PFC: {"willing":bool,"mbc":bool,"pfc_cap":N,"prio_pfc":[8 bools],"delay":N}
+ *   PFC: {"willing":bool,"macsec_bypass":bool,"pfc_cap":N,"prio_pfc":[8 bools],
+ *         "delay":N}  (dcb pfc -j's keys; "mbc", the old name of
+ *         macsec_bypass, is still accepted in requests)
  *   APP: {"selector":"ethertype"|"stream-port"|"dgram-port"|"port"|"dscp",
  *         "protocol":N,"priority":N}
  * In ETS/PFC objects given to *_from_json an array element may be null,
  * which keeps that element (so {"tc_bw":[50,50,0,null,...]} edits).
  *
  * Results, per command.  These are the shapes the daemon sends
- * (daemon/show.c); every key listed is always present, null where unknown,
+ * (daemon/control/show.c); every key listed is always present, null where unknown,
  * and keys are only ever added, never renamed or removed.  Scripts should
  * ignore keys they do not know.
  *   show-ports      [PORT...] sorted by ifname, PORT =
@@ -40,6 +43,14 @@
  *      "chassis_id_type","chassis_id_subtype":N,"port_id_type",
  *      "port_id_subtype":N,"sys_desc"|null,"port_desc"|null,
  *      "ttl":N,"ttl_left":N,"dcbx":"ieee"|"cee"|"both"|"none",
+ *      "capabilities":[NAME...]|null,"capabilities_enabled":[NAME...]|null,
+ *      "mgmt_addrs":[{"family":"ipv4"|"ipv6"|"mac"|"other",
+ *        "family_number":N,"address","if_subtype","if_number":N}],
+ *      "max_frame_size":N|null (802.3),"pvid":N|null (802.1),
+ *      "vlans":[{"vid":N,"name"}] (802.1 VLAN Name),
+ *      "org_tlvs":[{"oui":"00:80:c2","subtype":N,"name":NAME|null,
+ *        "length":N}] (every org TLV in order, named when known),
+ *      "unknown_tlvs":[{"type":N,"length":N}] (reserved types),
  *      "src_mac":"aa:bb:.."}
  *     (*_type: the 802.1AB subtype name, "mac", "ifname", "local", ...,
  *      *_subtype its number; chassis_id/port_id printable: MACs as
@@ -47,7 +58,9 @@
  *   show-dcbx       DCBX = {"ifname","mode","active","role","peer_mac"|null,
  *      "ets":{"status","reason","admin":ETS,"reco":ETS|null,
  *             "peer":ETS|null,"oper":ETS},
- *      "pfc":{"status","reason","admin":PFC,"peer":PFC|null,"oper":PFC},
+ *      "pfc":{"status","reason","admin":PFC,"peer":PFC|null,"oper":PFC,
+ *             "watchdog_override":[8 bools] (PFC the watchdog turned off
+ *             on top of oper: never negotiated)},
  *      "app":{"status","reason","admin":[APP],"peer":[APP]|null,
  *             "oper":[APP]},
  *      "invalid_peer":N (peer TLVs rejected so far)}
@@ -58,6 +71,20 @@
  *      "statsFramesOutTotal"), "pfc":{"requests":[8],"indications":[8]},
  *      "engine":{COUNTER:[8 per priority],...}|null,
  *      "remote_tables":{"inserts","deletes","drops","ageouts"}}
+ *   show-pfcwd      [ROW...] sorted by ifname, priority: one per port with a
+ *     pfc-watchdog block and PFC-enabled priority of its oper config, ROW =
+ *     {"ifname","priority":N,"action":"drop"|"forward"|"alert",
+ *      "detection_time":MS,"restoration_time":MS,
+ *      "status":"operational"|"stormed"|"disabled","storms_detected":N,
+ *      "storms_restored":N,"tx_ok":N|null,"tx_drop":N|null,"rx_ok":N|null,
+ *      "rx_drop":N|null (frames sent / dropped each way while stormed;
+ *      null where the backend cannot count them: a NIC),
+ *      "last_storm":"2026-12-01T15:00:00Z"|null,"override":bool (the
+ *      action is in force), "pfc_rx":N|null (PFC frames seen for it),
+ *      "own_xoff_ms":N|null (our own XOFF in force, in total: the host
+ *      not draining, never a storm), "pause_storm":bool (an 802.3x PAUSE
+ *      storm on the port: reported, not acted on), "backend"}
+ *   set-pfcwd       {"enabled":bool}
  *   set             DCBX of the port after the change
  *   subscribe       {} then events
  *   reload          {}
@@ -84,6 +111,7 @@
  *   "backend-error"     {"backend","error"}
  *   "nic-changed"       {"command":N,"reapplied":bool,"changes":N}
  *   "engine"            {"kind","priority":N}
+ *   "pfc-storm", "pfc-storm-restored"   {"priority":N,"action"}
  *   "reload"            nothing more
  * A subscriber that falls 8 MiB behind is disconnected.
  */
@@ -103,6 +131,10 @@
 /* args: {"dev":,"ets":ETS?,"reco":ETS?,"pfc":PFC?,"app":[APP]?,
  *        "app_willing":bool?,"persist":bool?} */
 #define PROTO_SET		"set"
+/* args: {"dev":?} -- the PFC watchdog's rows */
+#define PROTO_SHOW_PFCWD	"show-pfcwd"
+/* args: {"enabled":bool} -- the watchdog on or off on every port */
+#define PROTO_SET_PFCWD		"set-pfcwd"
 #define PROTO_SUBSCRIBE		"subscribe"
 #define PROTO_RELOAD		"reload"
 #define PROTO_VERSION		"version"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * etool -- traffic tools for the engine tests and benchmarks.  Every frame
  * it generates ends with a 16-octet marker (magic, priority, sequence) so
@@ -9,7 +10,9 @@
  *       RATE in b/s (0: as fast as possible); COUNT 0: until --duration.
  *   etool sink IF --duration MS [--skip MS] [--idle MS]
  *       per priority: frames, bytes, gaps, reorders (JSON).
- *   etool pfc IF (--prio P --quanta N | --pause N)
+ *   etool pfc IF (--prio P --quanta N | --pause N) [--every MS --duration MS]
+ *       one frame, or one every MS for MS (a storm; prints when it began
+ *       and ended, CLOCK_REALTIME seconds, and the frames sent, as JSON).
  *   etool pausecheck IF --prio P --other O (--quanta N | --pause N)
  *       --speed RATE [--xon-after MS]: send one pause while frames flow and
  *       measure how long P stopped and whether O kept flowing (JSON).
@@ -19,6 +22,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
@@ -106,7 +110,7 @@ open_if(const char *ifname)
 /* ---- gen ---------------------------------------------------------- */
 
 struct stream {
-	int		prio;
+	int		prio, fd;
 	char		kind[16];
 	uint64_t	rate, count, sent, next, gap;
 	uint8_t		f[9216];
@@ -162,7 +166,7 @@ static int
 gen_main(int argc, char **argv)
 {
 	struct stream st[MAXS];
-	int fd = open_if(argv[2]), n = 0, i, best;
+	int n = 0, i, best;
 	size_t size = 1500;
 	uint64_t dur = 10 * NS, t0, now, sent = 0;
 	char *a, *b, *c;
@@ -194,6 +198,11 @@ gen_main(int argc, char **argv)
 		st[i].len = build(&st[i], size);
 		st[i].gap = st[i].rate ? size * 8 * NS / st[i].rate : 0;
 		st[i].next = t0;
+		/* A socket per stream, as separate senders: with the host
+		 * interface's backpressure a held-back priority fills its own
+		 * socket's buffer, not the other streams'. */
+		st[i].fd = open_if(argv[2]);
+		(void)fcntl(st[i].fd, F_SETFL, O_NONBLOCK);
 	}
 	for (;;) {
 		for (i = 0, best = -1; i < n; i++)
@@ -206,9 +215,10 @@ gen_main(int argc, char **argv)
 			sleep_until(st[best].next);
 		mark(st[best].f, st[best].len, st[best].prio,
 		    (uint32_t)st[best].sent);
-		if (send(fd, st[best].f, st[best].len, 0) < 0) {
+		if (send(st[best].fd, st[best].f, st[best].len, 0) < 0) {
+			/* held back (or qdisc full): this stream retries */
 			if (errno == ENOBUFS || errno == EAGAIN)
-				usleep(50);	/* qdisc full: retry */
+				st[best].next = now + 50000;
 			continue;
 		}
 		st[best].sent++;
@@ -334,6 +344,7 @@ struct pc {
 	long		quanta;
 	bool		pause;
 	uint64_t	speed, xon_after;
+	uint64_t	every, duration;	/* ns: a storm */
 };
 
 static void
@@ -358,7 +369,41 @@ pc_args(int argc, char **argv, struct pc *c)
 			c->speed = num(argv[i + 1]);
 		else if (strcmp(argv[i], "--xon-after") == 0)
 			c->xon_after = num(argv[i + 1]) * 1000000ull;
+		else if (strcmp(argv[i], "--every") == 0)
+			c->every = num(argv[i + 1]) * 1000000ull;
+		else if (strcmp(argv[i], "--duration") == 0)
+			c->duration = num(argv[i + 1]) * 1000000ull;
 	}
+}
+
+static double
+real_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+}
+
+/* A pause frame every c->every ns for c->duration ns, on schedule. */
+static int
+storm(int fd, const struct pc *c)
+{
+	uint64_t t0 = now_ns(), t = t0;
+	unsigned long sent = 0, failed = 0;
+	double r0 = real_s();
+
+	while (t - t0 < c->duration) {
+		if (send_pause(fd, c->prio, (uint16_t)c->quanta, c->pause) < 0)
+			failed++;
+		else
+			sent++;
+		t += c->every;
+		sleep_until(t);
+	}
+	printf("{\"start\":%.6f,\"end\":%.6f,\"sent\":%lu,\"failed\":%lu}\n",
+	    r0, real_s(), sent, failed);
+	return (sent == 0);
 }
 
 static int
@@ -368,6 +413,8 @@ pfc_main(int argc, char **argv)
 	int fd = open_if(argv[2]);
 
 	pc_args(argc, argv, &c);
+	if (c.every != 0 && c.quanta >= 0)
+		return (storm(fd, &c));
 	return (c.quanta < 0 || send_pause(fd, c.prio, (uint16_t)c.quanta,
 	    c.pause) < 0);
 }

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # lib.sh -- helpers for the engine's shell tests and benchmarks (sourced
 # after tests/lib/tap.sh and tests/lib/netns.sh).
 ERUN="$top_builddir/tests/engine/engine-run"
@@ -8,6 +9,14 @@ engine_need() {
 	need_cmd ip jq
 	[ -x "$ERUN" ] && [ -x "$ETOOL" ] || skip_all "engine-run/etool not built"
 	[ -c /dev/net/tun ] || skip_all "no /dev/net/tun"
+}
+
+# sockapp_need: the socket applications (tests/engine/sockapp.py) run by
+# /usr/bin/python3 as $PY "$APP" (python3 on PATH may be a slow shim).
+sockapp_need() {
+	PY=/usr/bin/python3
+	[ -x $PY ] || skip_all "no /usr/bin/python3"
+	APP="$top_srcdir/tests/engine/sockapp.py"
 }
 
 # two_ns: namespaces A and B joined by veth a0 <-> b0, both up.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # A peer that changes its IEEE DCBX configuration with every LLDPDU (500
 # a second for 3 s, bench/lldp-flood -d ieee -v) towards a willing port:
 # every change acts (the operational PFC follows the last PDU), and the

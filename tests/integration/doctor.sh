@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # doctor.sh -- `dcbctl doctor` against real misconfigurations: two dcbxd in
 # namespaces joined by one veth pair per case, each pair configured wrong
 # in one way (PFC mismatch, both willing, IEEE against CEE, ETS that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Two dcbxd in two namespaces joined by a veth pair: discovery time at
 # link-up and at a simultaneous start, ageing out after SIGKILL, deletion
 # at once on the shutdown LLDPDU of a clean stop.

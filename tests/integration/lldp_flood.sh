@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # A flood of malformed LLDP frames (bounded: 3 s) while the control socket
 # keeps answering; the counters show the frames.  The flood switches the
 # port to a packet ring and its end switches it back (port.c); a valid

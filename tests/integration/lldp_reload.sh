@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Configuration checks and reloads: dcbxd -t names file:line for each kind
 # of error and says "configuration OK" for a good file; SIGHUP with a good
 # file applies what changed (the peer sees the new system name) without
@@ -8,7 +9,7 @@
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
-plan 18
+plan 19
 ns_setup o
 T=$NS_TMP
 
@@ -28,8 +29,8 @@ printf 'dcbxd: { };\nports = (\n  { match = "o*";\n    role = "boss"; } );\n' >"
 check "-t: bad keyword, file:line, exit 1" t_err kw.conf '4: role "boss"'
 printf 'dcbxd: { tx-interval = 5; };\nports = ( { match = "o*";\n' >"$T/syntax.conf"
 check "-t: syntax error, file:line, exit 1" t_err syntax.conf '3: syntax error'
-conf() {	# conf NAME O2A-ADMIN-STATUS
-	dx_conf "$T/a.conf" 30 4 "system-name = \"$1\";" \
+conf() {	# conf NAME O2A-ADMIN-STATUS [MORE-DCBXD-SETTINGS]
+	dx_conf "$T/a.conf" 30 4 "system-name = \"$1\"; ${3:-}" \
 	    "{ match = \"o1a\"; }, { match = \"o2a\"; admin-status = \"$2\"; }"
 }
 conf name-one rx-tx
@@ -59,16 +60,12 @@ sleep 4.5		# txFast (4 frames, 1 s apart) is over
 
 # 2. SIGHUP, new system name: the peer sees it at once (a local change
 # transmits at once, 802.1AB SIGNAL_TX), and nobody loses a neighbour.
+# tx-interval is 30 s: seeing it within 10 s can only come from the
+# transmission the change triggered, not from a periodic one.
 conf name-two rx-tx
-t0=$(date +%s%N)
 kill -HUP "$PID_a"
-if wait_for 3 b_names "o1b o2b" "name-two name-two"; then
-	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-	diag "peer saw the new system name $ms ms after SIGHUP"
-	check "SIGHUP: the peer sees the new system name within 1 s" [ "$ms" -lt 1000 ]
-else
-	not_ok "SIGHUP: the peer sees the new system name"
-fi
+check "SIGHUP: the peer sees the new system name (a triggered frame)" \
+    wait_for 10 b_names "o1b o2b" "name-two name-two"
 check "a kept its neighbours (1 insert, 0 deletes on o1a and o2a)" \
     eval 'rem_ok a o1a && rem_ok a o2a'
 check "the peer updated us in place (1 insert, 0 deletes on o1b, o2b)" \
@@ -76,11 +73,21 @@ check "the peer updated us in place (1 insert, 0 deletes on o1b, o2b)" \
 grep -q "configuration reloaded" "$T/a.log"; check "the reload is logged" [ $? -eq 0 ]
 sleep 4.5
 
+# 2b. SIGHUP changing only the management addresses (or capabilities,
+# the other daemon-wide TLV): a local change too, sent at once.
+MG='management-addresses = [ "192.0.2.7" ];'
+conf name-two rx-tx "$MG"
+kill -HUP "$PID_a"
+check "SIGHUP, new management address: the peer sees it (a triggered frame)" \
+    wait_for 10 dx_eval b '[a["address"] for a in r[0]["mgmt_addrs"]] == ["192.0.2.7"]' \
+    show-neighbors '{"dev":"o1b"}'
+sleep 4.5
+
 # 3. SIGHUP changing o2a only (admin-status rx): o2a stops sending (its
 # shutdown LLDPDU removes it from the peer), o1a is not restarted: it
 # sends nothing and keeps its neighbour.
 n0=$(dx_stat a o1a statsFramesOutTotal)
-conf name-two rx
+conf name-two rx "$MG"
 kill -HUP "$PID_a"
 check "o2a went rx-only: the peer deleted it at once" \
     wait_for 2 b_names o1b name-two

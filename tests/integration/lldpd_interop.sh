@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Interop with Debian's lldpd: each side shows the other's chassis ID,
 # port ID, system name and TTL.
 . "$top_srcdir/tests/lib/tap.sh"
@@ -6,7 +7,7 @@
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
 need_cmd lldpd lldpcli
-plan 6
+plan 8
 ns_setup d
 ns_pair d1a d1b 02:00:00:00:1a:01 02:00:00:00:1b:01
 dx_conf "$NS_TMP/c.conf" 5 2 'system-name = "dcbxd-side";'
@@ -48,5 +49,21 @@ lttl=$(lc -f keyvalue show interfaces | sed -n 's/^lldp\.d1b\.ttl\.ttl=//p')
 diag "lldpd's own TTL: $lttl"
 check "dcbxd shows lldpd's system name and TTL (4 s, as lldpd says)" \
     dx_eval a "r[0]['sys_name'] == 'lldpd-side' and r[0]['ttl'] == 4 and '$lttl' == '4'"
+# Neighbour details (issue 15): lldpd's 802.3 TLVs decoded and named, the
+# same in dcbctl's text as in the JSON.
+check "dcbxd names lldpd's 802.3 org TLVs and its capabilities" \
+    dx_eval a '{"mac-phy", "link-aggregation-8023"} <= {o["name"] for o in r[0]["org_tlvs"]} and "station-only" in r[0]["capabilities_enabled"]'
+# lldpd's address is its link-local IPv6 one once the kernel has it (DAD):
+# there or not, the text says what the JSON says (waited for, so that it
+# does not change between the two questions).
+wait_for 10 dx_eval a 'r[0]["mgmt_addrs"]' || diag "lldpd sent no address"
+dx_q a show-neighbors >"$NS_TMP/n.json"
+mline=$(python3 -c "import json,sys
+m = json.load(open(sys.argv[1]))[0]['mgmt_addrs']
+print('  MgmtAddr: +%s %s ' % (m[0]['family'], m[0]['address']) if m else '  MgmtAddr: +-$')" "$NS_TMP/n.json")
+check "dcbctl show neighbors details prints them (${mline#  MgmtAddr: +}, mac-phy)" sh -c \
+    "'$top_builddir/ctl/dcbctl' -s '$NS_TMP/a.sock' show neighbors dev d1a details >'$NS_TMP/det' &&
+     grep -Eq '^$mline' '$NS_TMP/det' && grep -q '00:12:0f/1 mac-phy' '$NS_TMP/det' &&
+     grep -Eq '^d1a via nearest-bridge, TTL 4 ' '$NS_TMP/det'"
 dx_q a show-neighbors | sed 's/^/# /'
 finish

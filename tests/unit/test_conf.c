@@ -1,4 +1,5 @@
-/* Unit tests for the configuration file (daemon/conf.c). */
+/* SPDX-License-Identifier: ISC */
+/* Unit tests for the configuration file (daemon/conf/conf.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -154,6 +155,39 @@ conf_caps_default_from_roles_or_as_configured(void **state)
 	conf_caps(&c, &sys, &en);
 	assert_int_equal(sys, LLDP_CAP_BRIDGE | LLDP_CAP_ROUTER);
 	assert_int_equal(en, LLDP_CAP_ROUTER);
+	conf_free(&c);
+}
+
+static void
+conf_load_reads_the_pfc_watchdog(void **state)
+{
+	struct conf c;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(load("dcbxd: { pfc-watchdog-poll = 50; };\n"
+	    "ports = ( { match = \"eth0\"; pfc-watchdog = { action = "
+	    "\"forward\"; detection-time = 300; }; },\n"
+	    "  { match = \"eth1\"; pfc-watchdog = { action = \"alert\"; "
+	    "detection-time = 100; restoration-time = 60000; }; },\n"
+	    "  { match = \"eth2\"; } );\n", &c, err, sizeof(err)), 0);
+	assert_int_equal(c.pfcwd_poll_ms, 50);
+	assert_true(c.ports[0].has_pfcwd);
+	assert_int_equal(c.ports[0].pfcwd.action, PFCWD_ACT_FORWARD);
+	assert_int_equal(c.ports[0].pfcwd.detect_ms, 300);
+	/* Restoration defaults to twice detection, as SONiC's CLI does. */
+	assert_int_equal(c.ports[0].pfcwd.restore_ms, 600);
+	assert_int_equal(c.ports[1].pfcwd.action, PFCWD_ACT_ALERT);
+	assert_int_equal(c.ports[1].pfcwd.restore_ms, 60000);
+	assert_false(c.ports[2].has_pfcwd);
+	conf_free(&c);
+	/* The defaults: poll 100 ms; an empty block is drop, 200, 400. */
+	assert_int_equal(load("ports = ( { match = \"eth0\"; pfc-watchdog = "
+	    "{ }; } );\n", &c, err, sizeof(err)), 0);
+	assert_int_equal(c.pfcwd_poll_ms, 100);
+	assert_int_equal(c.ports[0].pfcwd.action, PFCWD_ACT_DROP);
+	assert_int_equal(c.ports[0].pfcwd.detect_ms, 200);
+	assert_int_equal(c.ports[0].pfcwd.restore_ms, 400);
 	conf_free(&c);
 }
 
@@ -338,6 +372,24 @@ static const struct {
 	  "protocol = 26; priority = 3; },\n { selector = \"dscp\"; "
 	  "protocol = 26; priority = 3; } ); } );\n",
 	  "2: app entry is listed twice" },
+	/* the PFC watchdog: SONiC's ranges and words */
+	{ "ports = ( { match = \"x\";\n pfc-watchdog = { detection-time = 99; }; "
+	  "} );\n", "2: detection-time 99 is out of range 100..5000" },
+	{ "ports = ( { match = \"x\"; pfc-watchdog = { detection-time = 5001; "
+	  "}; } );\n", "1: detection-time 5001 is out of range 100..5000" },
+	{ "ports = ( { match = \"x\"; pfc-watchdog = {\n restoration-time = "
+	  "60001; }; } );\n",
+	  "2: restoration-time 60001 is out of range 100..60000" },
+	{ "ports = ( { match = \"x\"; pfc-watchdog = { restoration-time = 99; "
+	  "}; } );\n", "1: restoration-time 99 is out of range 100..60000" },
+	{ "ports = ( { match = \"x\"; pfc-watchdog = { action = \"shutdown\"; "
+	  "}; } );\n",
+	  "1: action \"shutdown\" is not one of: drop, forward, alert" },
+	{ "ports = ( { match = \"x\"; pfc-watchdog = { action = \"drop\"; "
+	  "detect = 200; }; } );\n",
+	  "1: unknown setting \"detect\" in pfc-watchdog" },
+	{ "dcbxd: { pfc-watchdog-poll = 5; };\n",
+	  "1: pfc-watchdog-poll 5 is out of range 10..1000" },
 	/* System Capabilities, 802.1AB-2016 8.5.8.1 */
 	{ "dcbxd: { capabilities = [\"station-only\", \"bridge\"]; };\n",
 	  "1: capabilities: station-only stands alone (802.1AB 8.5.8.1)" },
@@ -354,6 +406,19 @@ static const struct {
 	  "2: unknown user \"no-such-user-h15\"" },
 	{ "dcbxd: { user = \"\"; };\n",
 	  "1: user must be 1..63 characters long" },
+	/* control-group: a group that exists (issue 15) */
+	{ "dcbxd: {\n control-group = \"no-such-group-h15\";\n};\n",
+	  "2: control-group \"no-such-group-h15\": no such group" },
+	/* match: a pattern fnmatch(3) reads as meant (issue 15) */
+	{ "ports = (\n { match = \"eth[0-3\"; } );\n",
+	  "2: match \"eth[0-3\" has a [ without its ] (a pattern in "
+	  "fnmatch(3) syntax)" },
+	{ "ports = ( { match =\n \"eth\\\\\"; } );\n",
+	  "1: match \"eth\\\" ends in a lone backslash (a pattern in "
+	  "fnmatch(3) syntax)" },
+	{ "ports = ( { match = \"eth[9-0]\"; } );\n",
+	  "1: match \"eth[9-0]\" has a reversed range in [...] (a pattern in "
+	  "fnmatch(3) syntax)" },
 };
 
 static void
@@ -493,6 +558,7 @@ assert_conf_equal(const struct conf *a, const struct conf *b)
 	assert_int_equal(a->snmp_notification_interval,
 	    b->snmp_notification_interval);
 	assert_int_equal(a->snmp_holddown, b->snmp_holddown);
+	assert_int_equal(a->pfcwd_poll_ms, b->pfcwd_poll_ms);
 	assert_int_equal(a->nports, b->nports);
 	for (i = 0; i < a->nports; i++) {
 		const struct conf_port *p = &a->ports[i], *q = &b->ports[i];
@@ -517,6 +583,8 @@ assert_conf_equal(const struct conf *a, const struct conf *b)
 		    q->engine.host_drain_bps);
 		assert_int_equal(p->engine.queue_memory, q->engine.queue_memory);
 		assert_int_equal(p->engine.stall_ms, q->engine.stall_ms);
+		assert_int_equal(p->has_pfcwd, q->has_pfcwd);
+		assert_memory_equal(&p->pfcwd, &q->pfcwd, sizeof(p->pfcwd));
 	}
 }
 
@@ -752,28 +820,37 @@ conf_persist_admin_refuses_a_change_inside_an_included_file(void **state)
 	conf_free(&c);
 }
 
-/* NAME.XXXXXX of an interrupted rewrite goes; look-alikes stay. */
+/* NAME.dcbxd-tmp-XXXXXX of an interrupted rewrite goes; look-alikes stay. */
 static void
 conf_clean_temps_removes_only_interrupted_rewrites(void **state)
 {
+	static const char *const keep[] = {
+		"c.conf.keep",
+		"c.conf.backup",	/* an admin's copy, six letters */
+		"c.conf.a1B2c3",	/* NAME.XXXXXX: not our name */
+		"c.conf.dcbxd-tmp-a1B2c3d",
+		"c.conf.dcbxd-tmp-a1-2c3",
+		NULL
+	};
 	char path[PATH_MAX], p2[PATH_MAX];
+	int i;
 
+	(void)state;
 	put_named("c.conf", "", path, sizeof(path));
-	put_named("c.conf.a1B2c3", "x", p2, sizeof(p2));
-	put_named("c.conf.Zz9yY8", "x", p2, sizeof(p2));
-	put_named("c.conf.keep", "x", p2, sizeof(p2));
-	put_named("c.conf.a1B2c3d", "x", p2, sizeof(p2));
-	put_named("c.conf.a1-2c3", "x", p2, sizeof(p2));
-	snprintf(p2, sizeof(p2), "%s/c.conf.DIRxx1", tmpdir);
+	put_named("c.conf.dcbxd-tmp-a1B2c3", "x", p2, sizeof(p2));
+	put_named("c.conf.dcbxd-tmp-Zz9yY8", "x", p2, sizeof(p2));
+	for (i = 0; keep[i] != NULL; i++)
+		put_named(keep[i], "x", p2, sizeof(p2));
+	snprintf(p2, sizeof(p2), "%s/c.conf.dcbxd-tmp-DIRxx1", tmpdir);
 	assert_int_equal(mkdir(p2, 0755), 0);
 	assert_int_equal(conf_clean_temps(path), 2);
-	snprintf(p2, sizeof(p2), "%s/c.conf.a1B2c3", tmpdir);
+	snprintf(p2, sizeof(p2), "%s/c.conf.dcbxd-tmp-a1B2c3", tmpdir);
 	assert_int_equal(access(p2, F_OK), -1);
-	snprintf(p2, sizeof(p2), "%s/c.conf.keep", tmpdir);
-	assert_int_equal(access(p2, F_OK), 0);
-	snprintf(p2, sizeof(p2), "%s/c.conf.a1B2c3d", tmpdir);
-	assert_int_equal(access(p2, F_OK), 0);
-	snprintf(p2, sizeof(p2), "%s/c.conf.DIRxx1", tmpdir);
+	for (i = 0; keep[i] != NULL; i++) {
+		snprintf(p2, sizeof(p2), "%s/%s", tmpdir, keep[i]);
+		assert_int_equal(access(p2, F_OK), 0);
+	}
+	snprintf(p2, sizeof(p2), "%s/c.conf.dcbxd-tmp-DIRxx1", tmpdir);
 	assert_int_equal(access(p2, F_OK), 0);
 	assert_int_equal(access(path, F_OK), 0);
 }
@@ -801,6 +878,7 @@ main(void)
 		cmocka_unit_test(conf_load_reads_the_issue_example),
 		cmocka_unit_test(conf_load_gives_documented_defaults),
 		cmocka_unit_test(conf_load_parses_engine_units_strictly),
+		cmocka_unit_test(conf_load_reads_the_pfc_watchdog),
 		cmocka_unit_test(conf_load_metrics_listen_takes_numeric_addresses_only),
 		cmocka_unit_test(conf_load_reports_each_mistake_at_its_line),
 		cmocka_unit_test(conf_load_reports_every_mistake_not_just_the_first),

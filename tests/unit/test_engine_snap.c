@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_engine_snap.c -- the engine's counters snapshot as the event loop
  * reads it (stats(), show(): `dcbctl show stats` and every scrape): it
@@ -8,7 +9,7 @@
  * data plane that does not get the CPU), and SIGALRM turns a wait into a
  * failure instead of a hang.
  */
-#include "../../daemon/engine.c"
+#include "../../daemon/backend/engine.c"
 
 #include <setjmp.h>
 #include <signal.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_link.c -- when an interface counts as up (daemon/link.c): the
  * ifi_flags of an RTM_NEWLINK as the kernel sends them around a link-up.

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: ISC */
 /*
- * test_port_be.c -- daemon/port_be.c (backend upkeep) through seams: a
+ * test_port_be.c -- daemon/port/port_be.c (backend upkeep) through seams: a
  * fake event layer with an injected clock (fake_event.c), a scripted
  * backend whose apply() returns what each test says, the real read-only
  * fallback of backend.c, and the real dcbnl backend and RTNLGRP_DCB
