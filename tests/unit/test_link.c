@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * test_link.c -- when an interface counts as up (daemon/link.c): the
+ * test_link.c -- when an interface counts as up (daemon/sys/link.c): the
  * ifi_flags of an RTM_NEWLINK as the kernel sends them around a link-up.
  */
 #include "config.h"
