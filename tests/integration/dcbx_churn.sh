@@ -4,7 +4,7 @@
 # a second for 3 s, bench/lldp-flood -d ieee -v) towards a willing port:
 # every change acts (the operational PFC follows the last PDU), and the
 # DCBX change messages are limited per port and second, what is left out
-# counted in a later line (port.c port_dcbx_log_ok()), so that logging
+# counted in a later line (daemon/port/port.c port_dcbx_log_ok()), so that logging
 # does not become the daemon's main cost.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"
