@@ -270,6 +270,7 @@ port_rx_frame(struct port *p, const uint8_t *buf, size_t len)
 		log_info(LOG_SUB_LINK, "%s: link up (LLDPDU received)",
 		    p->ifname);
 		p->up = true;
+		p->up_by_rx = true;
 		port_apply_state(p);
 	}
 	agent_rx(a, &f);
@@ -571,23 +572,60 @@ port_dcbx_local(struct port *p)
 		p->dl.admin.pfc.delay = port_pfc_delay(p);
 }
 
+/*
+ * At most PORT_DCBX_LOG_PER_S DCBX change lines a second per port: a peer
+ * that changes its configuration with every PDU (10k a second in
+ * bench/lldp_rx_cost.sh) would otherwise have two lines written per PDU,
+ * most of dcbxd's CPU.  What is left out is counted and said with the
+ * next change logged.  The changes themselves all act.
+ */
+#define PORT_DCBX_LOG_PER_S	20
+
+static bool
+port_dcbx_log_ok(struct port *p)
+{
+	uint64_t s = ev_now_ms() / 1000;
+
+	if (s != p->dcbx_log_s) {
+		if (p->dcbx_log_skipped != 0)
+			log_info(LOG_SUB_DCBX, "%s: %u DCBX change messages "
+			    "left out (more than %d a second)", p->ifname,
+			    p->dcbx_log_skipped, PORT_DCBX_LOG_PER_S);
+		p->dcbx_log_s = s;
+		p->dcbx_log_n = 0;
+		p->dcbx_log_skipped = 0;
+	}
+	if (p->dcbx_log_n < PORT_DCBX_LOG_PER_S) {
+		p->dcbx_log_n++;
+		return (true);
+	}
+	p->dcbx_log_skipped++;
+	return (false);
+}
+
 /* Act on what negotiation reports: apply, log, tell subscribers, send. */
 static void
 port_dcbx_result(struct port *p, int chg)
 {
+	bool lg = (chg & (DCBX_CHG_MODE | DCBX_CHG_STATUS | DCBX_CHG_OPER)) &&
+	    port_dcbx_log_ok(p);
+
 	if (chg & DCBX_CHG_MODE) {
-		log_info(LOG_SUB_DCBX, "%s: DCBX mode now %s", p->ifname,
-		    dcbx_mode_name[p->ds.active]);
+		if (lg)
+			log_info(LOG_SUB_DCBX, "%s: DCBX mode now %s",
+			    p->ifname, dcbx_mode_name[p->ds.active]);
 		port_note(p, NOTE_DCBX_MODE);
 	}
 	if (chg & DCBX_CHG_STATUS) {
-		log_info(LOG_SUB_DCBX, "%s: status ets %s, pfc %s, app %s",
-		    p->ifname, dcbx_status_name[p->ds.feat[DCBX_F_ETS].status],
-		    dcbx_status_name[p->ds.feat[DCBX_F_PFC].status],
-		    dcbx_status_name[p->ds.feat[DCBX_F_APP].status]);
+		if (lg)
+			log_info(LOG_SUB_DCBX, "%s: status ets %s, pfc %s, "
+			    "app %s", p->ifname,
+			    dcbx_status_name[p->ds.feat[DCBX_F_ETS].status],
+			    dcbx_status_name[p->ds.feat[DCBX_F_PFC].status],
+			    dcbx_status_name[p->ds.feat[DCBX_F_APP].status]);
 		port_note(p, NOTE_DCBX_STATUS);
 	}
-	if (chg & DCBX_CHG_OPER)
+	if ((chg & DCBX_CHG_OPER) && lg)
 		log_info(LOG_SUB_DCBX, "%s: operational config changed",
 		    p->ifname);
 	(void)port_be_dcbx_result(p, chg);
@@ -1041,6 +1079,7 @@ port_update(struct port *p, const struct link_info *li)
 		log_info(LOG_SUB_LINK, "%s: link %s", p->ifname,
 		    li->up ? "up" : "down");
 		p->up = li->up;
+		p->up_by_rx = false;
 		/*
 		 * Down, nothing arrives; up again, the kernel has re-linked
 		 * the fanout group's members, perhaps in another order than
@@ -1049,8 +1088,20 @@ port_update(struct port *p, const struct link_info *li)
 		port_ring_off(p, li->up ? "link up" : "link down");
 		port_apply_state(p);
 		port_note(p, NOTE_LINK);
-	} else if (changed)
+	} else if (changed || (li->up && p->up_by_rx)) {
+		/*
+		 * Up on an LLDPDU before the kernel said so: the kernel may
+		 * not have activated the queueing discipline yet (it does
+		 * so in linkwatch, just before it reports the carrier), and
+		 * what was sent met the noop qdisc, which drops silently.
+		 * Send again now that it is up.
+		 */
+		if (p->up_by_rx)
+			log_debug(LOG_SUB_LINK, "%s: the kernel reports the "
+			    "link up: send again", p->ifname);
+		p->up_by_rx = false;
 		port_local_change(p);
+	}
 }
 
 /* Is ifname the engine tap of one of our ports?  Never managed. */

@@ -31,6 +31,7 @@ struct port {
 	char		 ifname[IF_NAMESIZE];
 	uint8_t		 mac[6];
 	bool		 up;
+	bool		 up_by_rx;	/* up on an LLDPDU, not yet by the kernel */
 	unsigned int	 mtu;
 	unsigned int	 seen;		/* link resync generation */
 	struct conf_port cp;		/* the settings that apply */
@@ -38,6 +39,10 @@ struct port {
 	int		 fd;
 	struct ev_io	*io;
 	unsigned int	 rx_hold_ms;	/* receive moderation, 0: watching */
+	/* DCBX change log lines this second (port.c port_dcbx_log_ok()). */
+	uint64_t	 dcbx_log_s;
+	unsigned int	 dcbx_log_n;
+	unsigned int	 dcbx_log_skipped;
 	/* Flood handling (port.c): a packet ring while the rate is high. */
 	struct sock_ring ring;		/* ring.fd -1: none */
 	struct ev_io	*ring_io;
