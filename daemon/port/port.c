@@ -1148,16 +1148,48 @@ port_unwanted(const struct link_info *li, struct conf_port *cp)
 	return NULL;
 }
 
+/*
+ * Address changes come in bursts (every new link gets its IPv6 link-local
+ * address; a thousand links come up at once), and each re-read of the
+ * addresses is a dump of the whole system (mgmt.c).  So a change only
+ * marks its port; one re-read serves every port marked within
+ * PORT_ADDR_SETTLE_MS, and each of them then sends its new TLVs.
+ */
+#define PORT_ADDR_SETTLE_MS	50
+static struct ev_timer *port_addr_timer;
+
+static void
+port_addr_settled(void *arg)
+{
+	struct port *p;
+
+	(void)arg;
+	mgmt_invalidate();
+	for (p = port_list; p != NULL; p = p->next)
+		if (p->addr_dirty) {
+			p->addr_dirty = false;
+			port_local_change(p);
+		}
+}
+
 void
 port_addr_changed(int ifindex, void *arg)
 {
 	struct port *p = port_by_index(ifindex);
 
 	(void)arg;
-	mgmt_invalidate();
 	/* Configured addresses are the same whatever the port holds. */
-	if (p != NULL && port_daemon->conf.nmgmt == 0)
+	if (p == NULL || port_daemon->conf.nmgmt != 0)
+		return;
+	if (port_addr_timer == NULL &&
+	    (port_addr_timer = ev_timer_new(port_addr_settled, NULL)) == NULL) {
+		mgmt_invalidate();	/* no timer: at once, as before */
 		port_local_change(p);
+		return;
+	}
+	p->addr_dirty = true;
+	if (!ev_timer_pending(port_addr_timer))
+		ev_timer_arm(port_addr_timer, PORT_ADDR_SETTLE_MS);
 }
 
 void
@@ -1245,6 +1277,8 @@ port_shutdown_all(void)
 		port_unlink(p);
 		port_free(p, true);
 	}
+	ev_timer_free(port_addr_timer);
+	port_addr_timer = NULL;
 	mgmt_fini();
 }
 

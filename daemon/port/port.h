@@ -32,6 +32,7 @@ struct port {
 	uint8_t		 mac[6];
 	bool		 up;
 	bool		 up_by_rx;	/* up on an LLDPDU, not yet by the kernel */
+	bool		 addr_dirty;	/* an address changed: resend (port.c) */
 	unsigned int	 mtu;
 	unsigned int	 seen;		/* link resync generation */
 	struct conf_port cp;		/* the settings that apply */
