@@ -29,6 +29,7 @@ extern const char *const backend_kind_name[];	/* "readonly" "dcbnl" "engine" */
 struct backend_stats {
 	uint64_t	pfc_requests[DCB_NPRIO];	/* PFC frames sent */
 	uint64_t	pfc_indications[DCB_NPRIO];	/* PFC frames received */
+	uint64_t	pause_rx;	/* 802.3x PAUSE received (engine) */
 };
 
 /* Negotiated DCBX version, for SDCBX and the CEE command set. */

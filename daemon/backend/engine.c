@@ -146,7 +146,7 @@ eng_kick(struct engine *e)
  * competing with the loop for the CPU).  A copy torn by a publication is
  * retried a few times, then the last good one stands.
  */
-static void
+void
 eng_snapshot(struct engine *e, struct eng_snap *s)
 {
 	struct eng_snap tmp;
@@ -252,6 +252,7 @@ eng_stats(struct backend *b, struct backend_stats *st)
 		st->pfc_requests[p] = s.c.pfc_req[p];
 		st->pfc_indications[p] = s.c.pfc_ind[p];
 	}
+	st->pause_rx = s.c.pause_rx;
 	return (0);
 }
 

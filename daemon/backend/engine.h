@@ -107,7 +107,8 @@ int	engine_event_next(struct backend *, struct engine_event *);
  * ---- PFC watchdog (daemon/pfcwd.c; data-plane side in engine_wd.c) ----
  *
  * A narrow, exact sample of each priority for the watchdog, taken by the
- * data plane between two frames on request, and the watchdog's actions:
+ * data plane between two frames with every counters snapshot (the
+ * seqlock of engine_int.h), and the watchdog's actions:
  * 'ignore' priorities stop obeying the peer's PFC (forward and drop);
  * 'drop' priorities also drop their queued and new frames both ways and
  * stop sending our XOFF (the priority is lossy until restored).
@@ -130,10 +131,20 @@ struct engine_wd {
 	bool			pause_on;	/* an 802.3x pause now */
 	uint8_t			pfc_en;		/* PFC priorities running */
 	uint8_t			ignore, drop;	/* overrides in force */
+	uint64_t		age_ms;		/* how old, when handed out */
 };
 
-/* Fill *w; 0, -EAGAIN when the data plane did not answer in time, -EINVAL
- * when b is no engine. */
+/*
+ * Ask the data plane to publish a fresh sample as soon as it runs (it
+ * publishes every 100 ms anyway); never waits.  0 or -EINVAL.
+ */
+int	engine_wd_ask(struct backend *);
+/*
+ * The newest sample the data plane published, never waiting for it (nor
+ * for the engine's mutex).  0 and *w filled; -EAGAIN when nothing was
+ * published since the last call (*w untouched: a repeated sample would
+ * look like a pause without PFC frames); -EINVAL when b is no engine.
+ */
 int	engine_wd_sample(struct backend *, struct engine_wd *);
 /* Set the overrides (drop is a subset of ignore); 0 or -EINVAL. */
 int	engine_wd_set(struct backend *, uint8_t ignore, uint8_t drop);

@@ -194,6 +194,9 @@ dp_publish(struct engine *e, uint64_t now)
 	s->lag_p99 = l99;
 	s->nsamples = e->react.n;
 	s->inflight_max = e->inflight_max;
+	eng_wd_fill(e, &s->wd, now);
+	s->pub = ++e->pubs;
+	s->at = now;
 	__atomic_store_n(&e->snap_wseq, e->snap_wseq + 1, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&e->mu);
 	e->snap_seq++;
@@ -221,7 +224,7 @@ dp_control(struct engine *e, uint64_t now)
 	pthread_mutex_unlock(&e->mu);
 	if (cfg)
 		eng_wd_obey(e);
-	if (eng_wd_control(e, now))
+	if (eng_wd_control(e))
 		cfg = true;
 	if (cfg)
 		dp_thresholds(e);

@@ -53,10 +53,10 @@ struct eng_cnt {
 /* The watchdog's half of the engine (engine_wd.c). */
 struct eng_wd {
 	/* shared, under mu */
-	bool		want, set;	/* a sample / new overrides asked */
+	bool		set;		/* new overrides asked */
 	uint8_t		set_ignore, set_drop;
-	uint64_t	seq;		/* samples taken */
-	struct engine_wd sample;
+	/* control side: the publication the last sample came from */
+	uint64_t	seen;
 	/* data plane */
 	uint8_t		ignore, drop;
 	bool		xoff_on[ESCHED_NPRIO];
@@ -85,6 +85,10 @@ struct eng_snap {
 	uint64_t	tc_throttles[ESCHED_NPRIO], tc_throttled_ns[ESCHED_NPRIO];
 	uint64_t	tc_held[ESCHED_NPRIO];
 	uint64_t	tc_rtt_max, tc_nl_err;
+	/* The PFC watchdog's sample (engine_wd.c), taken with the rest. */
+	uint64_t	pub;		/* publications, from 1 */
+	uint64_t	at;		/* eng_now() of this one */
+	struct engine_wd wd;
 };
 
 /*
@@ -163,7 +167,7 @@ struct engine {
 	struct esched_ring	inq[ESCHED_NPRIO];
 	struct eng_cnt		c;
 	uint64_t		tx_next, drain_next, drain_retry;
-	uint64_t		eg_wake, last_snap;
+	uint64_t		eg_wake, last_snap, pubs;
 	uint64_t		last_tx[ESCHED_NPRIO];
 	struct eng_hist		react;	/* PFC in -> last frame of it out */
 	struct eng_hist		rxlag;	/* kernel receive -> our loop */
@@ -183,8 +187,10 @@ struct engine {
 uint64_t	eng_now(void);
 void		eng_kick(struct engine *);
 void		eng_deadline(struct timespec *, unsigned int ms);
+void		eng_snapshot(struct engine *, struct eng_snap *);
 /* engine_wd.c: the data plane's side of the PFC watchdog. */
-bool		eng_wd_control(struct engine *, uint64_t now);
+bool		eng_wd_control(struct engine *);
+void		eng_wd_fill(struct engine *, struct engine_wd *, uint64_t now);
 void		eng_wd_obey(struct engine *);
 bool		eng_wd_drops(struct engine *, int prio, bool tx);
 void		eng_wd_pfc_in(struct engine *, uint8_t enable, uint8_t ignored);

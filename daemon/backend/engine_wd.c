@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * engine_wd.c -- the PFC watchdog's side of the pause engine (see the
- * watchdog section of engine.h): an exact per-priority sample taken by the
- * data plane between two frames, and the watchdog's actions on one
+ * watchdog section of engine.h): an exact per-priority sample the data
+ * plane takes between two frames into every counters snapshot, which the
+ * event loop reads without waiting, and the watchdog's actions on one
  * priority (stop obeying the peer's PFC; drop its frames both ways).
  * Also counts PFC frames that name priorities without PFC, which the
  * engine ignores as a NIC does.
@@ -30,29 +31,33 @@ int
 engine_wd_sample(struct backend *b, struct engine_wd *w)
 {
 	struct engine *e = eng_of(b);
-	struct timespec dl;
-	uint64_t seq;
-	int rc = 0;
+	struct eng_snap s;
+	uint64_t now;
 
 	if (e == NULL)
 		return (-EINVAL);
-	eng_deadline(&dl, 200);
-	pthread_mutex_lock(&e->mu);
-	seq = e->wd.seq;
-	e->wd.want = true;
+	eng_snapshot(e, &s);
+	if (s.pub == 0 || s.pub == e->wd.seen)
+		return (-EAGAIN);
+	e->wd.seen = s.pub;
+	*w = s.wd;
+	now = eng_now();
+	w->age_ms = now > s.at ? (now - s.at) / 1000000 : 0;
+	return (0);
+}
+
+/* Two atomic stores and a kick: no lock, no wait. */
+int
+engine_wd_ask(struct backend *b)
+{
+	struct engine *e = eng_of(b);
+
+	if (e == NULL)
+		return (-EINVAL);
+	__atomic_store_n(&e->want_snap, true, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->ctl_pending, true, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&e->mu);
 	eng_kick(e);
-	pthread_mutex_lock(&e->mu);
-	while (e->wd.seq == seq && e->running)
-		if (pthread_cond_timedwait(&e->cv, &e->mu, &dl) != 0)
-			break;
-	if (e->wd.seq == seq)
-		rc = -EAGAIN;
-	else
-		*w = e->wd.sample;
-	pthread_mutex_unlock(&e->mu);
-	return (rc);
+	return (0);
 }
 
 int
@@ -87,8 +92,9 @@ wd_flush(uint64_t *cnt, struct esched_ring *q)
 	esched_ring_flush(q);
 }
 
-static void
-wd_fill(struct engine *e, struct engine_wd *w, uint64_t now)
+/* From dp_publish(), into the snapshot being written. */
+void
+eng_wd_fill(struct engine *e, struct engine_wd *w, uint64_t now)
 {
 	const struct esched_pause *ps = &e->eg.pause;
 	struct engine_wd_prio *s;
@@ -119,44 +125,34 @@ wd_fill(struct engine *e, struct engine_wd *w, uint64_t now)
 }
 
 /*
- * From dp_control(): take new overrides and answer a sample request.
- * True when the overrides changed (the caller re-derives its thresholds:
- * a dropping priority sends no XOFF).
+ * From dp_control(): take new overrides.  True when they changed (the
+ * caller re-derives its thresholds: a dropping priority sends no XOFF).
  */
 bool
-eng_wd_control(struct engine *e, uint64_t now)
+eng_wd_control(struct engine *e)
 {
-	bool want, set;
+	bool set;
 	uint8_t ig, dr, newly;
 	int p;
 
 	pthread_mutex_lock(&e->mu);
-	want = e->wd.want;
 	set = e->wd.set;
 	ig = e->wd.set_ignore;
 	dr = e->wd.set_drop;
-	e->wd.want = e->wd.set = false;
+	e->wd.set = false;
 	pthread_mutex_unlock(&e->mu);
-	set = set && (ig != e->wd.ignore || dr != e->wd.drop);
-	if (set) {
-		newly = (uint8_t)(dr & ~e->wd.drop);
-		e->wd.ignore = ig;
-		e->wd.drop = dr;
-		for (p = 0; p < ESCHED_NPRIO; p++)
-			if (newly & (1u << p)) {
-				wd_flush(&e->c.wd_tx_drop[p], &e->eg.q[p]);
-				wd_flush(&e->c.wd_rx_drop[p], &e->inq[p]);
-			}
-		eng_wd_obey(e);
-	}
-	if (want) {
-		pthread_mutex_lock(&e->mu);
-		wd_fill(e, &e->wd.sample, now);
-		e->wd.seq++;
-		pthread_cond_broadcast(&e->cv);
-		pthread_mutex_unlock(&e->mu);
-	}
-	return (set);
+	if (!set || (ig == e->wd.ignore && dr == e->wd.drop))
+		return (false);
+	newly = (uint8_t)(dr & ~e->wd.drop);
+	e->wd.ignore = ig;
+	e->wd.drop = dr;
+	for (p = 0; p < ESCHED_NPRIO; p++)
+		if (newly & (1u << p)) {
+			wd_flush(&e->c.wd_tx_drop[p], &e->eg.q[p]);
+			wd_flush(&e->c.wd_rx_drop[p], &e->inq[p]);
+		}
+	eng_wd_obey(e);
+	return (true);
 }
 
 /* A frame of prio (to the port if tx, else from it): drop it? */

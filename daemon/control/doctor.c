@@ -35,15 +35,6 @@ struct dctx {
 	uint64_t		 pause_rx; /* 802.3x PAUSE received (engine) */
 };
 
-/* The pause counters at the previous run, by port name. */
-struct dbase {
-	struct dbase	*next;
-	char		 ifname[IF_NAMESIZE];
-	uint64_t	 ind[DCB_NPRIO];
-	uint64_t	 pause_rx;
-};
-static struct dbase *bases;
-
 static void finding(struct dctx *, const char *sev, const char *check,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
@@ -302,35 +293,23 @@ chk_headroom(struct dctx *x)
 
 /* ------------------------------------------------- pause and storms */
 
-static struct dbase *
-base_of(const char *ifname)
-{
-	struct dbase *b;
-
-	for (b = bases; b != NULL; b = b->next)
-		if (strcmp(b->ifname, ifname) == 0)
-			return (b);
-	if ((b = calloc(1, sizeof(*b))) == NULL)
-		return (NULL);
-	snprintf(b->ifname, sizeof(b->ifname), "%s", ifname);
-	b->next = bases;
-	bases = b;
-	return (b);
-}
-
+/*
+ * "Rising": above the port's periodic sample before the last one
+ * (port_be.c, every port_be_stats_ms: so frames of the last 10 to 20 s),
+ * which the daemon takes on its own: a run changes nothing, and two
+ * operators running doctor see the same thing.
+ */
 static void
 chk_pause(struct dctx *x)
 {
 	const struct port *p = x->p;
-	struct dbase *b = base_of(p->ifname);
+	const struct backend_stats *b = &p->pfc_base;
 	uint8_t rising = 0;
 	char a[24];
 	int i;
 
-	if (b == NULL)
-		return;
 	for (i = 0; i < DCB_NPRIO; i++)
-		if (x->pfc.pfc_indications[i] > b->ind[i] &&
+		if (x->pfc.pfc_indications[i] > b->pfc_indications[i] &&
 		    !((p->ds.oper.pfc.pfc_en >> i) & 1))
 			rising |= (uint8_t)(1u << i);
 	if (rising != 0)
@@ -340,12 +319,9 @@ chk_pause(struct dctx *x)
 		    prios(rising, a));
 	if (x->pause_rx > b->pause_rx)
 		finding(x, "warning", "link-pause", "%llu 802.3x PAUSE frames "
-		    "received since the last check: the peer stops every "
-		    "priority at once; turn link-level flow control off on it "
-		    "(ethtool -A) and use PFC",
-		    (unsigned long long)(x->pause_rx - b->pause_rx));
-	memcpy(b->ind, x->pfc.pfc_indications, sizeof(b->ind));
-	b->pause_rx = x->pause_rx;
+		    "received lately: the peer stops every priority at once; "
+		    "turn link-level flow control off on it (ethtool -A) and "
+		    "use PFC", (unsigned long long)(x->pause_rx - b->pause_rx));
 }
 
 static void
@@ -386,8 +362,7 @@ doctor_port(const struct port *cp, json_t *out)
 	x.peer = p->ds.peer_present ? show_peer_cfg(p) : NULL;
 	x.nbrs = show_nbrs(p);
 	x.eng = port_be_counters(p, &x.pfc);
-	x.pause_rx = jnum(json_object_get(x.eng, "port_counters"),
-	    "pause_frames_rx");
+	x.pause_rx = x.pfc.pause_rx;	/* the same snapshot as the base's */
 	chk_peer(&x);
 	chk_negotiation(&x);
 	chk_backend(&x);

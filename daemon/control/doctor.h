@@ -7,8 +7,8 @@
  * single request shows and that would race if fetched in several (the
  * neighbour's DCBX flavour, the peer's willing bits, the backend's why,
  * the port's cable length and lossless MTU, the engine's queue memory,
- * the watchdog's storm record) and the pause counters seen at the
- * previous run, which only the daemon can keep.  One request, one
+ * the watchdog's storm record) and the pause counters of the daemon's
+ * periodic samples, which only the daemon keeps.  One request, one
  * consistent picture; dcbctl only prints it.
  */
 #ifndef DOCTOR_H
@@ -21,8 +21,8 @@ struct port;
 /*
  * Findings of one port, or of every port when p is NULL, in port order:
  * [{"ifname","severity":"error"|"warning"|"info","check","message"}].
- * Also takes a new baseline of the pause counters ("rising" means since
- * the previous run for that port; the first run compares with zero).
+ * Changes nothing: pause counters are "rising" when above the port's
+ * periodic sample before the last (port_be.c; zero after a backend opens).
  */
 json_t	*doctor_run(const struct port *);
 

@@ -556,11 +556,12 @@ show_stats(const struct port *p)
 	 * floods switched it, and frames the kernel dropped for want of
 	 * room in the socket queue or the ring.
 	 */
-	return (json_pack("{s:s, s:o, s:{s:o, s:o}, s:o, s:o, s:o, "
+	return (json_pack("{s:s, s:o, s:{s:o, s:o, s:I}, s:o, s:o, s:o, "
 	    "s:{s:s, s:I, s:I}}",
 	    "ifname", p->ifname, "lldp", lldp,
 	    "pfc", "requests", show_u64x8(bs.pfc_requests),
 	    "indications", show_u64x8(bs.pfc_indications),
+	    "samples", (json_int_t)p->pfc_samples,
 	    "engine", eng != NULL ? eng : json_null(),
 	    "host", show_stats_host(p),
 	    "remote_tables", show_rem(&p->rem),

@@ -270,6 +270,7 @@ port_rx_frame(struct port *p, const uint8_t *buf, size_t len)
 		log_info(LOG_SUB_LINK, "%s: link up (LLDPDU received)",
 		    p->ifname);
 		p->up = true;
+		p->up_by_rx = true;
 		port_apply_state(p);
 	}
 	agent_rx(a, &f);
@@ -571,23 +572,60 @@ port_dcbx_local(struct port *p)
 		p->dl.admin.pfc.delay = port_pfc_delay(p);
 }
 
+/*
+ * At most PORT_DCBX_LOG_PER_S DCBX change lines a second per port: a peer
+ * that changes its configuration with every PDU (10k a second in
+ * bench/lldp_rx_cost.sh) would otherwise have two lines written per PDU,
+ * most of dcbxd's CPU.  What is left out is counted and said with the
+ * next change logged.  The changes themselves all act.
+ */
+#define PORT_DCBX_LOG_PER_S	20
+
+static bool
+port_dcbx_log_ok(struct port *p)
+{
+	uint64_t s = ev_now_ms() / 1000;
+
+	if (s != p->dcbx_log_s) {
+		if (p->dcbx_log_skipped != 0)
+			log_info(LOG_SUB_DCBX, "%s: %u DCBX change messages "
+			    "left out (more than %d a second)", p->ifname,
+			    p->dcbx_log_skipped, PORT_DCBX_LOG_PER_S);
+		p->dcbx_log_s = s;
+		p->dcbx_log_n = 0;
+		p->dcbx_log_skipped = 0;
+	}
+	if (p->dcbx_log_n < PORT_DCBX_LOG_PER_S) {
+		p->dcbx_log_n++;
+		return (true);
+	}
+	p->dcbx_log_skipped++;
+	return (false);
+}
+
 /* Act on what negotiation reports: apply, log, tell subscribers, send. */
 static void
 port_dcbx_result(struct port *p, int chg)
 {
+	bool lg = (chg & (DCBX_CHG_MODE | DCBX_CHG_STATUS | DCBX_CHG_OPER)) &&
+	    port_dcbx_log_ok(p);
+
 	if (chg & DCBX_CHG_MODE) {
-		log_info(LOG_SUB_DCBX, "%s: DCBX mode now %s", p->ifname,
-		    dcbx_mode_name[p->ds.active]);
+		if (lg)
+			log_info(LOG_SUB_DCBX, "%s: DCBX mode now %s",
+			    p->ifname, dcbx_mode_name[p->ds.active]);
 		port_note(p, NOTE_DCBX_MODE);
 	}
 	if (chg & DCBX_CHG_STATUS) {
-		log_info(LOG_SUB_DCBX, "%s: status ets %s, pfc %s, app %s",
-		    p->ifname, dcbx_status_name[p->ds.feat[DCBX_F_ETS].status],
-		    dcbx_status_name[p->ds.feat[DCBX_F_PFC].status],
-		    dcbx_status_name[p->ds.feat[DCBX_F_APP].status]);
+		if (lg)
+			log_info(LOG_SUB_DCBX, "%s: status ets %s, pfc %s, "
+			    "app %s", p->ifname,
+			    dcbx_status_name[p->ds.feat[DCBX_F_ETS].status],
+			    dcbx_status_name[p->ds.feat[DCBX_F_PFC].status],
+			    dcbx_status_name[p->ds.feat[DCBX_F_APP].status]);
 		port_note(p, NOTE_DCBX_STATUS);
 	}
-	if (chg & DCBX_CHG_OPER)
+	if ((chg & DCBX_CHG_OPER) && lg)
 		log_info(LOG_SUB_DCBX, "%s: operational config changed",
 		    p->ifname);
 	(void)port_be_dcbx_result(p, chg);
@@ -1041,6 +1079,7 @@ port_update(struct port *p, const struct link_info *li)
 		log_info(LOG_SUB_LINK, "%s: link %s", p->ifname,
 		    li->up ? "up" : "down");
 		p->up = li->up;
+		p->up_by_rx = false;
 		/*
 		 * Down, nothing arrives; up again, the kernel has re-linked
 		 * the fanout group's members, perhaps in another order than
@@ -1049,8 +1088,20 @@ port_update(struct port *p, const struct link_info *li)
 		port_ring_off(p, li->up ? "link up" : "link down");
 		port_apply_state(p);
 		port_note(p, NOTE_LINK);
-	} else if (changed)
+	} else if (changed || (li->up && p->up_by_rx)) {
+		/*
+		 * Up on an LLDPDU before the kernel said so: the kernel may
+		 * not have activated the queueing discipline yet (it does
+		 * so in linkwatch, just before it reports the carrier), and
+		 * what was sent met the noop qdisc, which drops silently.
+		 * Send again now that it is up.
+		 */
+		if (p->up_by_rx)
+			log_debug(LOG_SUB_LINK, "%s: the kernel reports the "
+			    "link up: send again", p->ifname);
+		p->up_by_rx = false;
 		port_local_change(p);
+	}
 }
 
 /* Is ifname the engine tap of one of our ports?  Never managed. */
@@ -1097,16 +1148,48 @@ port_unwanted(const struct link_info *li, struct conf_port *cp)
 	return NULL;
 }
 
+/*
+ * Address changes come in bursts (every new link gets its IPv6 link-local
+ * address; a thousand links come up at once), and each re-read of the
+ * addresses is a dump of the whole system (mgmt.c).  So a change only
+ * marks its port; one re-read serves every port marked within
+ * PORT_ADDR_SETTLE_MS, and each of them then sends its new TLVs.
+ */
+#define PORT_ADDR_SETTLE_MS	50
+static struct ev_timer *port_addr_timer;
+
+static void
+port_addr_settled(void *arg)
+{
+	struct port *p;
+
+	(void)arg;
+	mgmt_invalidate();
+	for (p = port_list; p != NULL; p = p->next)
+		if (p->addr_dirty) {
+			p->addr_dirty = false;
+			port_local_change(p);
+		}
+}
+
 void
 port_addr_changed(int ifindex, void *arg)
 {
 	struct port *p = port_by_index(ifindex);
 
 	(void)arg;
-	mgmt_invalidate();
 	/* Configured addresses are the same whatever the port holds. */
-	if (p != NULL && port_daemon->conf.nmgmt == 0)
+	if (p == NULL || port_daemon->conf.nmgmt != 0)
+		return;
+	if (port_addr_timer == NULL &&
+	    (port_addr_timer = ev_timer_new(port_addr_settled, NULL)) == NULL) {
+		mgmt_invalidate();	/* no timer: at once, as before */
 		port_local_change(p);
+		return;
+	}
+	p->addr_dirty = true;
+	if (!ev_timer_pending(port_addr_timer))
+		ev_timer_arm(port_addr_timer, PORT_ADDR_SETTLE_MS);
 }
 
 void
@@ -1194,6 +1277,8 @@ port_shutdown_all(void)
 		port_unlink(p);
 		port_free(p, true);
 	}
+	ev_timer_free(port_addr_timer);
+	port_addr_timer = NULL;
 	mgmt_fini();
 }
 

@@ -31,6 +31,8 @@ struct port {
 	char		 ifname[IF_NAMESIZE];
 	uint8_t		 mac[6];
 	bool		 up;
+	bool		 up_by_rx;	/* up on an LLDPDU, not yet by the kernel */
+	bool		 addr_dirty;	/* an address changed: resend (port.c) */
 	unsigned int	 mtu;
 	unsigned int	 seen;		/* link resync generation */
 	struct conf_port cp;		/* the settings that apply */
@@ -38,6 +40,10 @@ struct port {
 	int		 fd;
 	struct ev_io	*io;
 	unsigned int	 rx_hold_ms;	/* receive moderation, 0: watching */
+	/* DCBX change log lines this second (port.c port_dcbx_log_ok()). */
+	uint64_t	 dcbx_log_s;
+	unsigned int	 dcbx_log_n;
+	unsigned int	 dcbx_log_skipped;
 	/* Flood handling (port.c): a packet ring while the rate is high. */
 	struct sock_ring ring;		/* ring.fd -1: none */
 	struct ev_io	*ring_io;
@@ -71,6 +77,11 @@ struct port {
 	struct backend_stats pfc;	/* PFC counters, last sample */
 	uint64_t	 pfc_ms;	/* when sampled, 0: never */
 	uint64_t	 pfc_samples;
+	/* The sample before p->pfc (zeros when this backend opened): what
+	 * doctor's "rising" checks compare with, the same for every client
+	 * and owned by the port. */
+	struct backend_stats pfc_base;
+	bool		 pfc_rebase;	/* a backend opened: base is zeros */
 	/* PFC watchdog (pfcwd.c): its state, and on a NIC the priorities
 	 * whose PFC it has turned off (an override of what is applied). */
 	struct pfcwd_port *wd;

@@ -120,7 +120,9 @@ port_be_reset(struct port *p)
 		ev_timer_stop(p->be_retry);
 	p->be_attempt = 0;
 	p->be_retry_at_ms = 0;
-	/* A backend is about to be (re)opened: sample it once back in the loop. */
+	/* A backend is about to be (re)opened: sample it once back in the
+	 * loop; its counters start at zero, and so does doctor's base. */
+	p->pfc_rebase = true;
 	if (p->stats_timer != NULL)
 		ev_timer_arm(p->stats_timer, 0);
 }
@@ -281,6 +283,11 @@ port_be_stats_fire(void *arg)
 		return;
 	memset(&bs, 0, sizeof(bs));
 	if ((rc = p->be.ops->stats(&p->be, &bs)) == 0) {
+		if (p->pfc_rebase)
+			memset(&p->pfc_base, 0, sizeof(p->pfc_base));
+		else
+			p->pfc_base = p->pfc;
+		p->pfc_rebase = false;
 		p->pfc = bs;
 		p->pfc_ms = ev_now_ms();
 		p->pfc_samples++;

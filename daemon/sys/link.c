@@ -38,6 +38,25 @@ static struct {
 	void			*arg;
 } lk;
 
+/*
+ * Up: administratively up, and the kernel says running (operstate up) or
+ * at least has carrier and is not dormant.  IFF_RUNNING follows operstate,
+ * which the kernel's linkwatch updates at most 100 devices a run and runs
+ * non-urgent changes once a second: with 1024 veths set up in one batch,
+ * the last is "running" some 10 s after its carrier (bench/lldp_scale.sh,
+ * mixed case).  IFF_LOWER_UP is the carrier itself, set at once and
+ * already in the RTM_NEWLINK that reports IFF_UP.
+ */
+bool
+link_flags_up(unsigned int flags)
+{
+	if (!(flags & IFF_UP))
+		return (false);
+	if (flags & IFF_RUNNING)
+		return (true);
+	return ((flags & IFF_LOWER_UP) && !(flags & IFF_DORMANT));
+}
+
 bool
 link_is_physical(unsigned int arptype, const char *kind)
 {
@@ -61,7 +80,7 @@ link_fill(struct rtnl_link *l, struct link_info *li)
 		li->has_mac = true;
 	}
 	flags = rtnl_link_get_flags(l);
-	li->up = (flags & IFF_UP) && (flags & IFF_RUNNING);
+	li->up = link_flags_up(flags);
 	li->loopback = (flags & IFF_LOOPBACK) ||
 	    rtnl_link_get_arptype(l) == ARPHRD_LOOPBACK;
 	li->mtu = rtnl_link_get_mtu(l);

@@ -12,12 +12,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* linux/if.h's, which cannot be included beside glibc's net/if.h. */
+#ifndef IFF_LOWER_UP
+#define IFF_LOWER_UP	0x10000		/* carrier */
+#endif
+#ifndef IFF_DORMANT
+#define IFF_DORMANT	0x20000
+#endif
+
 struct link_info {
 	int		ifindex;
 	char		ifname[IF_NAMESIZE];
 	uint8_t		mac[6];
 	bool		has_mac;	/* a 6-octet link-layer address */
-	bool		up;		/* administratively up and running */
+	bool		up;		/* link_flags_up() */
 	bool		loopback;
 	unsigned int	mtu;
 	/*
@@ -49,6 +57,8 @@ typedef void	link_addr_cb(int ifindex, void *);
 /* Before link_init(): who hears of address changes (NULL: nobody). */
 void	link_on_addr(link_addr_cb *);
 int	link_init(link_cb *, link_sweep_cb *, void *);
+/* ifi_flags: up and running, or up with carrier and not dormant. */
+bool	link_flags_up(unsigned int flags);
 /* Report every link again (reload), then sweep. */
 int	link_resync(void);
 void	link_fini(void);

@@ -40,6 +40,11 @@ struct pfcwd_port {
 	uint64_t		 tx_ok[NPRIO], rx_ok[NPRIO];	/* while stormed */
 	time_t			 last_storm[NPRIO];	/* wall clock, 0: never */
 	uint64_t		 sample_errors;
+	uint64_t		 stale;		/* engine: polls with no new sample */
+	unsigned int		 stale_run;	/* ... in a row */
+	uint64_t		 sample_ms;	/* engine: loop time of the last */
+	bool			 asked;		/* engine: a sample is asked for */
+	uint64_t		 ask_ms;	/* ... at this loop time */
 };
 
 static bool		 wd_on = true;
@@ -49,6 +54,31 @@ static unsigned int
 wd_poll_ms(void)
 {
 	return (wd_d->conf.pfcwd_poll_ms);
+}
+
+/*
+ * An engine port's poll has two phases, neither of which waits for the
+ * data plane: the timer asks it for a fresh sample (engine_wd_ask(), a
+ * kick) and fires again wd_ask_ms() later to read what it published
+ * (engine_wd_sample()).  A sample taken after the ask is judged at the
+ * ask's time (as the old, waiting poll judged its sample at the poll's: a
+ * full poll apart, so detection-time is never missed by a ms of jitter),
+ * one taken earlier (the data plane's own 100 ms publication) at its own.  A poll that finds nothing new (the
+ * data plane did not run in between) skips the step -- a repeated sample
+ * would show a pause with no PFC frame and reset the detection -- and the
+ * next poll's sample covers both intervals, so a storm is never hidden
+ * for more than that poll; a data plane that publishes nothing for longer
+ * than WD_STALE_MS is reported as giving no sample, as when it did not
+ * answer in time before.
+ */
+#define WD_STALE_MS	200
+
+static unsigned int
+wd_ask_ms(void)
+{
+	unsigned int a = wd_poll_ms() / 5;
+
+	return (a < 1 ? 1 : a > 5 ? 5 : a);
 }
 
 static bool
@@ -286,16 +316,31 @@ wd_poll(struct pfcwd_port *w)
 	/* PFC turned off on a priority: nothing left to watch there. */
 	wd_restore(w, (uint8_t)~watched, true);
 	if (w->p->be.kind == BACKEND_ENGINE) {
-		if ((rc = engine_wd_sample(&w->p->be, &s)) == 0)
+		if ((rc = engine_wd_sample(&w->p->be, &s)) == 0) {
 			obs_engine(w, &s, o, &pause);
+			now = now > s.age_ms ? now - s.age_ms : 0;
+			/* Taken after the ask (ms rounding aside): at the ask,
+			 * so successive samples lie a full poll apart. */
+			if (w->asked && now + 1 >= w->ask_ms)
+				now = w->ask_ms;
+			if (now < w->sample_ms)
+				now = w->sample_ms;
+			w->sample_ms = now;
+			w->stale_run = 0;
+		} else if (rc == -EAGAIN) {
+			w->stale++;
+			if (++w->stale_run * wd_poll_ms() <= WD_STALE_MS)
+				goto out;	/* the next poll has it */
+		}
 	} else
 		rc = obs_nic(w, o);
 	if (rc < 0) {
 		if (w->sample_errors++ == 0)
 			log_warnx(LOG_SUB_PFCWD, "%s: no sample: %s",
-			    w->p->ifname, strerror(-rc));
+			    w->p->ifname, rc == -EAGAIN ? "the engine's data "
+			    "plane published none for a while" : strerror(-rc));
 		w->sampled = false;
-		return;
+		goto out;
 	}
 	w->sampled = true;
 	for (i = 0; i < NPRIO; i++) {
@@ -321,6 +366,7 @@ wd_poll(struct pfcwd_port *w)
 			log_warnx(LOG_SUB_PFCWD, "%s: 802.3x PAUSE storm is "
 			    "over", w->p->ifname);
 	}
+out:	/* an unwatched priority's override may have gone above */
 	if (w->acted != before)
 		wd_enforce(w);
 }
@@ -332,6 +378,7 @@ pfcwd_fire(void *arg)
 {
 	struct pfcwd_port *w = arg;
 	struct port *p = w->p;
+	uint64_t now, next;
 
 	if (w->be_id != (p->be_open ? p->be.priv : NULL)) {
 		/* Another backend (a fallback to read-only): it holds none
@@ -345,8 +392,21 @@ pfcwd_fire(void *arg)
 		w->sample_errors++;
 		return;
 	}
+	if (p->be.kind == BACKEND_ENGINE && !w->asked) {
+		(void)engine_wd_ask(&p->be);	/* an error: the read says */
+		w->asked = true;
+		w->ask_ms = ev_now_ms();
+		ev_timer_arm(w->timer, wd_ask_ms());
+		return;
+	}
 	wd_poll(w);
-	ev_timer_arm(w->timer, wd_poll_ms());
+	next = wd_poll_ms();
+	if (w->asked) {		/* the next ask a poll after this one's */
+		now = ev_now_ms();
+		next = w->ask_ms + next > now ? w->ask_ms + next - now : 0;
+	}
+	w->asked = false;
+	ev_timer_arm(w->timer, next);
 }
 
 /* ------------------------------------------------------------ ports */
@@ -590,6 +650,9 @@ wd_row(const struct port *p, int i)
 	    w->pause.status == PFCWD_STORMED));
 	json_object_set_new(o, "backend", json_string(p->be_open ?
 	    p->be.ops->name : "none"));
+	/* Engine polls that found no new sample (the step was skipped). */
+	json_object_set_new(o, "sample_skips", opt_count(eng, w != NULL ?
+	    w->stale : 0));
 	return (o);
 }
 

@@ -58,6 +58,14 @@ engine_wd_sample(struct backend *b, struct engine_wd *w)
 }
 
 int
+engine_wd_ask(struct backend *b)
+{
+	(void)b;
+	fail_msg("engine_wd_ask called");
+	return (-EINVAL);
+}
+
+int
 engine_wd_set(struct backend *b, uint8_t ignore, uint8_t drop)
 {
 	(void)b; (void)ignore; (void)drop;
