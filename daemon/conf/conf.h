@@ -104,7 +104,7 @@ struct conf {
 	/*
 	 * Management Address TLVs: these (IANA family 1 IPv4, 2 IPv6) on
 	 * every port; none: each port's own first IPv4 and global IPv6
-	 * address, else its MAC (port.c).
+	 * address, else its MAC (mgmt.c).
 	 */
 	uint8_t		nmgmt;
 	struct conf_mgmt {

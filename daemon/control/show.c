@@ -552,7 +552,7 @@ show_stats(const struct port *p)
 	    p->be.ops->show != NULL)
 		eng = p->be.ops->show(&mp->be);
 	/*
-	 * The receive path: "ring" while a flood is on (port.c), how many
+	 * The receive path: "ring" while a flood is on (port_rx.c), how many
 	 * floods switched it, and frames the kernel dropped for want of
 	 * room in the socket queue or the ring.
 	 */

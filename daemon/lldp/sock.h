@@ -41,7 +41,7 @@ struct sock_batch {
 int	sock_recv_batch(int fd, struct sock_batch *);
 
 /*
- * A TPACKET_V3 receive ring, for a port under a flood (port.c decides
+ * A TPACKET_V3 receive ring, for a port under a flood (port_rx.c decides
  * when).  The kernel copies each frame into the ring as it arrives and
  * wakes us once per filled or timed-out block, so a burst costs neither a
  * system call nor a socket buffer per frame.  It pins SOCK_RING_BLOCKS *

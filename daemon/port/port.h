@@ -44,7 +44,7 @@ struct port {
 	uint64_t	 dcbx_log_s;
 	unsigned int	 dcbx_log_n;
 	unsigned int	 dcbx_log_skipped;
-	/* Flood handling (port.c): a packet ring while the rate is high. */
+	/* Flood handling (port_rx.c): a packet ring while the rate is high. */
 	struct sock_ring ring;		/* ring.fd -1: none */
 	struct ev_io	*ring_io;
 	struct ev_timer	*ring_timer;	/* each window while open */
