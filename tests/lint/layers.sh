@@ -23,7 +23,7 @@ layer() {
 	engine_tc|engine_bpf)
 		echo backend ;;
 	port|port_be|port_int|port_rx|port_dcbx|mgmt) echo port ;;
-	ctl|show|doctor) echo control ;;
+	ctl|ctl_int|ctl_req|show|doctor) echo control ;;
 	metrics) echo metrics ;;
 	snmp|snmp_int|snmp_view|snmp_mib|snmp_dcbx|snmp_trap) echo snmp ;;
 	pfcwd_port) echo watchdog ;;

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * ctl_req.c -- the control socket's requests: one handler per command of
+ * ctl/proto.h and the table that dispatches to them.  The socket, its
+ * clients and their budget are ctl.c's.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "ctl_int.h"
+#include "dcbxd.h"
+#include "doctor.h"
+#include "log.h"
+#include "metrics.h"
+#include "pfcwd_port.h"
+#include "port.h"
+#include "proto.h"
+#include "show.h"
+
+/* Resolve args.dev; NULL with *err set when it names no port. */
+static struct port *
+ctl_dev(json_t *args, bool required, json_t **err)
+{
+	const char *dev = json_string_value(json_object_get(args, "dev"));
+	struct port *p;
+
+	*err = NULL;
+	if (dev == NULL) {
+		if (required)
+			*err = proto_err("EINVAL", "\"dev\" is required");
+		return (NULL);
+	}
+	if ((p = port_find(dev)) == NULL)
+		*err = proto_err("ENODEV", "%s: no such port", dev);
+	return (p);
+}
+
+static json_t *
+cmd_version(struct client *c, json_t *args)
+{
+	(void)c;
+	(void)args;
+	return (proto_ok(json_pack("{s:s}", "version", PACKAGE_VERSION)));
+}
+
+static json_t *
+cmd_show_ports(struct client *c, json_t *args)
+{
+	(void)c;
+	(void)args;
+	return (proto_ok(show_ports()));
+}
+
+static json_t *
+cmd_show_neighbors(struct client *c, json_t *args)
+{
+	struct port *p;
+	json_t *err;
+
+	(void)c;
+	if ((p = ctl_dev(args, false, &err)) == NULL && err != NULL)
+		return (err);
+	return (proto_ok(show_nbrs(p)));
+}
+
+static json_t *
+cmd_show_dcbx(struct client *c, json_t *args)
+{
+	struct port *p;
+	json_t *err;
+
+	(void)c;
+	if ((p = ctl_dev(args, true, &err)) == NULL)
+		return (err);
+	return (proto_ok(show_dcbx(p)));
+}
+
+static json_t *
+cmd_show_stats(struct client *c, json_t *args)
+{
+	struct port *p;
+	json_t *err;
+
+	(void)c;
+	if ((p = ctl_dev(args, false, &err)) == NULL && err != NULL)
+		return (err);
+	return (proto_ok(show_stats_all(p)));
+}
+
+/*
+ * The edits of a "set" request applied to *adm (the port's admin policy):
+ * partial ETS/PFC objects (null keeps an element), a whole APP table, the
+ * APP willing flag.  *parts gets the DCB_HAS_* bits edited.  The edited
+ * policy is validated as a whole, so that nothing is applied on error.
+ */
+static int
+set_edit(json_t *args, struct dcb_config *adm, uint8_t *parts, char *err,
+    size_t errlen)
+{
+	struct dcb_why why = { "" };
+	json_t *v;
+	int rc;
+
+	*parts = 0;
+	if ((v = json_object_get(args, "ets")) != NULL) {
+		if (proto_ets_from_json(v, &adm->ets, err, errlen) != 0)
+			return (-1);
+		*parts |= DCB_HAS_ETS;
+	}
+	if ((v = json_object_get(args, "reco")) != NULL) {
+		if (proto_ets_from_json(v, &adm->reco, err, errlen) != 0)
+			return (-1);
+		*parts |= DCB_HAS_RECO;
+	}
+	if ((v = json_object_get(args, "pfc")) != NULL) {
+		if (proto_pfc_from_json(v, &adm->pfc, err, errlen) != 0)
+			return (-1);
+		*parts |= DCB_HAS_PFC;
+	}
+	if ((v = json_object_get(args, "app")) != NULL) {
+		if (proto_app_from_json(v, &adm->app, err, errlen) != 0)
+			return (-1);
+		*parts |= DCB_HAS_APP;
+	}
+	if ((v = json_object_get(args, "app_willing")) != NULL) {
+		adm->app.willing = json_is_true(v);
+		*parts |= DCB_HAS_APP;
+	}
+	adm->has |= *parts;
+	if ((rc = dcb_config_validate(adm, &why)) != DCB_OK) {
+		snprintf(err, errlen, "%s", why.buf[0] != '\0' ? why.buf :
+		    dcb_strerror(rc));
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * The port runs the edited policy first: if it refuses, the file is not
+ * touched.  With "persist" the parts the request edited are then written
+ * (temp file, fsync, check, rename) and the running config re-read from
+ * the file (ops->reread: ports are not re-applied, so run-time edits
+ * of other ports stay until the next reload); if writing fails the port
+ * goes back to its old policy, so a refusal changes nothing.
+ */
+static json_t *
+cmd_set(struct client *c, json_t *args)
+{
+	const char *dev = json_string_value(json_object_get(args, "dev"));
+	bool persist = json_is_true(json_object_get(args, "persist"));
+	struct dcb_config adm, old, part;
+	struct note n;
+	struct port *p;
+	json_t *err;
+	char why[512], ign[512];
+	uint8_t parts;
+
+	(void)c;
+	if ((p = ctl_dev(args, true, &err)) == NULL)
+		return (err);
+	adm = old = p->cp.admin;
+	if (set_edit(args, &adm, &parts, why, sizeof(why)) != 0)
+		return (proto_err("EINVAL", "%s: %s", dev, why));
+	if (port_set_admin(p, &adm, why, sizeof(why)) != 0)
+		return (proto_err("EINVAL", "%s", why));
+	if (persist) {
+		part = adm;
+		part.has = parts;
+		if (conf_persist_admin(&ctl.d->conf, p->ifname, &part, why,
+		    sizeof(why)) != 0) {
+			log_warnx(LOG_SUB_CTL, "%s: policy not written (%s): "
+			    "old policy back", p->ifname, why);
+			(void)port_set_admin(p, &old, ign, sizeof(ign));
+			return (proto_err("EIO", "%s: not changed: %s", dev,
+			    why));
+		}
+		log_info(LOG_SUB_CTL, "%s: policy written to %s", p->ifname,
+		    ctl.d->conf.path);
+	}
+	n = (struct note){ .type = NOTE_ADMIN_CHANGED, .port = p,
+	    .admin = { .parts = parts, .persisted = persist } };
+	notify_post(&ctl.d->nf, &n);
+	if (persist && ctl.ops->reread(why, sizeof(why)) != 0)
+		return (proto_err("EIO", "%s runs the new policy and the file "
+		    "has it, but re-reading the file failed: %s", dev, why));
+	return (proto_ok(show_dcbx(p)));
+}
+
+static json_t *
+cmd_show_pfcwd(struct client *c, json_t *args)
+{
+	struct port *p;
+	json_t *err;
+
+	(void)c;
+	if ((p = ctl_dev(args, false, &err)) == NULL && err != NULL)
+		return (err);
+	return (proto_ok(show_pfcwd(p)));
+}
+
+/* SONiC's "big red switch": the watchdog off (or on) on every port. */
+static json_t *
+cmd_set_pfcwd(struct client *c, json_t *args)
+{
+	(void)c;
+	pfcwd_port_enable(json_is_true(json_object_get(args, "enabled")));
+	return (proto_ok(json_pack("{s:b}", "enabled", pfcwd_port_enabled())));
+}
+
+static json_t *
+cmd_subscribe(struct client *c, json_t *args)
+{
+	(void)args;
+	if (!c->subscriber && ctl.nsubs >= ctl.max_clients / 2)
+		return (proto_err("EBUSY", "too many subscribers (%u)",
+		    ctl.max_clients / 2));
+	if (!c->subscriber) {
+		c->subscriber = true;
+		ctl.nsubs++;
+	}
+	return (proto_ok(json_object()));
+}
+
+static json_t *
+cmd_reload(struct client *c, json_t *args)
+{
+	char err[4096];
+
+	(void)c;
+	(void)args;
+	if (ctl.ops->reload(err, sizeof(err)) < 0)
+		return (proto_err("EINVAL", "%s", err));
+	return (proto_ok(json_object()));
+}
+
+static json_t *
+cmd_metrics(struct client *c, json_t *args)
+{
+	json_t *r;
+	size_t len;
+	char *text;
+
+	(void)c;
+	(void)args;
+	if ((text = metrics_render(&len)) == NULL)
+		return (proto_err("ENOMEM", "out of memory"));
+	r = json_pack("{s:s%}", "text", text, len);
+	free(text);
+	return (proto_ok(r));
+}
+
+static json_t *
+cmd_doctor(struct client *c, json_t *args)
+{
+	struct port *p;
+	json_t *err;
+
+	(void)c;
+	if ((p = ctl_dev(args, false, &err)) == NULL && err != NULL)
+		return (err);
+	return (proto_ok(doctor_run(p)));
+}
+
+static const struct ctl_cmd {
+	const char	*name;
+	json_t		*(*fn)(struct client *, json_t *);
+} ctl_cmds[] = {
+	{ PROTO_VERSION,	cmd_version },
+	{ PROTO_SHOW_PORTS,	cmd_show_ports },
+	{ PROTO_SHOW_NEIGHBORS,	cmd_show_neighbors },
+	{ PROTO_SHOW_DCBX,	cmd_show_dcbx },
+	{ PROTO_SHOW_STATS,	cmd_show_stats },
+	{ PROTO_SET,		cmd_set },
+	{ PROTO_SHOW_PFCWD,	cmd_show_pfcwd },
+	{ PROTO_SET_PFCWD,	cmd_set_pfcwd },
+	{ PROTO_SUBSCRIBE,	cmd_subscribe },
+	{ PROTO_RELOAD,		cmd_reload },
+	{ PROTO_METRICS,	cmd_metrics },
+	{ PROTO_DOCTOR,		cmd_doctor },
+	{ NULL,			NULL }
+};
+
+/* One request line: parse and check (proto.c), then the command. */
+void
+ctl_request(struct client *c, const char *line, size_t len)
+{
+	const struct ctl_cmd *k;
+	const char *cmd;
+	json_t *args;
+	char err[256];
+	int rc;
+
+	rc = proto_parse_request(line, len, &cmd, &args, err, sizeof(err));
+	if (rc < 0) {
+		ctl_client_send(c, proto_err(proto_errcode(rc), "%s", err));
+		return;
+	}
+	for (k = ctl_cmds; k->name != NULL; k++)
+		if (strcmp(k->name, cmd) == 0)
+			break;
+	if (k->name == NULL)
+		ctl_client_send(c, proto_err("EOPNOTSUPP",
+		    "%s: not supported by this daemon", cmd));
+	else
+		ctl_client_send(c, k->fn(c, args));
+	json_decref(args);
+}
