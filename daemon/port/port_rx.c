@@ -75,6 +75,9 @@ port_rx_frame(struct port *p, const uint8_t *buf, size_t len)
 		p->up = true;
 		p->up_by_rx = true;
 		port_apply_state(p);
+		/* Subscribers hear this link-up as any other: the kernel's
+		 * report that follows changes nothing they see. */
+		port_note(p, NOTE_LINK);
 	}
 	agent_rx(a, &f);
 }
