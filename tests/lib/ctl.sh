@@ -14,10 +14,17 @@ DCBCTL=${DCBCTL:-$top_builddir/ctl/dcbctl}
 if [ -x /usr/bin/python3 ]; then PY=/usr/bin/python3; else PY=python3; fi
 
 ctl() { _cs=$1; shift; timeout 10 "$DCBCTL" -s "$_cs" -j "$@"; }
-ctl_jq() { _cs=$1 _cf=$2; shift 2; ctl "$_cs" "$@" | jq -e "$_cf" >/dev/null 2>&1; }
+# (jq -e exits 0 on empty input: the answer is captured and checked first,
+# so that a failed request can never satisfy a filter.)
+ctl_jq() {
+	_cs=$1 _cf=$2; shift 2
+	_co=$(ctl "$_cs" "$@") && [ -n "$_co" ] &&
+	    printf '%s\n' "$_co" | jq -e "$_cf" >/dev/null 2>&1
+}
 ctl_get() {
 	_cs=$1 _cf=$2; shift 2
-	_cv=$(ctl "$_cs" "$@" | jq -er "$_cf" 2>/dev/null) || return 1
+	_co=$(ctl "$_cs" "$@") && [ -n "$_co" ] || return 1
+	_cv=$(printf '%s\n' "$_co" | jq -er "$_cf" 2>/dev/null) || return 1
 	[ -n "$_cv" ] && printf '%s\n' "$_cv"
 }
 ctl_wait() { _cw=$1; shift; wait_for "$_cw" ctl_jq "$@"; }
