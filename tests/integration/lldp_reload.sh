@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
-plan 18
+plan 20
 ns_setup o
 T=$NS_TMP
 
@@ -43,53 +43,53 @@ veth_add a o1a b o1b && veth_add a o2a b o2b || bail "veth"
 for i in 1 2; do nsx a ip link set o${i}a up; nsx b ip link set o${i}b up; done
 dx_conf "$T/b.conf" 30 4 '' '{ match = "o*"; }'
 dx_start a a "$T/a.conf" && dx_start b b "$T/b.conf" || bail "start"
-b_names() {	# b_names NAME...: b's neighbours, by port, carry these names
-	dx_q b show-neighbors | python3 -c "
-import json, sys
-r = json.load(sys.stdin)
-got = sorted((n['ifname'], n['sys_name']) for n in r)
-want = sorted(zip(sys.argv[1].split(), sys.argv[2].split()))
-sys.exit(0 if got == want else 1)" "$1" "$2"
+b_names() {	# b_names "IF..." "NAME...": b's neighbours, by port, carry these names
+	_want=$(printf '%s\n' $1 | paste -d' ' - /dev/fd/3 3<<EON | sort | tr '\n' ';'
+$(printf '%s\n' $2)
+EON
+)
+	dx_jq b "([.[] | \"\\(.ifname) \\(.sys_name)\"] | sort | join(\";\") + \";\") == \"$_want\""
 }
-wait_for 5 b_names "o1b o2b" "name-one name-one" || bail "no discovery"
+wait_for 20 b_names "o1b o2b" "name-one name-one" || bail "no discovery"
 rem_ok() {	# rem_ok NAME DEV: one insert, no delete, no ageout
-	dx_eval "$1" 'r[0]["remote_tables"] == {"inserts": 1, "deletes": 0, "drops": 0, "ageouts": 0}' show-stats "{\"dev\":\"$2\"}"
+	dx_jq "$1" '.[0].remote_tables == {"inserts": 1, "deletes": 0, "drops": 0, "ageouts": 0}' show stats dev "$2"
 }
-sleep 4.5		# txFast (4 frames, 1 s apart) is over
+out() { dx_stat a "$1" statsFramesOutTotal; }
 
-# 2. SIGHUP, new system name: the peer sees it at once (a local change
-# is fast transmission), and nobody loses a neighbour.
+# 2. SIGHUP, new system name: the peer sees it (a local change is fast
+# transmission), and nobody loses a neighbour.
 conf name-two rx-tx
-t0=$(date +%s%N)
+f0=$(out o1a)
 kill -HUP "$PID_a"
-if wait_for 3 b_names "o1b o2b" "name-two name-two"; then
-	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-	diag "peer saw the new system name $ms ms after SIGHUP"
-	check "SIGHUP: the peer sees the new system name within 1 s" [ "$ms" -lt 1000 ]
-else
-	not_ok "SIGHUP: the peer sees the new system name"
-fi
+check "SIGHUP: the peer sees the new system name" \
+    wait_for 20 b_names "o1b o2b" "name-two name-two"
 check "a kept its neighbours (1 insert, 0 deletes on o1a and o2a)" \
     eval 'rem_ok a o1a && rem_ok a o2a'
 check "the peer updated us in place (1 insert, 0 deletes on o1b, o2b)" \
     eval 'rem_ok b o1b && rem_ok b o2b'
-grep -q "configuration reloaded" "$T/a.log"; check "the reload is logged" [ $? -eq 0 ]
-sleep 4.5
+check "the reload is logged" grep -q "configuration reloaded" "$T/a.log"
 
 # 3. SIGHUP changing o2a only (admin-status rx): o2a stops sending (its
 # shutdown LLDPDU removes it from the peer), o1a is not restarted: it
-# sends nothing and keeps its neighbour.
-n0=$(dx_stat a o1a statsFramesOutTotal)
+# sends nothing and keeps its neighbour.  First the fast transmission of
+# the change above ends: txFastInit (4) frames; the next regular one is
+# tx-interval (30 s) later.
+fast_over() { [ "$(out o1a)" -ge $((f0 + 4)) ]; }
+check "the new name went out by fast transmission (4 frames on o1a)" \
+    wait_for 25 fast_over
+n0=$(out o1a)
 conf name-two rx
 kill -HUP "$PID_a"
-check "o2a went rx-only: the peer deleted it at once" \
-    wait_for 2 b_names o1b name-two
+check "o2a went rx-only: the peer deleted it" \
+    wait_for 20 b_names o1b name-two
+check "... by its shutdown LLDPDU, not at the TTL (b: 0 ageouts on o2b)" \
+    [ "$(dx_stat b o2b statsAgeoutsTotal)" = 0 ]
 check "o2a still receives: its neighbour stays" \
-    dx_eval a 'len(r) == 1' show-neighbors '{"dev":"o2a"}'
-sleep 2
-n1=$(dx_stat a o1a statsFramesOutTotal)
-check "o1a was not restarted: no frame in the 2 s after reload ($n0 -> $n1)" \
-    [ "$n0" = "$n1" ]
+    dx_jq a 'length == 1' show neighbors dev o2a
+wait_for 20 sh -c "[ \$(grep -c 'configuration reloaded' '$T/a.log') -ge 2 ]"
+n1=$(out o1a)
+check "o1a was not restarted: it sent nothing at the reload ($n0 -> $n1)" \
+    [ -n "$n0" ] && [ "$n0" = "$n1" ]
 check "o1a kept its neighbour (1 insert, 0 deletes)" rem_ok a o1a
 
 # 4. SIGHUP with a broken file: error with file:line logged, the running
@@ -97,12 +97,12 @@ check "o1a kept its neighbour (1 insert, 0 deletes)" rem_ok a o1a
 printf 'dcbxd: { tx-interval = 30; system-name = "name-three" };\nports = ( { match = "o*" \n' >"$T/a.conf"
 kill -HUP "$PID_a"
 check "bad reload: the error is logged with file:line" \
-    wait_for 2 grep -q "reload failed, config unchanged: $T/a.conf:3:" "$T/a.log"
+    wait_for 20 grep -q "reload failed, config unchanged: $T/a.conf:3:" "$T/a.log"
 check "the daemon is alive and answers" dx_nbrs a 2
 check "the running config stays (o2a still rx-only)" \
-    dx_eval a '[p["admin_status"] for p in r if p["ifname"] == "o2a"] == ["rx"]' show-ports
+    dx_jq a '[.[] | select(.ifname == "o2a") | .admin_status] == ["rx"]' show ports
 check "the peer still sees name-two, neighbour kept" \
     eval 'b_names o1b name-two && rem_ok b o1b'
-kill -TERM "$PID_a"; wait_for 3 sh -c "! kill -0 $PID_a 2>/dev/null"
-check "no sanitizer report" dx_sanitizer_clean a
+kill -TERM "$PID_a"; wait_for 10 sh -c "! kill -0 $PID_a 2>/dev/null"
+check_clean "no sanitizer report" "$T/a.log"
 finish
