@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/dcbx-lib.sh"
 xd_need
-plan 18
+plan 17
 xd_setup
 xd_negotiation cee cee cee
 finish
