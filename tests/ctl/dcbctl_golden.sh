@@ -99,11 +99,11 @@ check "-p prints indented JSON" sh -c "$C -p show ports | grep -q '^  {'"
 
 # 2. set, then show reflects it, on the controller and on the server.
 golden set-pfc $C set pfc dev kc0 prio-pfc 5:on
-check "the server adopts PFC 3,4,5" wait_for 5 sh -c \
+check "the server adopts PFC 3,4,5" wait_for 20 sh -c \
     "$S show pfc dev ks0 | grep -q 'prio-pfc 0:off 1:off 2:off 3:on 4:on 5:on 6:off'"
 golden set-pfc-shown $C show pfc dev kc0
 golden set-app.json $C -j set app dev kc0 add dscp 26:5 del dgram-port 4791:3
-check "the server adopts the APP table" wait_for 5 sh -c \
+check "the server adopts the APP table" wait_for 20 sh -c \
     "$S show app dev ks0 | grep -qx 'dscp 26:5'"
 golden set-app-server $S show app dev ks0
 check "the config file is untouched by set without --persist" \
@@ -118,7 +118,7 @@ check "the file has the new tc-bw" grep -q 'tc-bw = \[ 40, 40, 20,' "$NS_TMP/c.c
 check "dcbxd -t accepts the written file" sh -c \
     "'$DCBXD' -t -c '$NS_TMP/c.conf' | grep -qx 'configuration OK'"
 golden persisted-file cat "$NS_TMP/c.conf"
-check "the server follows the new recommendation" wait_for 5 sh -c \
+check "the server follows the new recommendation" wait_for 20 sh -c \
     "$S show ets dev ks0 | grep -q '^tc-bw 0:40 1:40 2:20'"
 golden reload $C reload
 golden after-reload $C show ets dev kc0
@@ -189,7 +189,7 @@ check "show neighbors (all ports) has 5001 rows" sh -c \
     "$C show neighbors | wc -l | grep -qx 5002"
 
 kill "$PID_c" "$PID_s"
-wait_for 5 sh -c "! kill -0 $PID_c 2>/dev/null && ! kill -0 $PID_s 2>/dev/null"
+wait_for 20 sh -c "! kill -0 $PID_c 2>/dev/null && ! kill -0 $PID_s 2>/dev/null"
 check "no sanitizer report" sh -c \
     "! grep -q Sanitizer '$NS_TMP/c.log' '$NS_TMP/s.log'"
 finish

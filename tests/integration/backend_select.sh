@@ -58,7 +58,7 @@ check "show stats has per-priority engine counters" sh -c "'$DCBCTL' -s '$NS_TMP
 ro_pfc() {
 	dx_q s show-dcbx '{"dev":"gs1"}' | python3 -c "import json,sys; r=json.load(sys.stdin); sys.exit(0 if r['pfc']['oper']['prio_pfc']==[False]*3+[True,True]+[False]*3 else 1)"
 }
-check "the read-only port adopted the same PFC (3, 4)" wait_for 5 ro_pfc
+check "the read-only port adopted the same PFC (3, 4)" wait_for 20 ro_pfc
 # ieee_pfc.delay comes from the headroom calculator when the config gives
 # none: interface + cable delay both ways at the port's speed, 100 m cable.
 # gs1 reports no speed (veth): 10G, 2 x 8192 + 2 x 5000 = 26384 bits.

@@ -60,7 +60,7 @@ xd_pid() { eval "echo \$XD_PID_$1"; }
 xd_stop() {
 	_p=$(xd_pid "$1")
 	kill "-${2:-TERM}" "$_p" 2>/dev/null
-	wait_for 5 sh -c "! kill -0 $_p 2>/dev/null"
+	wait_for 20 sh -c "! kill -0 $_p 2>/dev/null"
 }
 
 xd_hup() { kill -HUP "$(xd_pid "$1")"; }
@@ -131,7 +131,7 @@ xd_capture() {
 }
 xd_capture_stop() {
 	touch "$1.stop"
-	wait_for 5 sh -c "! kill -0 $XD_CAP_PID 2>/dev/null"
+	wait_for 20 sh -c "! kill -0 $XD_CAP_PID 2>/dev/null"
 }
 
 xd_python() {

@@ -23,10 +23,10 @@ if command -v tshark >/dev/null 2>&1; then
 	    -w "$NS_TMP/pfc.pcap" -a duration:15
 	TSPID=$BG_PID
 	have_tshark=1
-	wait_for 5 grep -q "Capturing" "$NS_TMP/tshark.out"
+	wait_for 20 grep -q "Capturing" "$NS_TMP/tshark.out"
 fi
 bg_start B "$NS_TMP/sink.out" "$ETOOL" sink dcb-b --duration 12000 --idle 2000
-wait_for 3 grep -q "sink ready" "$NS_TMP/sink.out"
+wait_for 20 grep -q "sink ready" "$NS_TMP/sink.out"
 nsx A "$ETOOL" gen dcb-a --stream 3:vlan:100M:$N --stream 0:vlan:100M:$N \
     --duration 10000 >"$NS_TMP/gen.out"
 diag "gen: $(cat "$NS_TMP/gen.out")"
@@ -63,7 +63,7 @@ check "A received them as indications" \
     test "$(jget "$ja" '.priorities[3].counters.pfc_indications')" -gt 0
 if [ $have_tshark = 1 ]; then
 	kill -INT "$TSPID" 2>/dev/null
-	wait_for 5 test -s "$NS_TMP/pfc.pcap"
+	wait_for 20 test -s "$NS_TMP/pfc.pcap"
 	n=$(tshark -r "$NS_TMP/pfc.pcap" -Y "macc.opcode == 0x0101" 2>/dev/null | wc -l)
 	check "tshark sees $n PFC frames on the wire" test "$n" -gt 0
 else

@@ -44,7 +44,7 @@ check "not before its TTL: ageout >= b's last frame + 11 s (log stamps, ms trunc
     [ -n "$last" -a -n "$aged" ] && [ $((aged - last)) -ge 10998 ]
 
 # 3. Both started at the same moment on links that are already up.
-kill "$PID_a"; wait_for 5 sh -c "! kill -0 $PID_a 2>/dev/null"
+kill "$PID_a"; wait_for 20 sh -c "! kill -0 $PID_a 2>/dev/null"
 mv "$NS_TMP/a.log" "$NS_TMP/a1.log"; mv "$NS_TMP/b.log" "$NS_TMP/b1.log"
 t0=$(ms_now)
 dx_start a a "$NS_TMP/c.conf" & w=$!
@@ -73,8 +73,8 @@ check "frames out and in are counted" \
     dx_jq a '.[0].lldp | .statsFramesOutTotal > 0 and .statsFramesInTotal > 0' show stats
 check "show ports: d0a up, no neighbours left" \
     dx_jq a '.[0] | .ifname == "d0a" and .link == "up" and .neighbors == 0' show ports
-wait_for 5 sh -c "! kill -0 $PID_b 2>/dev/null"
-kill -TERM "$PID_a"; wait_for 5 sh -c "! kill -0 $PID_a 2>/dev/null"
+wait_for 20 sh -c "! kill -0 $PID_b 2>/dev/null"
+kill -TERM "$PID_a"; wait_for 20 sh -c "! kill -0 $PID_a 2>/dev/null"
 check_clean "no sanitizer report from either daemon (both runs)" \
     "$NS_TMP/a.log" "$NS_TMP/b.log" "$NS_TMP/a1.log" "$NS_TMP/b1.log"
 finish

@@ -15,7 +15,7 @@ ns_pair o1a o1b
 # regular timer within a few seconds, so every frame counted is fast tx.
 dx_conf "$NS_TMP/c.conf" 30 4 '' '{ match = "o*"; }'
 dx_start a a "$NS_TMP/c.conf" -D lldp && dx_start b b "$NS_TMP/c.conf" || bail "start"
-wait_for 5 dx_nbrs a 1 && wait_for 5 dx_nbrs b 1 || bail "no discovery"
+wait_for 20 dx_nbrs a 1 && wait_for 20 dx_nbrs b 1 || bail "no discovery"
 
 out() { dx_stat a "$1" statsFramesOutTotal; }
 # ports_are "NAMES": a's ports, sorted, are exactly NAMES ("" for none;

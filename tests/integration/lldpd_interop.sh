@@ -40,13 +40,13 @@ check "lldpd shows dcbxd's system name" \
     sh -c "echo '$out' | grep -q 'chassis.name=dcbxd-side'"
 check "lldpd shows dcbxd's TTL (11)" \
     sh -c "echo '$out' | grep -Eq '\\.ttl=11\$'"
-wait_for 15 dx_nbrs a 1
+wait_for 30 dx_nbrs a 1
 check "dcbxd shows lldpd's chassis ID and port" \
-    dx_eval a 'r[0]["chassis_id"] == "02:00:00:00:1b:01" and r[0]["port_id"] in ("d1b", "02:00:00:00:1b:01")'
+    dx_jq a '.[0] | .chassis_id == "02:00:00:00:1b:01" and (.port_id == "d1b" or .port_id == "02:00:00:00:1b:01")'
 # lldpd advertises tx-interval x tx-hold = 1 x 4 s (its own view agrees).
 lttl=$(lc -f keyvalue show interfaces | sed -n 's/^lldp\.d1b\.ttl\.ttl=//p')
 diag "lldpd's own TTL: $lttl"
 check "dcbxd shows lldpd's system name and TTL (4 s, as lldpd says)" \
-    dx_eval a "r[0]['sys_name'] == 'lldpd-side' and r[0]['ttl'] == 4 and '$lttl' == '4'"
-dx_q a show-neighbors | sed 's/^/# /'
+    eval '[ "$lttl" = 4 ] && dx_jq a ".[0] | .sys_name == \"lldpd-side\" and .ttl == 4"'
+dx_ctl a show neighbors | sed 's/^/# /'
 finish

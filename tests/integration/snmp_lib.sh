@@ -53,14 +53,14 @@ sn_snmpd() {
 
 sn_snmpd_stop() {
 	kill "$SN_SNMPD" 2>/dev/null
-	wait_for 5 sh -c "! kill -0 $SN_SNMPD 2>/dev/null"
+	wait_for 20 sh -c "! kill -0 $SN_SNMPD 2>/dev/null"
 }
 
 sn_trapd() {
 	snmptrapd -f -Lf "$SN_TRAPS" -C -c "$NS_TMP/snmptrapd.conf" -On \
 	    "udp:127.0.0.1:$SN_TPORT" >"$NS_TMP/snmptrapd.out" 2>&1 &
 	BG_PIDS="$BG_PIDS $!"
-	wait_for 5 grep -q 'NET-SNMP version' "$SN_TRAPS"
+	wait_for 20 grep -q 'NET-SNMP version' "$SN_TRAPS"
 }
 
 sn_get() {

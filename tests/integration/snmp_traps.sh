@@ -28,7 +28,7 @@ IF=$(sn_ifindex a s0)
 
 t0=$(ms_now)
 sn_start b b || bail "dcbxd b"
-if wait_for 5 sh -c "grep -q 'OID: $MISMATCH\([^.0-9]\|\$\)' $SN_TRAPS"; then
+if wait_for 20 sh -c "grep -q 'OID: $MISMATCH\([^.0-9]\|\$\)' $SN_TRAPS"; then
 	lat=$(( $(ms_now) - t0 ))
 	check "mismatch trap within 1 s of the peer's start (${lat} ms)" [ "$lat" -le 1000 ]
 else
