@@ -16,7 +16,10 @@ engine_start B b0 --tap dcb-b --speed 1G --pfc 3 --qmem 1M --stall-ms 300 ||
 	bail "engine B"
 nsx B ip link set dcb-b down
 nsx A "$ETOOL" gen dcb-a --stream 3:vlan:100M:2000 --duration 3000 >/dev/null
-sleep 0.3
+# A's engine sends what it took from its TAP (paced); B stalls on it.
+sent_all() { [ "$(jget "$(engine_json a0)" '.priorities[3].counters.tx_frames')" -ge 2000 ]; }
+wait_for 30 sent_all
+wait_for 20 grep -q '"event":"stall","priority":3' "$NS_TMP/eng-b0.out"
 ja=$(engine_json a0)
 jb=$(engine_json b0)
 diag "B prio 3: $(jget "$jb" '.priorities[3] | [.stalled, .counters.pfc_requests, .drops] | tostring')"
