@@ -9,6 +9,7 @@
 # that group gets dcbctl's "permission denied".
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"
+. "$top_srcdir/tests/lib/ctl.sh"
 DCBXD=$top_builddir/daemon/dcbxd
 DCBCTL=$top_builddir/ctl/dcbctl
 need_root
@@ -245,5 +246,5 @@ else
 	skip "setpriv missing" "permission denied"
 	skip "setpriv missing" "group member"
 fi
-check "no sanitizer report" sh -c "! grep -q Sanitizer '$NS_TMP/r.log'"
+check_clean "no sanitizer report" "$NS_TMP/r.log"
 finish

@@ -12,6 +12,7 @@
 # by golden.py) are all printed.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"
+. "$top_srcdir/tests/lib/ctl.sh"
 DCBXD=$top_builddir/daemon/dcbxd
 DCBCTL=$top_builddir/ctl/dcbctl
 G=$top_srcdir/tests/ctl/golden
@@ -190,6 +191,5 @@ check "show neighbors (all ports) has 5001 rows" sh -c \
 
 kill "$PID_c" "$PID_s"
 wait_for 20 sh -c "! kill -0 $PID_c 2>/dev/null && ! kill -0 $PID_s 2>/dev/null"
-check "no sanitizer report" sh -c \
-    "! grep -q Sanitizer '$NS_TMP/c.log' '$NS_TMP/s.log'"
+check_clean "no sanitizer report" "$NS_TMP/c.log" "$NS_TMP/s.log"
 finish
