@@ -17,14 +17,14 @@ DCBXD=$top_builddir/daemon/dcbxd
 DCBCTL=$top_builddir/ctl/dcbctl
 G=$top_srcdir/tests/ctl/golden
 need_root
-need_cmd ip python3 timeout
+need_cmd ip jq timeout
 [ -x "$DCBXD" ] && [ -x "$DCBCTL" ] || skip_all "dcbxd or dcbctl not built"
 ip netns add "kprobe$$" 2>/dev/null || skip_all "cannot create network namespaces here"
 ip netns del "kprobe$$"
 
-plan 63
+plan 70
 ns_setup k
-PY="python3 $top_srcdir/tests/ctl/golden.py"
+PY="$PY $top_srcdir/tests/ctl/golden.py"
 ns_add c && ns_add s && ns_add x || bail "namespaces"
 veth_add c kc0 s ks0 02:00:00:00:0c:00 02:00:00:00:05:00 &&
     veth_add c kc1 x kx1 02:00:00:00:0c:01 02:00:00:00:0e:01 || bail "veth"
@@ -192,4 +192,32 @@ check "show neighbors (all ports) has 5001 rows" sh -c \
 kill "$PID_c" "$PID_s"
 wait_for 20 sh -c "! kill -0 $PID_c 2>/dev/null && ! kill -0 $PID_s 2>/dev/null"
 check_clean "no sanitizer report" "$NS_TMP/c.log" "$NS_TMP/s.log"
+# The goldens were written by GOLDEN_UPDATE=1, i.e. by the implementation:
+# what they say is checked here against the configs above, by hand, so
+# that a regenerated golden cannot bake in a wrong answer.
+gj() {	# gj NAME FILTER: FILTER holds on golden/NAME (a .json golden)
+	sed '/^exit: /d; /^stderr: /d' "$G/$1" | jq -e "$2" >/dev/null 2>&1
+}
+check "golden facts: the server runs policy A from c.conf (ETS 50/30/20, prio-tc, strict 3-7)" \
+    gj dcbx-server.json '.ets.oper | .tc_bw == [50, 30, 20, 0, 0, 0, 0, 0] and
+        .prio_tc == [0, 0, 0, 1, 1, 2, 3, 2] and
+        .tc_tsa == ["ets", "ets", "ets", "strict", "strict", "strict", "strict", "strict"]'
+check "golden facts: ... PFC on 3 and 4 only, APP UDP 4791 -> 3, all from the peer" \
+    gj dcbx-server.json '(.pfc.oper.prio_pfc == [false, false, false, true, true, false, false, false]) and
+        .app.oper == [{"selector": "dgram-port", "protocol": 4791, "priority": 3}] and
+        [.ets.status, .pfc.status, .app.status] == ["peer", "peer", "peer"] and
+        .peer_mac == "02:00:00:00:0c:00"'
+check "golden facts: PFC delay at 10G over 100 m is 2 x 8192 + 2 x 5000 = 26384 bits" \
+    gj dcbx-server.json '.pfc.oper.delay == 26384'
+check "golden facts: the controller runs its own policy (status local)" \
+    gj dcbx-controller.json '.ets.oper.tc_bw == [50, 30, 20, 0, 0, 0, 0, 0] and
+        [.ets.status, .pfc.status, .app.status] == ["local", "local", "local"]'
+check "golden facts: the server's neighbour is the controller (MAC, port kc0, name ctrl)" \
+    gj neighbors-dev.json '.[0] | .chassis_id == "02:00:00:00:0c:00" and .port_id == "kc0" and .sys_name == "ctrl"'
+check "golden facts: the controller's ports are kc0 and kc1, both controller" \
+    gj ports.json '[.[] | [.ifname, .role]] == [["kc0", "controller"], ["kc1", "controller"]]'
+check "golden facts: the table output says the same (ets, pfc, app)" \
+    sh -c "grep -q '^tc-bw 0:50 1:30 2:20 3:0' '$G/ets' &&
+        grep -q '^prio-pfc 0:off 1:off 2:off 3:on 4:on 5:off 6:off 7:off' '$G/pfc' &&
+        grep -qx 'dgram-port 4791:3' '$G/app'"
 finish
