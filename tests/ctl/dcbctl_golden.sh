@@ -24,7 +24,7 @@ ip netns del "kprobe$$"
 
 plan 70
 ns_setup k
-PY="$PY $top_srcdir/tests/ctl/golden.py"
+GPY="$PY $top_srcdir/tests/ctl/golden.py"
 ns_add c && ns_add s && ns_add x || bail "namespaces"
 veth_add c kc0 s ks0 02:00:00:00:0c:00 02:00:00:00:05:00 &&
     veth_add c kc1 x kx1 02:00:00:00:0c:01 02:00:00:00:0e:01 || bail "veth"
@@ -72,7 +72,7 @@ golden() {
 	_g=$1; shift
 	"$@" >"$NS_TMP/o" 2>"$NS_TMP/e"
 	_rc=$?
-	{ $PY mask "$NS_TMP" <"$NS_TMP/o"
+	{ $GPY mask "$NS_TMP" <"$NS_TMP/o"
 	  sed "s|$NS_TMP|TMP|g; s/^/stderr: /" "$NS_TMP/e"
 	  echo "exit: $_rc"; } >"$NS_TMP/g"
 	if [ -n "$GOLDEN_UPDATE" ]; then cp "$NS_TMP/g" "$G/$_g"; fi
@@ -131,11 +131,11 @@ check "the server drops its neighbour" wait_for 10 sh -c \
 nsx c ip link set kc0 up
 wait_for 10 dcbx_is "$S" ks0 peer
 sleep 0.3
-$PY mask "$NS_TMP" <"$NS_TMP/mon-s.txt" >"$NS_TMP/mon-s.masked"
-$PY mask "$NS_TMP" <"$NS_TMP/mon-c.txt" >"$NS_TMP/mon-c.masked"
+$GPY mask "$NS_TMP" <"$NS_TMP/mon-s.txt" >"$NS_TMP/mon-s.masked"
+$GPY mask "$NS_TMP" <"$NS_TMP/mon-c.txt" >"$NS_TMP/mon-c.masked"
 # (GOLDEN_UPDATE: pick monitor-s.expect's lines from this file by hand.)
 [ -n "$GOLDEN_UPDATE" ] && cp "$NS_TMP/mon-s.masked" "$NS_TMP/../monitor-s.seen"
-if $PY inorder "$G/monitor-s.expect" "$NS_TMP/mon-s.masked" >"$NS_TMP/io"
+if $GPY inorder "$G/monitor-s.expect" "$NS_TMP/mon-s.masked" >"$NS_TMP/io"
 then ok "monitor (text) saw the expected lines in order"
 else not_ok "monitor (text) saw the expected lines in order"
 	diag "$(cat "$NS_TMP/io")"
@@ -170,13 +170,11 @@ check "... and the port's policy (PFC 3,4: the reload dropped 5:on)" sh -c \
 cp "$NS_TMP/c.conf.good" "$NS_TMP/c.conf"
 
 # 6. 5000 neighbours on kc1.
-nsx x timeout 60 $PY inject kx1 5000
-check "dcbxd holds 5000 neighbours on kc1" wait_for 20 sh -c \
-    "$PY count '$NS_TMP/c.sock' kc1 | grep -qx 5000"
-t0=$(ms_now)
+nsx x timeout 60 $GPY inject kx1 5000
+check "dcbxd holds 5000 neighbours on kc1" wait_for 30 \
+    ctl_jq "$NS_TMP/c.sock" '.[] | select(.ifname == "kc1") | .neighbors == 5000' show ports
 $C show neighbors dev kc1 >"$NS_TMP/n5000" 2>"$NS_TMP/n5000.err"
 rc=$?
-diag "dcbctl show neighbors dev kc1: $(( $(ms_now) - t0 )) ms"
 check "show neighbors of 5000: exit 0" [ $rc -eq 0 ]
 check "... 5000 rows and a header" [ "$(wc -l <"$NS_TMP/n5000")" -eq 5001 ]
 check "... 5000 distinct chassis IDs" sh -c \
@@ -184,8 +182,7 @@ check "... 5000 distinct chassis IDs" sh -c \
 check "... sorted: sta0's row right after the header" sh -c \
     "sed -n 2p '$NS_TMP/n5000' | grep -q '02:00:5e:00:00:00  p0 .*sta0 '"
 $C -j show neighbors dev kc1 >"$NS_TMP/n5000.json"
-check "-j: 5000 objects" python3 -c 'import json,sys
-sys.exit(0 if len(json.load(open(sys.argv[1]))) == 5000 else 1)' "$NS_TMP/n5000.json"
+check "-j: 5000 objects" sh -c "[ -s '$NS_TMP/n5000.json' ] && jq -e 'length == 5000' '$NS_TMP/n5000.json' >/dev/null"
 check "show neighbors (all ports) has 5001 rows" sh -c \
     "$C show neighbors | wc -l | grep -qx 5002"
 
