@@ -59,7 +59,13 @@ S="$DCBCTL -s $NS_TMP/s.sock"
 bg_start s "$NS_TMP/mon-s.txt" timeout 120 $S monitor
 MON_S=$BG_PID
 bg_start c "$NS_TMP/mon-c.txt" timeout 120 $C -j monitor
-sleep 0.3
+# Both are subscribed once a reload made after they started shows up in
+# each (reload until it does: a monitor may not have subscribed yet).
+subscribed() {
+	$C reload >/dev/null; $S reload >/dev/null
+	grep -q '^reload' "$NS_TMP/mon-s.txt" && grep -q '"reload"' "$NS_TMP/mon-c.txt"
+}
+wait_for 20 subscribed || bail "the monitors did not subscribe"
 nsx c ip link set kc0 up && nsx s ip link set ks0 up &&
     nsx c ip link set kc1 up && nsx x ip link set kx1 up
 dcbx_is() { $1 -j show dcbx dev "$2" | grep -q "\"status\":\"$3\""; }
@@ -129,8 +135,13 @@ nsx c ip link set kc0 down
 check "the server drops its neighbour" wait_for 10 sh -c \
     "$S show neighbors dev ks0 | wc -l | grep -qx 1"
 nsx c ip link set kc0 up
-wait_for 10 dcbx_is "$S" ks0 peer
-sleep 0.3
+wait_for 20 dcbx_is "$S" ks0 peer
+# The monitor prints the last event after the state changed: wait for it.
+mon_s_done() {
+	$GPY mask "$NS_TMP" <"$NS_TMP/mon-s.txt" >"$NS_TMP/mon-s.masked" &&
+	    $GPY inorder "$G/monitor-s.expect" "$NS_TMP/mon-s.masked"
+}
+wait_for 20 mon_s_done
 $GPY mask "$NS_TMP" <"$NS_TMP/mon-s.txt" >"$NS_TMP/mon-s.masked"
 $GPY mask "$NS_TMP" <"$NS_TMP/mon-c.txt" >"$NS_TMP/mon-c.masked"
 # (GOLDEN_UPDATE: pick monitor-s.expect's lines from this file by hand.)
