@@ -72,7 +72,7 @@ j=$(engine_json a0)
 tx6=$(tx6)
 diag "with strict 6: kb/s $(rate "$s" 6) / $(rate "$s" 0) $(rate "$s" 1) $(rate "$s" 2); shares of the rest $(share "$s" 0 1 2) / $(share "$s" 1 0 2) / $(share "$s" 2 0 1); priority 6: $sent6 offered, $tx6 sent"
 check "strict priority 6 goes first: every frame offered was sent ($tx6 of $sent6)" \
-    [ -n "$sent6" ] && [ "$sent6" -gt 0 ] && [ "$tx6" -eq "$sent6" ]
+    eval '[ -n "$sent6" ] && [ "$sent6" -gt 0 ] && [ "$tx6" -eq "$sent6" ]'
 check "and none of it waited long enough to be dropped" \
     test "$(qfull "$j" 6)" -eq "$(qfull "$j0" 6)"
 j0=$(engine_json a0)

@@ -41,7 +41,7 @@ check "statsAgeoutsTotal counts it" [ "$(dx_stat a d0a statsAgeoutsTotal)" = 1 ]
 last=$(log_last_ms "$NS_TMP/b.log" ": sent ") aged=$(dx_log_ms a "aged out")
 diag "aged out $((${aged:-0} - ${last:-0})) ms after the last frame b sent (TTL 11 s; daemon logs)"
 check "not before its TTL: ageout >= b's last frame + 11 s (log stamps, ms truncation 2 ms)" \
-    [ -n "$last" -a -n "$aged" ] && [ $((aged - last)) -ge 10998 ]
+    eval '[ -n "$last" ] && [ -n "$aged" ] && [ $((aged - last)) -ge 10998 ]'
 
 # 3. Both started at the same moment on links that are already up.
 kill "$PID_a"; wait_for 20 sh -c "! kill -0 $PID_a 2>/dev/null"
@@ -65,7 +65,7 @@ check "by its shutdown LLDPDU: a logged 'neighbour shut down'" \
 sd=$(dx_log_ms b "sent shutdown LLDPDU") del=$(dx_log_ms a "neighbour shut down")
 diag "deleted $((${del:-0} - ${sd:-0})) ms after b sent its shutdown LLDPDU (daemon logs)"
 check "b sent the shutdown LLDPDU before a deleted the neighbour (log stamps)" \
-    [ -n "$sd" -a -n "$del" ] && [ "$del" -ge "$sd" ]
+    eval '[ -n "$sd" ] && [ -n "$del" ] && [ "$del" -ge "$sd" ]'
 check "that was a delete, not an ageout" [ "$(dx_stat a d0a statsAgeoutsTotal)" = 0 ]
 check "remote table counted one insert and one delete" \
     dx_jq a '.[0].remote_tables | .inserts == 1 and .deletes == 1' show stats dev d0a

@@ -35,7 +35,7 @@ check "the peer flushed us too (its carrier went down)" wait_for 30 dx_nbrs b 0
 sleep 1.5
 n1=$(out o1a)
 check "nothing is sent while the link is down ($n0 -> $n1)" \
-    [ -n "$n0" ] && [ "$n0" = "$n1" ]
+    eval '[ -n "$n0" ] && [ "$n0" = "$n1" ]'
 
 # 2. Link up: fast transmission, txFastInit (4) frames msgFastTx (1 s)
 # apart.  With tx-interval 30 s the regular timer sends one frame per

@@ -89,7 +89,7 @@ check "o2a still receives: its neighbour stays" \
 wait_for 20 sh -c "[ \$(grep -c 'configuration reloaded' '$T/a.log') -ge 2 ]"
 n1=$(out o1a)
 check "o1a was not restarted: it sent nothing at the reload ($n0 -> $n1)" \
-    [ -n "$n0" ] && [ "$n0" = "$n1" ]
+    eval '[ -n "$n0" ] && [ "$n0" = "$n1" ]'
 check "o1a kept its neighbour (1 insert, 0 deletes)" rem_ok a o1a
 
 # 4. SIGHUP with a broken file: error with file:line logged, the running

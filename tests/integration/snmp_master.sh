@@ -47,7 +47,7 @@ lost=$(log_last_ms "$NS_TMP/a.log" "lost the AgentX master")
 back=$(log_last_ms "$NS_TMP/a.log" "connected to the AgentX master")
 diag "reconnected $((${back:-0} - ${lost:-0})) ms after losing the master (a's log; includes snmpd's restart)"
 check "the reconnection came after the loss (a's log order)" \
-    [ -n "$lost" -a -n "$back" ] && [ "$back" -ge "$lost" ]
+    eval '[ -n "$lost" ] && [ -n "$back" ] && [ "$back" -ge "$lost" ]'
 n=$(grep -c 'connected to the AgentX master' "$NS_TMP/a.log")
 check "two connections logged ($n)" [ "$n" -eq 2 ]
 check "dcbxd is still running after the restart" kill -0 "$(sn_pid a)"
