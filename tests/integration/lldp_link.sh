@@ -50,32 +50,38 @@ g=$(awk -v up="$up" '/o1a: sent / { split($1, t, "."); ms = t[1] t[2];
     if (ms >= up) { if (p) printf "%d ", ms - p; p = ms } }' "$NS_TMP/a.log")
 diag "gaps between a's frames after link up (ms, daemon log): $g"
 # 3. Renamed (down, rename, up: the kernel renames only a down link) to a
-# name the config still matches: the same port, under its new name.
+# name the config still matches: the same port, under its new name.  Down
+# until the peer has flushed us: a carrier flip shorter than the kernel's
+# linkwatch delay (about a second) is no change at all for the peer, which
+# would rightly keep our old port ID until its TTL.
 nsx a ip link set o1a down
+wait_for 30 dx_nbrs b 0 || diag "the peer did not flush us at link down"
 nsx a ip link set o1a name o9a
 nsx a ip link set o9a up
-check "renamed port follows its new name (show-ports: o9a)" \
+check "renamed port follows its new name (show ports: o9a)" \
     wait_for 20 ports_are o9a
 check "the peer sees the new port ID o9a" wait_for 20 b_sees o9a
 
-# 4. Renamed to a name the config does not match: the port is dropped.
-# Down for 1.2 s: the kernel's linkwatch reports a carrier flip shorter
-# than about a second to the peer as no change at all, and the peer would
-# rightly keep us until our TTL.
+# 4. Renamed to a name the config does not match: the port is dropped,
+# and no agent runs there -- the peer never inserts a neighbour between
+# the rename and the rename back (its insert counter grows by one: o1a).
 nsx a ip link set o9a down
-sleep 1.2
+wait_for 30 dx_nbrs b 0 || diag "the peer did not flush us at link down"
+ins0=$(ctl_get "$NS_TMP/b.sock" '.[0].remote_tables.inserts' show stats dev o1b)
 nsx a ip link set o9a name x1a
 nsx a ip link set x1a up
 check "rename to an unmatched name drops the port" \
     wait_for 20 ports_are ""
-check "no agent runs there: the peer flushes us (carrier down)" \
-    wait_for 30 dx_nbrs b 0
 nsx a ip link set x1a down
+wait_for 30 dx_nbrs b 0
 nsx a ip link set x1a name o1a
 nsx a ip link set o1a up
 check "renamed back into the pattern: the port is added" \
     wait_for 20 ports_are o1a
 check "and the peer sees port ID o1a" wait_for 20 b_sees o1a
+ins1=$(ctl_get "$NS_TMP/b.sock" '.[0].remote_tables.inserts' show stats dev o1b)
+check "no agent ran on x1a: the peer inserted only o1a since ($ins0 -> $ins1)" \
+    eval '[ -n "$ins0" ] && [ "$ins1" = $((ins0 + 1)) ]'
 
 # 5. A new interface while running: its agent starts without a restart.
 veth_add a o2a b o2b || bail "second veth"
