@@ -51,14 +51,18 @@ usage(FILE *f)
 	    "           [--cell 416] [--min-frame 64] [--intf-delay BT] "
 	    "[--response QUANTA]\n"
 	    "           [--propagation PS_PER_M]\n"
+	    "  metrics                 the Prometheus text exposition\n"
+	    "  doctor [dev IF]         lossless-fabric checks (exit 2: an "
+	    "error found)\n"
 	    "  reload\n"
 	    "  version\n"
 	    "(default socket %s; see dcbctl(8))\n", DCBCTL_SOCKET);
 }
 
-/* "dev IF" as the only optional words of a show command. */
+/* "dev IF" as the only optional words of a command ("show X", "doctor"). */
 static int
-dev_args(const char *what, int argc, char *argv[], bool need, json_t **args)
+dev_args(const char *cmd, const char *what, int argc, char *argv[], bool need,
+    json_t **args)
 {
 	*args = json_object();
 	if (argc == 2 && strcmp(argv[0], "dev") == 0 && argv[1][0] != '\0' &&
@@ -68,7 +72,8 @@ dev_args(const char *what, int argc, char *argv[], bool need, json_t **args)
 	}
 	if (argc == 0 && !need)
 		return 0;
-	fprintf(stderr, "dcbctl: show %s: expected %s\n", what,
+	fprintf(stderr, "dcbctl: %s%s%s: expected %s\n", cmd,
+	    what[0] != '\0' ? " " : "", what,
 	    need ? "dev IF" : "nothing or dev IF");
 	json_decref(*args);
 	return -1;
@@ -129,7 +134,7 @@ cmd_show(const struct ctx *x, int argc, char *argv[])
 			    argv[0], argv[1]);
 			return 1;
 		}
-		if (dev_args(argv[0], argc - 1, argv + 1, shows[i].need_dev,
+		if (dev_args("show", argv[0], argc - 1, argv + 1, shows[i].need_dev,
 		    &args) != 0)
 			return 1;
 		return simple(x, shows[i].cmd, args, shows[i].show);
@@ -157,7 +162,7 @@ cmd_show_feature(const struct ctx *x, int argc, char *argv[])
 		    argv[0]);
 		return 1;
 	}
-	if (dev_args(argv[0], argc - 1, argv + 1, true, &args) != 0)
+	if (dev_args("show", argv[0], argc - 1, argv + 1, true, &args) != 0)
 		return 1;
 	json_decref(args);
 	if (client_open(&c, x->sock, false) != 0)
@@ -322,6 +327,71 @@ cmd_version(const struct ctx *x, int argc, char *argv[])
 	return simple(x, PROTO_VERSION, NULL, show_version);
 }
 
+/* The exposition as the daemon renders it: for the textfile collector. */
+static int
+cmd_metrics(const struct ctx *x, int argc, char *argv[])
+{
+	struct client c;
+	const char *text;
+	json_t *r;
+
+	if (argc > 0) {
+		fprintf(stderr, "dcbctl: metrics: unexpected \"%s\"\n",
+		    argv[0]);
+		return 1;
+	}
+	if (client_open(&c, x->sock, false) != 0)
+		return 1;
+	r = client_call(&c, PROTO_METRICS, NULL);
+	client_close(&c);
+	if (r == NULL)
+		return 1;
+	if (x->out.json)
+		show_json(&x->out, r);
+	else if ((text = json_string_value(json_object_get(r, "text"))) !=
+	    NULL)
+		fputs(text, stdout);
+	json_decref(r);
+	return (fflush(stdout) == 0 ? 0 : 1);
+}
+
+/*
+ * doctor [dev IF]: the daemon's findings.  Exit 0 when none is an error,
+ * DCBCTL_EXIT_FINDING when one is (1 stays "could not ask").
+ */
+#define DCBCTL_EXIT_FINDING	2
+static int
+cmd_doctor(const struct ctx *x, int argc, char *argv[])
+{
+	struct client c;
+	json_t *args, *r, *f;
+	const char *sev;
+	size_t i;
+	int rc = 0;
+
+	if (dev_args("doctor", "", argc, argv, false, &args) != 0)
+		return 1;
+	if (client_open(&c, x->sock, false) != 0) {
+		json_decref(args);
+		return 1;
+	}
+	r = client_call(&c, PROTO_DOCTOR, args);
+	client_close(&c);
+	if (r == NULL)
+		return 1;
+	json_array_foreach(r, i, f) {
+		sev = json_string_value(json_object_get(f, "severity"));
+		if (sev != NULL && strcmp(sev, "error") == 0)
+			rc = DCBCTL_EXIT_FINDING;
+	}
+	if (x->out.json)
+		show_json(&x->out, r);
+	else
+		show_findings(stdout, r);
+	json_decref(r);
+	return rc;
+}
+
 static int
 cmd_headroom(const struct ctx *x, int argc, char *argv[])
 {
@@ -343,6 +413,8 @@ static const struct {
 	{ "set", cmd_set },
 	{ "monitor", cmd_monitor },
 	{ "headroom", cmd_headroom },
+	{ "metrics", cmd_metrics },
+	{ "doctor", cmd_doctor },
 	{ "reload", cmd_reload },
 	{ "version", cmd_version },
 	{ "help", cmd_help },

@@ -97,6 +97,8 @@ void	show_pfc(FILE *, const json_t *);
 void	show_app(FILE *, const json_t *);
 void	show_stats(FILE *, const json_t *);
 void	show_event(FILE *, const json_t *);
+/* doctor's findings, one per line; "no findings" when there is none. */
+void	show_findings(FILE *, const json_t *);
 
 /* ---------------------------------------------------------- table.c */
 

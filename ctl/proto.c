@@ -431,6 +431,8 @@ static const struct {
 	{ PROTO_SUBSCRIBE, 0, 0 },
 	{ PROTO_RELOAD, 0, 0 },
 	{ PROTO_VERSION, 0, 0 },
+	{ PROTO_METRICS, 0, 0 },
+	{ PROTO_DOCTOR, 0, ARG_DEV },
 };
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))

@@ -62,6 +62,11 @@
  *   subscribe       {} then events
  *   reload          {}
  *   version         {"version":"0.1.0"}
+ *   metrics         {"text":"..."}: the Prometheus text exposition, the
+ *                   same as the HTTP listener's /metrics
+ *   doctor          [FINDING...] in port order, FINDING =
+ *     {"ifname","severity":"error"|"warning"|"info","check","message"}
+ *     (check: a stable name, listed in dcbctl(8); [] when all is well)
  * Errors: "code" is an errno name: EINVAL (bad request or a policy that
  * does not validate; nothing changed), EOPNOTSUPP (unknown cmd), ENODEV
  * (no such port), EIO (set --persist could not write or re-read the
@@ -101,6 +106,8 @@
 #define PROTO_SUBSCRIBE		"subscribe"
 #define PROTO_RELOAD		"reload"
 #define PROTO_VERSION		"version"
+#define PROTO_METRICS		"metrics"
+#define PROTO_DOCTOR		"doctor"		/* args: {"dev":?} */
 
 json_t	*proto_ets_to_json(const struct dcb_ets *);
 json_t	*proto_pfc_to_json(const struct dcb_pfc *);

@@ -440,3 +440,28 @@ show_event(FILE *fp, const json_t *ev)
 	fputc('\n', fp);
 	fflush(fp);
 }
+
+/* "eth0  error    pfc-mismatch  PFC is on ...": one finding a line. */
+void
+show_findings(FILE *fp, const json_t *r)
+{
+	struct table *t;
+	const json_t *f;
+	char b[4][512];
+	size_t i;
+
+	if (json_array_size(r) == 0) {
+		fprintf(fp, "no findings\n");
+		return;
+	}
+	t = table_new(4);
+	json_array_foreach((json_t *)(uintptr_t)r, i, f) {
+		table_add(t, get_text(f, "ifname", b[0], sizeof(b[0])));
+		table_add(t, get_text(f, "severity", b[1], sizeof(b[1])));
+		table_add(t, get_text(f, "check", b[2], sizeof(b[2])));
+		table_add(t, get_text(f, "message", b[3], sizeof(b[3])));
+		table_end_row(t);
+	}
+	table_print(t, fp, "");
+	table_free(t);
+}

@@ -54,6 +54,9 @@ struct backend {
 	void			*priv;
 	char			ifname[16];
 	char			why[160];	/* why this backend was chosen */
+	bool			firmware;	/* the NIC's firmware runs DCBX
+						   (LLD_MANAGED): read, never
+						   written */
 	int			err;		/* last error, negative errno or 0 */
 	char			error[160];	/* and its text, "" if none */
 	bool			applied;	/* 'last' is valid */

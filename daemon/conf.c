@@ -14,6 +14,8 @@
 #include <fnmatch.h>
 #include <libconfig.h>
 #include <libgen.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +138,30 @@ static const struct field snmp_fields[] = {
 	F_UINT("notification-interval", struct conf,
 	    snmp_notification_interval, 5, 3600),
 	F_UINT("holddown", struct conf, snmp_holddown, 0, 3600),
+	F_END
+};
+
+static void
+parse_listen(struct field_ctx *x, const config_setting_t *s, void *obj,
+    const struct field *f)
+{
+	const char *v = config_setting_get_string(s);
+	char addr[64], why[128];
+	uint16_t port;
+
+	if (v != NULL && v[0] != '\0' && conf_listen_split(v, addr,
+	    sizeof(addr), &port, why, sizeof(why)) != 0) {
+		field_err(x, s, "listen \"%s\": %s", v, why);
+		return;
+	}
+	field_parse_str(x, s, obj, f);
+}
+
+static const struct field metrics_fields[] = {
+	ROW("listen", parse_listen, field_emit_str, struct conf,
+	    metrics_listen, 0, 0, NULL, NULL),
+	F_UINT("max-connections", struct conf, metrics_max_conns, 1, 1024),
+	F_UINT("timeout", struct conf, metrics_timeout, 1, 300),
 	F_END
 };
 
@@ -400,6 +426,8 @@ emit_ports(config_setting_t *g, const void *obj, const struct field *f)
 static const struct field root_fields[] = {
 	{ "dcbxd", field_parse_sub, field_emit_sub, 0, 0, 0, 0, NULL, dcbxd_fields },
 	{ "snmp", field_parse_sub, field_emit_sub, 0, 0, 0, 0, NULL, snmp_fields },
+	{ "metrics", field_parse_sub, field_emit_sub, 0, 0, 0, 0, NULL,
+	    metrics_fields },
 	{ "ports", parse_ports, emit_ports, 0, 0, 0, 0, NULL, NULL },
 	F_END
 };
@@ -434,6 +462,55 @@ conf_defaults(struct conf *c)
 	snprintf(c->snmp_agentx, sizeof(c->snmp_agentx), "/var/agentx/master");
 	c->snmp_notification_interval = 30;
 	c->snmp_holddown = 5;
+	c->metrics_max_conns = 16;
+	c->metrics_timeout = 10;
+}
+
+int
+conf_listen_split(const char *s, char *addr, size_t addrlen, uint16_t *port,
+    char *err, size_t errlen)
+{
+	const char *colon, *a = s, *end;
+	unsigned char buf[sizeof(struct in6_addr)];
+	char *ep;
+	unsigned long v;
+	size_t n;
+
+	if (s[0] == '[') {
+		if ((end = strchr(s, ']')) == NULL || end[1] != ':') {
+			snprintf(err, errlen, "expected [IPV6]:PORT");
+			return (-1);
+		}
+		a = s + 1;
+		colon = end + 1;
+	} else if ((colon = strrchr(s, ':')) == NULL ||
+	    memchr(s, ':', (size_t)(colon - s)) != NULL) {
+		snprintf(err, errlen, "expected ADDR:PORT (an IPv6 address "
+		    "in brackets)");
+		return (-1);
+	} else
+		end = colon;
+	n = (size_t)(end - a);
+	if (n == 0 || n >= addrlen) {
+		snprintf(err, errlen, "no address");
+		return (-1);
+	}
+	memcpy(addr, a, n);
+	addr[n] = '\0';
+	if (inet_pton(s[0] == '[' ? AF_INET6 : AF_INET, addr, buf) != 1) {
+		snprintf(err, errlen, "\"%s\" is not a numeric IP%s address",
+		    addr, s[0] == '[' ? "v6" : "v4");
+		return (-1);
+	}
+	errno = 0;
+	v = strtoul(colon + 1, &ep, 10);
+	if (colon[1] == '\0' || *ep != '\0' || errno != 0 || v < 1 ||
+	    v > 65535) {
+		snprintf(err, errlen, "port must be 1..65535");
+		return (-1);
+	}
+	*port = (uint16_t)v;
+	return (0);
 }
 
 void

@@ -91,6 +91,10 @@ struct conf {
 	char		snmp_agentx[108];
 	unsigned int	snmp_notification_interval;
 	unsigned int	snmp_holddown;
+	/* metrics: { ... } -- the OpenMetrics endpoint, off when "" */
+	char		metrics_listen[64];	/* "ADDR:PORT", "[V6]:PORT" */
+	unsigned int	metrics_max_conns;	/* open connections */
+	unsigned int	metrics_timeout;	/* seconds per read/write */
 	/* ports = ( ... ) */
 	size_t		nports;
 	struct conf_port *ports;
@@ -114,6 +118,12 @@ void	conf_free(struct conf *);
  */
 bool	conf_port_for(const struct conf *, const char *ifname,
 	    struct conf_port *);
+/*
+ * Split "ADDR:PORT" (an IPv6 address in brackets: "[::1]:9417") into a
+ * numeric address and a port 1..65535.  0, or -1 with a sentence in err.
+ */
+int	conf_listen_split(const char *, char *addr, size_t addrlen,
+	    uint16_t *port, char *err, size_t errlen);
 /* Print the config so that it parses again to the same result (-t -v). */
 void	conf_print(const struct conf *, FILE *);
 /*

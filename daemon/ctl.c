@@ -24,8 +24,10 @@
 
 #include "ctl.h"
 #include "dcbxd.h"
+#include "doctor.h"
 #include "event.h"
 #include "log.h"
+#include "metrics.h"
 #include "port.h"
 #include "proto.h"
 #include "show.h"
@@ -380,6 +382,34 @@ cmd_reload(struct client *c, json_t *args)
 	return (proto_ok(json_object()));
 }
 
+static json_t *
+cmd_metrics(struct client *c, json_t *args)
+{
+	json_t *r;
+	size_t len;
+	char *text;
+
+	(void)c;
+	(void)args;
+	if ((text = metrics_render(&len)) == NULL)
+		return (proto_err("ENOMEM", "out of memory"));
+	r = json_pack("{s:s%}", "text", text, len);
+	free(text);
+	return (proto_ok(r));
+}
+
+static json_t *
+cmd_doctor(struct client *c, json_t *args)
+{
+	struct port *p;
+	json_t *err;
+
+	(void)c;
+	if ((p = ctl_dev(args, false, &err)) == NULL && err != NULL)
+		return (err);
+	return (proto_ok(doctor_run(p)));
+}
+
 static const struct ctl_cmd {
 	const char	*name;
 	json_t		*(*fn)(struct client *, json_t *);
@@ -392,6 +422,8 @@ static const struct ctl_cmd {
 	{ PROTO_SET,		cmd_set },
 	{ PROTO_SUBSCRIBE,	cmd_subscribe },
 	{ PROTO_RELOAD,		cmd_reload },
+	{ PROTO_METRICS,	cmd_metrics },
+	{ PROTO_DOCTOR,		cmd_doctor },
 	{ NULL,			NULL }
 };
 

@@ -607,6 +607,7 @@ dcbnl_backend_open_tr(struct backend *b, struct dcbnl_tr *tr,
 	b->ops = &dcbnl_ops;
 	b->kind = BACKEND_DCBNL;
 	b->priv = p;
+	b->firmware = pr->firmware;
 	snprintf(b->ifname, sizeof(b->ifname), "%s", ifname);
 	snprintf(b->why, sizeof(b->why), "%s", pr->why);
 	return 0;

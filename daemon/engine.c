@@ -120,13 +120,46 @@ eng_kick(struct engine *e)
 		log_warn(LOG_SUB_ENGINE, "%s: kick", e->o.ifname);
 }
 
-/* Ask the data plane for a fresh snapshot; copy it out. */
+/*
+ * The latest snapshot the data plane published (every ENG_SNAP_NS: at most
+ * 100 ms old), read through the seqlock (engine_int.h): the event loop
+ * never waits for the data plane, not even for its mutex, and gives it no
+ * work (a scrape of many engine ports once woke each data plane to publish,
+ * competing with the loop for the CPU).  A copy torn by a publication is
+ * retried a few times, then the last good one stands.
+ */
 static void
 eng_snapshot(struct engine *e, struct eng_snap *s)
 {
+	struct eng_snap tmp;
+	uint32_t a, b;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		a = __atomic_load_n(&e->snap_wseq, __ATOMIC_ACQUIRE);
+		if (a & 1)
+			continue;
+		memcpy(&tmp, &e->snap, sizeof(tmp));
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		b = __atomic_load_n(&e->snap_wseq, __ATOMIC_RELAXED);
+		if (a == b) {
+			e->snap_last = tmp;
+			break;
+		}
+	}
+	*s = e->snap_last;
+}
+
+int
+engine_refresh(struct backend *b)
+{
+	struct engine *e = b->priv;
 	struct timespec dl;
 	uint64_t seq;
+	int rc = 0;
 
+	if (b->kind != BACKEND_ENGINE || e == NULL)
+		return (-EINVAL);
 	clock_gettime(CLOCK_MONOTONIC, &dl);
 	dl.tv_nsec += 200000000;
 	if (dl.tv_nsec >= 1000000000) {
@@ -135,16 +168,16 @@ eng_snapshot(struct engine *e, struct eng_snap *s)
 	}
 	pthread_mutex_lock(&e->mu);
 	seq = e->snap_seq;
-	e->want_snap = true;
+	__atomic_store_n(&e->want_snap, true, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->ctl_pending, true, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&e->mu);
 	eng_kick(e);
 	pthread_mutex_lock(&e->mu);
-	while (e->snap_seq == seq && e->running)
+	while (e->snap_seq == seq && e->running && rc == 0)
 		if (pthread_cond_timedwait(&e->cv, &e->mu, &dl) != 0)
-			break;
-	*s = e->snap;
+			rc = -ETIMEDOUT;
 	pthread_mutex_unlock(&e->mu);
+	return (rc);
 }
 
 /* ---- backend ops -------------------------------------------------- */

@@ -13,9 +13,11 @@
  *     over under a mutex, then kicks an eventfd; the data plane takes it
  *     between two frames, so traffic is never dropped by a change (queues
  *     are per priority and stay where they are).
- *   - counters are published by the data plane into a snapshot under the
- *     mutex every 100 ms, and on demand: stats()/show() ask and wait up to
- *     200 ms for a fresh one.
+ *   - counters are published by the data plane into a snapshot (a
+ *     seqlock) every 100 ms: stats()/show() copy the latest one and never
+ *     wait for the data plane or its lock (a scrape or
+ *     `show stats` must not stall the daemon's loop, 200 ms per port as it
+ *     once did); engine_refresh() waits for a fresh one, for tools.
  *   - events (stall, recovery, headroom too small, I/O failure) come back
  *     through engine_event_fd(), an eventfd the daemon's event loop watches;
  *     engine_event_next() pops them.
@@ -68,6 +70,14 @@ struct engine_event {
 	int			prio;	/* -1 when not about one priority */
 	int			err;	/* negative errno or 0 */
 };
+
+/*
+ * Wait (up to 200 ms) until the data plane has published a snapshot taken
+ * after this call: stats()/show() then see every frame handled so far.
+ * For tests and tools that count exactly; never from the daemon's loop.
+ * 0, -ETIMEDOUT, or -EINVAL if b is not an engine.
+ */
+int	engine_refresh(struct backend *);
 
 /* Readable while events are waiting; -1 if b is not an engine. */
 int	engine_event_fd(struct backend *);

@@ -139,7 +139,9 @@ dp_publish(struct engine *e, uint64_t now)
 		e->reaction_used = r;
 		dp_thresholds(e);
 	}
-	pthread_mutex_lock(&e->mu);
+	__atomic_store_n(&e->want_snap, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->snap_wseq, e->snap_wseq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
 	s->c = e->c;
 	for (p = 0; p < ESCHED_NPRIO; p++) {
 		s->paused_ns[p] = esched_pause_time(&e->eg.pause, p, now);
@@ -163,8 +165,9 @@ dp_publish(struct engine *e, uint64_t now)
 	s->lag_p50 = l50;
 	s->lag_p99 = l99;
 	s->nsamples = e->react.n;
+	__atomic_store_n(&e->snap_wseq, e->snap_wseq + 1, __ATOMIC_RELEASE);
+	pthread_mutex_lock(&e->mu);
 	e->snap_seq++;
-	e->want_snap = false;
 	pthread_cond_broadcast(&e->cv);
 	pthread_mutex_unlock(&e->mu);
 	e->last_snap = now;
@@ -181,7 +184,7 @@ dp_control(struct engine *e, uint64_t now)
 	pthread_mutex_lock(&e->mu);
 	__atomic_store_n(&e->ctl_pending, false, __ATOMIC_RELAXED);
 	stop = e->stop;
-	snap = e->want_snap;
+	snap = __atomic_load_n(&e->want_snap, __ATOMIC_RELAXED);
 	if ((cfg = e->has_pending)) {
 		esched_egress_set(&e->eg, &e->pending);
 		e->has_pending = false;

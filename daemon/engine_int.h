@@ -77,8 +77,18 @@ struct engine {
 	bool			ctl_pending;	/* atomic hint */
 	bool			stop, has_pending, want_snap, running;
 	struct esched_cfg	pending;
+	/*
+	 * The counters snapshot is a seqlock, not under mu: the data plane
+	 * makes snap_wseq odd, writes snap, makes it even; a reader copies
+	 * snap between two equal even readings, so the event loop never waits
+	 * on a data-plane thread that was preempted while publishing.
+	 * snap_seq (under mu, with cv) counts publications for
+	 * engine_refresh(); want_snap is atomic.
+	 */
 	struct eng_snap		snap;
+	uint32_t		snap_wseq;
 	uint64_t		snap_seq;
+	struct eng_snap		snap_last;	/* control side: last good copy */
 	struct engine_event	evq[ENG_EVQ];
 	unsigned int		evn;
 	uint64_t		ev_lost;

@@ -5,9 +5,19 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <time.h>
 
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
 #include <event2/event.h>
+#include <event2/http.h>
+#include <event2/listener.h>
 
 #include "event.h"
 #include "log.h"
@@ -300,4 +310,223 @@ void
 ev_now_thaw(void)
 {
 	ev_frozen_ms = 0;
+}
+
+/* ---------------------------------------------------------------- http */
+
+struct ev_http {
+	struct evhttp		*http;
+	struct evhttp_bound_socket *sock;
+	struct ev_http_limits	 lim;
+	ev_http_cb		*cb;
+	void			*arg;
+	/*
+	 * The connections' bufferevents, each with a reference of ours:
+	 * evhttp frees a connection without telling us, but the bufferevent
+	 * outlives it (our reference), and evhttp clears its callbacks when
+	 * it lets go.  The sweep drops ours then; until that the socket
+	 * stays open (BEV_OPT_CLOSE_ON_FREE), so its number is not reused.
+	 */
+	struct bufferevent	**bev;
+	size_t			 nbev, capbev;
+	bool			 paused;
+	struct ev_timer		*sweep;
+	struct ev_http_stats	 st;
+};
+
+#define EV_HTTP_SWEEP_MS	200
+
+static void
+ev_http_sweep(void *arg)
+{
+	struct ev_http *h = arg;
+	bufferevent_event_cb ecb;
+	size_t i, j;
+
+	for (i = j = 0; i < h->nbev; i++) {
+		bufferevent_getcb(h->bev[i], NULL, NULL, &ecb, NULL);
+		if (ecb == NULL)
+			bufferevent_free(h->bev[i]);	/* evhttp let go */
+		else
+			h->bev[j++] = h->bev[i];
+	}
+	h->nbev = j;
+	h->st.open = (unsigned int)j;
+	if (h->paused && h->nbev < h->lim.max_conns) {
+		evconnlistener_enable(evhttp_bound_socket_get_listener(h->sock));
+		h->paused = false;
+	}
+	if (h->nbev > 0)
+		ev_timer_arm(h->sweep, EV_HTTP_SWEEP_MS);
+}
+
+/* evhttp asks for each new connection's bufferevent: count it. */
+static struct bufferevent *
+ev_http_bev(struct event_base *base, void *arg)
+{
+	struct ev_http *h = arg;
+	struct bufferevent *b, **v;
+	size_t cap;
+
+	ev_http_sweep(h);
+	if (h->nbev == h->capbev) {
+		cap = h->capbev ? h->capbev * 2 : 16;
+		if ((v = realloc(h->bev, cap * sizeof(*v))) == NULL)
+			return (NULL);	/* evhttp makes its own, uncounted */
+		h->bev = v;
+		h->capbev = cap;
+	}
+	if ((b = bufferevent_socket_new(base, -1, BEV_OPT_CLOSE_ON_FREE)) ==
+	    NULL)
+		return (NULL);
+	bufferevent_incref(b);
+	h->bev[h->nbev++] = b;
+	h->st.accepted++;
+	h->st.open = (unsigned int)h->nbev;
+	if (h->nbev >= h->lim.max_conns && !h->paused) {
+		evconnlistener_disable(evhttp_bound_socket_get_listener(h->sock));
+		h->paused = true;
+		h->st.paused++;
+	}
+	ev_timer_arm(h->sweep, EV_HTTP_SWEEP_MS);
+	return (b);
+}
+
+static void
+ev_http_body_free(const void *data, size_t len, void *arg)
+{
+	(void)len;
+	(void)arg;
+	free((void *)(uintptr_t)data);
+}
+
+static void
+ev_http_req(struct evhttp_request *req, void *arg)
+{
+	struct ev_http *h = arg;
+	const struct evhttp_uri *u = evhttp_request_get_evhttp_uri(req);
+	const char *path = u != NULL ? evhttp_uri_get_path(u) : NULL;
+	struct ev_http_reply r = { 404, "text/plain; charset=utf-8", NULL, 0 };
+	struct evbuffer *out;
+
+	h->st.requests++;
+	h->cb(path != NULL ? path : "", &r, h->arg);
+	if ((out = evbuffer_new()) == NULL) {
+		free(r.body);
+		evhttp_send_error(req, 500, NULL);
+		return;
+	}
+	/* The body is handed over, not copied (a scrape of many ports is
+	 * megabytes): freed once sent. */
+	if (r.body != NULL &&
+	    evbuffer_add_reference(out, r.body, r.len, ev_http_body_free,
+	    NULL) != 0)
+		free(r.body);
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "Content-Type", r.ctype);
+	evhttp_send_reply(req, r.status, r.status == 200 ? "OK" :
+	    r.status == 404 ? "Not Found" : "Error", out);
+	evbuffer_free(out);
+}
+
+/*
+ * Our own listening socket on a numeric address: evhttp_bind_socket()
+ * resolves with AI_ADDRCONFIG, which refuses 127.0.0.1 in a namespace
+ * that has only loopback.
+ */
+static int
+ev_http_listen(const char *addr, uint16_t port)
+{
+	struct sockaddr_storage ss;
+	struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+	socklen_t len;
+	int fd, one = 1, rc;
+
+	memset(&ss, 0, sizeof(ss));
+	if (inet_pton(AF_INET, addr, &in->sin_addr) == 1) {
+		in->sin_family = AF_INET;
+		in->sin_port = htons(port);
+		len = sizeof(*in);
+	} else if (inet_pton(AF_INET6, addr, &in6->sin6_addr) == 1) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(port);
+		len = sizeof(*in6);
+	} else
+		return (-EINVAL);
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	    0);
+	if (fd < 0)
+		return (-errno);
+	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, 64) < 0) {
+		rc = -errno;
+		close(fd);
+		return (rc);
+	}
+	return (fd);
+}
+
+struct ev_http *
+ev_http_new(const char *addr, uint16_t port, const struct ev_http_limits *l,
+    ev_http_cb *cb, void *arg, int *err)
+{
+	struct ev_http *h;
+	int fd;
+
+	if ((h = calloc(1, sizeof(*h))) == NULL) {
+		*err = -ENOMEM;
+		return (NULL);
+	}
+	h->lim = *l;
+	if (h->lim.max_conns == 0)
+		h->lim.max_conns = 1;
+	h->cb = cb;
+	h->arg = arg;
+	if ((h->http = evhttp_new(ev_base)) == NULL ||
+	    (h->sweep = ev_timer_new(ev_http_sweep, h)) == NULL) {
+		*err = -ENOMEM;
+		goto fail;
+	}
+	evhttp_set_max_headers_size(h->http, (ev_ssize_t)l->max_headers);
+	evhttp_set_max_body_size(h->http, (ev_ssize_t)l->max_body);
+	evhttp_set_timeout(h->http, (int)l->timeout_s);
+	evhttp_set_allowed_methods(h->http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD);
+	evhttp_set_bevcb(h->http, ev_http_bev, h);
+	evhttp_set_gencb(h->http, ev_http_req, h);
+	if ((fd = ev_http_listen(addr, port)) < 0) {
+		*err = fd;
+		goto fail;
+	}
+	if ((h->sock = evhttp_accept_socket_with_handle(h->http, fd)) == NULL) {
+		close(fd);
+		*err = -ENOMEM;
+		goto fail;
+	}
+	return (h);
+fail:
+	ev_http_free(h);
+	return (NULL);
+}
+
+void
+ev_http_stats(const struct ev_http *h, struct ev_http_stats *st)
+{
+	*st = h->st;
+}
+
+void
+ev_http_free(struct ev_http *h)
+{
+	size_t i;
+
+	if (h == NULL)
+		return;
+	if (h->http != NULL)
+		evhttp_free(h->http);	/* closes its connections */
+	for (i = 0; i < h->nbev; i++)
+		bufferevent_free(h->bev[i]);
+	free(h->bev);
+	ev_timer_free(h->sweep);
+	free(h);
 }

@@ -47,6 +47,43 @@ void		 ev_io_free(struct ev_io *);		/* NULL is fine */
 struct ev_signal *ev_signal_new(int signo, ev_signal_cb *, void *);
 void		 ev_signal_free(struct ev_signal *);
 
+/*
+ * A small HTTP/1.1 server (libevent's evhttp) for GET and HEAD only, for
+ * the metrics endpoint.  Every bound is the caller's: request headers and
+ * body sizes (larger: 400/413 and close), the idle/read/write timeout, and
+ * open connections (at the cap the listener stops accepting, so further
+ * clients wait in the kernel's backlog until one closes: a flood of
+ * clients costs no memory and no file descriptors beyond the cap).
+ * The handler answers from the loop's thread: it fills *r (status, a
+ * content type, a malloc'd body that the server frees).
+ */
+struct ev_http;
+struct ev_http_limits {
+	size_t		max_headers;	/* octets of request line + headers */
+	size_t		max_body;	/* octets */
+	unsigned int	timeout_s;	/* per read/write; idle keep-alive */
+	unsigned int	max_conns;	/* open connections */
+};
+struct ev_http_reply {
+	int		 status;	/* 200, 404, ... */
+	const char	*ctype;		/* Content-Type */
+	char		*body;		/* malloc'd, freed by the server */
+	size_t		 len;
+};
+struct ev_http_stats {
+	uint64_t	accepted;	/* connections */
+	uint64_t	requests;	/* handed to the handler */
+	uint64_t	paused;		/* times the cap stopped accepting */
+	unsigned int	open;		/* connections open now */
+};
+typedef void	ev_http_cb(const char *path, struct ev_http_reply *, void *);
+/* Listen on addr:port; NULL with *err (negative errno) on failure. */
+struct ev_http	*ev_http_new(const char *addr, uint16_t port,
+		    const struct ev_http_limits *, ev_http_cb *, void *,
+		    int *err);
+void		 ev_http_stats(const struct ev_http *, struct ev_http_stats *);
+void		 ev_http_free(struct ev_http *);		/* NULL is fine */
+
 /* CLOCK_BOOTTIME in milliseconds: TTLs keep counting across suspend. */
 uint64_t	ev_now_ms(void);
 /*

@@ -24,6 +24,7 @@
 #include "event.h"
 #include "link.h"
 #include "log.h"
+#include "metrics.h"
 #include "port.h"
 #include "priv.h"
 #include "snmp.h"
@@ -153,6 +154,7 @@ dcbxd_reload(char *err, size_t errlen)
 	dx.conf_defaults = false;
 	port_reconf(&old);
 	snmp_reconf(&old);
+	metrics_reconf(&dx.conf);
 	conf_free(&old);
 	log_info(LOG_SUB_CONF, "configuration reloaded from %s", dx.conf_path);
 	ctl_event("reload", NULL, NULL);
@@ -282,6 +284,8 @@ setup(const struct opts *o)
 		fatalx("link monitor: %s", strerror(-rc));
 	/* Without a master agent the subagent logs once and keeps trying. */
 	(void)snmp_init(&dx.conf);
+	/* Bound before privileges are dropped; a failure is logged. */
+	(void)metrics_init(&dx.conf);
 }
 
 int
@@ -335,6 +339,7 @@ main(int argc, char **argv)
 #endif
 	/* Clean exit: tell every neighbour we are gone (TTL 0). */
 	snmp_fini();
+	metrics_fini();
 	port_shutdown_all();
 	ctl_fini();
 	link_fini();

@@ -493,12 +493,7 @@ port_pfc_delay(const struct port *p)
 	    p->cp.engine.speed_bps : ifspeed_bps(p->ifname);
 	uint32_t mbps = (uint32_t)(bps / 1000000ull);
 
-	headroom_params_default(&hp, mbps);
-	hp.cable_m = p->cp.cable_m;
-	if (headroom_intf_bt(mbps) == 0)
-		hp.intf_bt = 0;
-	if (headroom_resp_quanta(mbps) == 0)
-		hp.resp_quanta = 0;
+	headroom_params_link(&hp, mbps, p->cp.cable_m);
 	if (headroom_compute(&hp, &h, NULL) != DCB_OK)
 		return (0);
 	return (headroom_delay_bits(&h));

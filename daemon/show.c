@@ -150,7 +150,6 @@ show_nbr(const struct nbr *n, const struct lldp_pdu *pdu)
 	return (o);
 }
 
-static const struct port **ports_sorted(void);
 
 struct nbr_walk {
 	json_t		*arr;
@@ -230,7 +229,7 @@ show_nbrs(const struct port *only)
 		return (w.arr);
 	if (only != NULL)
 		show_port_nbrs(only, &w);
-	else if ((v = ports_sorted()) != NULL) {
+	else if ((v = show_ports_sorted()) != NULL) {
 		for (i = 0; v[i] != NULL; i++)
 			show_port_nbrs(v[i], &w);
 		free(v);
@@ -247,9 +246,9 @@ port_cmp(const void *a, const void *b)
 	return (strcmp((*pa)->ifname, (*pb)->ifname));
 }
 
-/* Ports sorted by name, for stable output; NULL-terminated. */
-static const struct port **
-ports_sorted(void)
+/* Ports sorted by name, for stable output. */
+const struct port **
+show_ports_sorted(void)
 {
 	const struct port **v, *p;
 	size_t i = 0;
@@ -311,7 +310,7 @@ show_port(const struct port *p)
 static json_t *
 show_each(json_t *(*fn)(const struct port *))
 {
-	const struct port **v = ports_sorted();
+	const struct port **v = show_ports_sorted();
 	json_t *arr = json_array();
 	size_t i;
 
@@ -410,9 +409,8 @@ show_stats_all(const struct port *only)
 	return (show_each(show_stats));
 }
 
-/* The peer's config in the active mode, or NULL. */
-static const struct dcb_config *
-dcbx_peer_cfg(const struct port *p)
+const struct dcb_config *
+show_peer_cfg(const struct port *p)
 {
 	if (p->ds.active == DCBX_MODE_IEEE && p->ds.have_ieee)
 		return (&p->ds.ieee.cfg);
@@ -442,7 +440,7 @@ json_t *
 show_dcbx(const struct port *p)
 {
 	const struct dcb_config *a = &p->dl.admin, *o = &p->ds.oper;
-	const struct dcb_config *pc = dcbx_peer_cfg(p);
+	const struct dcb_config *pc = show_peer_cfg(p);
 	json_t *ets = show_feat(p, DCBX_F_ETS), *pfc = show_feat(p, DCBX_F_PFC);
 	json_t *app = show_feat(p, DCBX_F_APP);
 	char mac[18];

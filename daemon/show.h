@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "dcb.h"
 #include "lldp.h"
 
 struct nbr;
@@ -23,5 +24,9 @@ json_t	*show_dcbx(const struct port *);
 json_t	*show_stats(const struct port *);	/* one port's STATS */
 json_t	*show_stats_all(const struct port *);	/* p NULL: every port */
 json_t	*show_backend(const struct port *);	/* {"error": ...} */
+/* Every port sorted by name, NULL-terminated; free() it.  NULL: ENOMEM. */
+const struct port **show_ports_sorted(void);
+/* The peer's DCB config in the port's active DCBX mode, or NULL. */
+const struct dcb_config *show_peer_cfg(const struct port *);
 
 #endif /* SHOW_H */

@@ -95,6 +95,18 @@ headroom_params_default(struct headroom_params *p, uint32_t speed_mbps)
 	p->min_frame = 64;
 }
 
+void
+headroom_params_link(struct headroom_params *p, uint32_t speed_mbps,
+    uint32_t cable_m)
+{
+	headroom_params_default(p, speed_mbps);
+	p->cable_m = cable_m;
+	if (headroom_intf_bt(speed_mbps) == 0)
+		p->intf_bt = 0;
+	if (headroom_resp_quanta(speed_mbps) == 0)
+		p->resp_quanta = 0;
+}
+
 /* Bits on the wire while light covers m metres one way, rounded up. */
 static uint64_t
 hr_cable_bt(uint32_t speed_mbps, uint32_t m, uint32_t ps_per_m)

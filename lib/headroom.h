@@ -79,6 +79,13 @@ struct headroom {
  * delays, no cell correction, 64-byte minimum frame).
  */
 void	headroom_params_default(struct headroom_params *, uint32_t speed_mbps);
+/*
+ * The same for a real link of cable_m metres: a speed the tables do not
+ * know (a veth, a lab rate) counts no interface or response delay instead
+ * of failing.
+ */
+void	headroom_params_link(struct headroom_params *, uint32_t speed_mbps,
+	    uint32_t cable_m);
 
 /*
  * Per-speed table values; 0 when no source gives one for that speed.

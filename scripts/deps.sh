@@ -5,7 +5,7 @@ set -eu
 PKGS="build-essential autoconf automake libtool pkg-config clang libclang-rt-14-dev
 libevent-dev libnl-3-dev libnl-route-3-dev libconfig-dev libjansson-dev libcmocka-dev
 libsnmp-dev libsystemd-dev snmpd snmp snmptrapd smitools tshark lldpd iproute2 strace
-procps psmisc kmod jq python3 gzip util-linux"
+procps psmisc kmod jq python3 gzip util-linux prometheus"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -22,6 +22,6 @@ apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
 # Debian starts these on install; the tests run their own instances.
-for s in snmpd snmptrapd lldpd; do
+for s in snmpd snmptrapd lldpd prometheus; do
 	systemctl disable --now "$s" >/dev/null 2>&1 || service "$s" stop >/dev/null 2>&1 || true
 done

@@ -22,7 +22,7 @@ need_cmd ip jq timeout
 ip netns add "kprobe$$" 2>/dev/null || skip_all "cannot create network namespaces here"
 ip netns del "kprobe$$"
 
-plan 70
+plan 71
 ns_setup k
 GPY="$PY $top_srcdir/tests/ctl/golden.py"
 ns_add c && ns_add s && ns_add x || bail "namespaces"
@@ -101,6 +101,16 @@ for j in "" -j; do
 	golden "stats$sfx" $C $j show stats dev kc0
 done
 golden version $C version
+# metrics and doctor: kc0 is read-only with PFC and has a strict class
+# above its PFC class; kc1 has no neighbour yet.
+golden metrics $C metrics
+golden metrics.json $C -j metrics
+golden doctor $C doctor
+golden doctor.json $C -j doctor
+golden doctor-dev $S doctor dev ks0
+golden err-doctor-no-port $C doctor dev nosuch
+golden err-doctor-extra $C doctor now
+golden err-metrics-extra $C metrics now
 check "-j prints one line" [ "$($C -j show dcbx dev kc0 | wc -l)" -eq 1 ]
 check "-p prints indented JSON" sh -c "$C -p show ports | grep -q '^  {'"
 

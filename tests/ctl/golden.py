@@ -17,6 +17,8 @@ def mask_json(v, parent=None):
                 for k, x in v.items()}
     if isinstance(v, list):
         return [mask_json(x, parent) for x in v]
+    if isinstance(v, str) and parent == "text":
+        return mask_text(v)    # the metrics text
     return v
 
 
@@ -32,6 +34,8 @@ def mask_text(text):
             line = line[:ttl_col] + "T" * w + line[ttl_col + w:]
         line = re.sub(r"^(  stats\w+\s+)\d+$", r"\1N", line)
         line = re.sub(r"( ttl_left=)\d+", r"\1N", line)
+        # metrics: counters move with time (LLDP frames), the rest is state
+        line = re.sub(r"^(dcbxd_\w+_total(\{[^}]*\})?) \d+$", r"\1 N", line)
         out.append(line)
     return "\n".join(out)
 

@@ -147,8 +147,13 @@ parse_args(int argc, char **argv, struct engine_opts *o,
 static void
 print_show(struct backend *b)
 {
-	json_t *o = b->ops->show(b);
-	char *s = json_dumps(o, JSON_COMPACT);
+	json_t *o;
+	char *s;
+
+	/* Tests count frames exactly: the snapshot after the signal. */
+	(void)engine_refresh(b);
+	o = b->ops->show(b);
+	s = json_dumps(o, JSON_COMPACT);
 
 	printf("%s\n", s);
 	fflush(stdout);

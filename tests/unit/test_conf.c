@@ -127,6 +127,42 @@ conf_load_gives_documented_defaults(void **state)
 }
 
 static void
+conf_load_metrics_listen_takes_numeric_addresses_only(void **state)
+{
+	static const char *const bad[] = { "localhost:9417", "127.0.0.1",
+	    "127.0.0.1:0", "127.0.0.1:65536", "::1:9417", "[::1]9417",
+	    "127.0.0.1:94x7", ":9417" };
+	struct conf c;
+	char err[512], addr[64], conf[128];
+	uint16_t port;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(load("metrics = { listen = \"[::1]:9417\"; "
+	    "max-connections = 4; timeout = 3; };\n", &c, err, sizeof(err)), 0);
+	assert_string_equal(c.metrics_listen, "[::1]:9417");
+	assert_int_equal(c.metrics_max_conns, 4);
+	assert_int_equal(c.metrics_timeout, 3);
+	assert_int_equal(conf_listen_split(c.metrics_listen, addr, sizeof(addr),
+	    &port, err, sizeof(err)), 0);
+	assert_string_equal(addr, "::1");
+	assert_int_equal(port, 9417);
+	conf_free(&c);
+	/* Off by default, with the documented bounds. */
+	assert_int_equal(load("", &c, err, sizeof(err)), 0);
+	assert_string_equal(c.metrics_listen, "");
+	assert_int_equal(c.metrics_max_conns, 16);
+	assert_int_equal(c.metrics_timeout, 10);
+	conf_free(&c);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(conf, sizeof(conf), "metrics = { listen = \"%s\"; };\n",
+		    bad[i]);
+		assert_int_equal(load(conf, &c, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, ":1: listen"));
+	}
+}
+
+static void
 conf_load_parses_engine_units_strictly(void **state)
 {
 	struct conf c;
@@ -600,6 +636,7 @@ main(void)
 		cmocka_unit_test(conf_load_reads_the_issue_example),
 		cmocka_unit_test(conf_load_gives_documented_defaults),
 		cmocka_unit_test(conf_load_parses_engine_units_strictly),
+		cmocka_unit_test(conf_load_metrics_listen_takes_numeric_addresses_only),
 		cmocka_unit_test(conf_load_reports_each_mistake_at_its_line),
 		cmocka_unit_test(conf_load_reports_every_mistake_not_just_the_first),
 		cmocka_unit_test(conf_load_reports_a_missing_file),

@@ -1,0 +1,179 @@
+/*
+ * test_engine_snap.c -- the engine's counters snapshot as the event loop
+ * reads it (stats(), show(): `dcbctl show stats` and every scrape): it
+ * never waits for the data-plane thread, neither for a fresh publication
+ * nor for the engine's mutex, and a publication in progress never gives a
+ * torn copy.  engine.c is included so that its static backend ops are
+ * reachable; the engine is built by hand, with no data-plane thread (a
+ * data plane that does not get the CPU), and SIGALRM turns a wait into a
+ * failure instead of a hang.
+ */
+#include "../../daemon/engine.c"
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+static struct engine *
+fake_engine(struct backend *b)
+{
+	struct engine *e = calloc(1, sizeof(*e));
+
+	assert_non_null(e);
+	e->ps = e->tap = e->ep = e->tfd = -1;
+	pthread_mutex_init(&e->mu, NULL);
+	pthread_cond_init(&e->cv, NULL);
+	e->kick = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	e->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	assert_true(e->kick >= 0 && e->evfd >= 0);
+	e->running = true;		/* but no thread: it never answers */
+	snprintf(e->o.ifname, sizeof(e->o.ifname), "eth9");
+	memset(b, 0, sizeof(*b));
+	b->priv = e;
+	b->ops = &engine_ops;
+	b->kind = BACKEND_ENGINE;
+	return (e);
+}
+
+/* What dp_publish() leaves: counters n, an even sequence. */
+static void
+publish(struct engine *e, uint64_t n)
+{
+	e->snap.c.pfc_req[3] = n;
+	e->snap.c.pfc_ind[3] = n + 1;
+	e->snap.c.tx_f[3] = n + 2;
+	e->snap_wseq += 2;
+}
+
+static void
+on_alarm(int sig)
+{
+	static const char m[] = "FAIL: the reader waited for the data plane\n";
+
+	(void)sig;
+	(void)!write(2, m, sizeof(m) - 1);
+	_exit(1);
+}
+
+static void
+kicked(struct engine *e, bool want)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(read(e->kick, &v, sizeof(v)) == (ssize_t)sizeof(v),
+	    want);
+}
+
+static void
+stats_and_show_return_the_published_counters_without_a_data_plane(void **st)
+{
+	struct backend b;
+	struct engine *e = fake_engine(&b);
+	struct backend_stats bs;
+	json_t *o;
+
+	(void)st;
+	publish(e, 40);
+	signal(SIGALRM, on_alarm);
+	alarm(5);
+	assert_int_equal(b.ops->stats(&b, &bs), 0);
+	assert_int_equal(bs.pfc_requests[3], 40);
+	assert_int_equal(bs.pfc_indications[3], 41);
+	o = b.ops->show(&b);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+	    json_array_get(json_object_get(o, "priorities"), 3), "counters"),
+	    "tx_frames")), 42);
+	json_decref(o);
+	alarm(0);
+	/* ... and gave the data plane no work: no kick, nothing asked. */
+	assert_false(e->want_snap || e->ctl_pending);
+	kicked(e, false);
+	b.ops->close(&b);
+}
+
+static void *
+hold_mutex(void *arg)
+{
+	struct engine *e = arg;
+
+	pthread_mutex_lock(&e->mu);
+	return (NULL);
+}
+
+static void
+reader_does_not_take_the_engine_mutex(void **st)
+{
+	struct backend b;
+	struct engine *e = fake_engine(&b);
+	struct backend_stats bs;
+	pthread_t t;
+
+	(void)st;
+	publish(e, 7);
+	/* A data plane preempted while holding its mutex, for good. */
+	assert_int_equal(pthread_create(&t, NULL, hold_mutex, e), 0);
+	pthread_join(t, NULL);
+	signal(SIGALRM, on_alarm);
+	alarm(5);
+	assert_int_equal(b.ops->stats(&b, &bs), 0);
+	alarm(0);
+	assert_int_equal(bs.pfc_requests[3], 7);
+	pthread_mutex_unlock(&e->mu);	/* fine for a default mutex */
+	b.ops->close(&b);
+}
+
+static void
+a_publication_in_progress_gives_the_last_good_copy(void **st)
+{
+	struct backend b;
+	struct engine *e = fake_engine(&b);
+	struct backend_stats bs;
+
+	(void)st;
+	publish(e, 100);
+	assert_int_equal(b.ops->stats(&b, &bs), 0);
+	assert_int_equal(bs.pfc_requests[3], 100);
+	/* The writer made the sequence odd and wrote half the counters. */
+	e->snap_wseq++;
+	e->snap.c.pfc_req[3] = 200;
+	assert_int_equal(b.ops->stats(&b, &bs), 0);
+	assert_int_equal(bs.pfc_requests[3], 100);
+	assert_int_equal(bs.pfc_indications[3], 101);
+	/* ... and finished. */
+	e->snap.c.pfc_ind[3] = 201;
+	e->snap_wseq++;
+	assert_int_equal(b.ops->stats(&b, &bs), 0);
+	assert_int_equal(bs.pfc_requests[3], 200);
+	assert_int_equal(bs.pfc_indications[3], 201);
+	b.ops->close(&b);
+}
+
+static void
+engine_refresh_gives_up_when_the_data_plane_does_not_answer(void **st)
+{
+	struct backend b;
+
+	(void)st;
+	fake_engine(&b);
+	/* For tools only: it waits, boundedly. */
+	assert_int_equal(engine_refresh(&b), -ETIMEDOUT);
+	b.ops->close(&b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+		    stats_and_show_return_the_published_counters_without_a_data_plane),
+		cmocka_unit_test(reader_does_not_take_the_engine_mutex),
+		cmocka_unit_test(a_publication_in_progress_gives_the_last_good_copy),
+		cmocka_unit_test(
+		    engine_refresh_gives_up_when_the_data_plane_does_not_answer),
+	};
+
+	return (cmocka_run_group_tests_name("engine_snap", tests, NULL, NULL));
+}
