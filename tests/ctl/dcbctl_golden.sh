@@ -22,7 +22,7 @@ need_cmd ip jq timeout
 ip netns add "kprobe$$" 2>/dev/null || skip_all "cannot create network namespaces here"
 ip netns del "kprobe$$"
 
-plan 71
+plan 78
 ns_setup k
 GPY="$PY $top_srcdir/tests/ctl/golden.py"
 ns_add c && ns_add s && ns_add x || bail "namespaces"
