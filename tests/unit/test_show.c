@@ -143,6 +143,11 @@ has_port_keys(const json_t *o)
 	}
 }
 
+#define KEY_STR(o, k, v)	assert_string_equal( \
+	    json_string_value(json_object_get((o), (k))), (v))
+#define KEY_INT(o, k, v)	assert_int_equal( \
+	    json_integer_value(json_object_get((o), (k))), (v))
+
 static void
 show_port_has_every_documented_key_in_its_words(void **state)
 {
@@ -150,33 +155,25 @@ show_port_has_every_documented_key_in_its_words(void **state)
 
 	(void)state;
 	has_port_keys(o);
-	assert_string_equal(json_string_value(json_object_get(o, "ifname")), "eth1");
-	assert_int_equal(json_integer_value(json_object_get(o, "ifindex")), 3);
-	assert_string_equal(json_string_value(json_object_get(o, "mac")),
-	    "02:00:00:00:00:00");
-	assert_string_equal(json_string_value(json_object_get(o, "link")), "up");
-	assert_string_equal(json_string_value(json_object_get(o,
-	    "admin_status")), "rx");
-	assert_string_equal(json_string_value(json_object_get(o, "role")),
-	    "controller");
-	assert_string_equal(json_string_value(json_object_get(o, "mode")), "ieee");
-	assert_string_equal(json_string_value(json_object_get(o, "backend")),
-	    "none");
-	assert_int_equal(json_integer_value(json_object_get(o,
-	    "backend_retries")), 2);
-	assert_int_equal(json_integer_value(json_object_get(o,
-	    "backend_retry_in_ms")), 1500);
+	KEY_STR(o, "ifname", "eth1");
+	KEY_INT(o, "ifindex", 3);
+	KEY_STR(o, "mac", "02:00:00:00:00:00");
+	KEY_STR(o, "link", "up");
+	KEY_STR(o, "admin_status", "rx");
+	KEY_STR(o, "role", "controller");
+	KEY_STR(o, "mode", "ieee");
+	KEY_STR(o, "backend", "none");
+	KEY_INT(o, "backend_retries", 2);
+	KEY_INT(o, "backend_retry_in_ms", 1500);
 	json_decref(o);
 
 	o = show_port(&ports[1]);
 	has_port_keys(o);
-	assert_string_equal(json_string_value(json_object_get(o, "link")), "down");
-	assert_string_equal(json_string_value(json_object_get(o,
-	    "admin_status")), "rx-tx");
-	assert_string_equal(json_string_value(json_object_get(o, "role")),
-	    "willing");
-	assert_string_equal(json_string_value(json_object_get(o, "mode")), "auto");
-	assert_int_equal(json_integer_value(json_object_get(o, "neighbors")), 3);
+	KEY_STR(o, "link", "down");
+	KEY_STR(o, "admin_status", "rx-tx");
+	KEY_STR(o, "role", "willing");
+	KEY_STR(o, "mode", "auto");
+	KEY_INT(o, "neighbors", 3);
 	assert_true(json_is_null(json_object_get(o, "backend_retry_in_ms")));
 	json_decref(o);
 }
@@ -213,9 +210,8 @@ show_dcbx_keys_nulls_and_values(void **state)
 	    sizeof(p->ds.feat[DCBX_F_PFC].reason), "PFC differs");
 	p->ds.invalid_peer = 5;
 	o = show_dcbx(p);
-	assert_string_equal(json_string_value(json_object_get(o, "ifname")), "eth1");
-	assert_string_equal(json_string_value(json_object_get(o, "role")),
-	    "controller");
+	KEY_STR(o, "ifname", "eth1");
+	KEY_STR(o, "role", "controller");
 	/* No peer: peer_mac, the peer blocks and the reco are null. */
 	assert_true(json_is_null(json_object_get(o, "peer_mac")));
 	for (i = 0; i < 3; i++) {
@@ -243,15 +239,14 @@ show_dcbx_keys_nulls_and_values(void **state)
 	    "tc_bw"), 0)), 60);
 	assert_string_equal(json_string_value(json_object_get(
 	    json_object_get(o, "ets"), "status")), "no-peer");
-	assert_int_equal(json_integer_value(json_object_get(o, "invalid_peer")), 5);
+	KEY_INT(o, "invalid_peer", 5);
 	json_decref(o);
 	/* A peer: its MAC, in the documented form. */
 	p->ds.peer_present = true;
 	p->ds.peer_mac[0] = 0x0a;
 	p->ds.peer_mac[5] = 0x0b;
 	o = show_dcbx(p);
-	assert_string_equal(json_string_value(json_object_get(o, "peer_mac")),
-	    "0a:00:00:00:00:0b");
+	KEY_STR(o, "peer_mac", "0a:00:00:00:00:0b");
 	json_decref(o);
 }
 

@@ -144,37 +144,55 @@ lldp_config_scalars(void **state)
 	assert_int_equal(GET(LLDP, 1, 1, 2, 0), 4);	/* ...TxHoldMultiplier */
 }
 
-static void
-dcbx_local_ets(void **state)
-{
-	(void)state;
-	/* lldpXdot1dcbxLocETSConTrafficClassBandwidth.ifIndex.tc */
-	assert_int_equal(GET(DCBX, 1, 2, 1, 3, 1, 2, IFX, 0), 50);
-	assert_int_equal(GET(DCBX, 1, 2, 1, 3, 1, 2, IFX, 1), 30);
-	assert_int_equal(GET(DCBX, 1, 2, 1, 3, 1, 2, IFX, 2), 20);
-	assert_int_equal(GET(DCBX, 1, 2, 1, 3, 1, 2, IFX, 7), 0);
+/* Local data (lldpXdot1dcbxLocalData, .1.2): OID, value. */
+#define MAXOID	24
+#define ROW(w, v, ...)	{ w, { __VA_ARGS__ }, \
+	    sizeof((uint32_t[]){ __VA_ARGS__ }) / sizeof(uint32_t), v }
+static const struct {
+	const char	*what;
+	uint32_t	 oid[MAXOID];
+	size_t		 len;
+	int64_t		 v;
+} local[] = {
+	/* ...LocETSConTrafficClassBandwidth.ifIndex.tc */
+	ROW("TC 0 bandwidth", 50, DCBX, 1, 2, 1, 3, 1, 2, IFX, 0),
+	ROW("TC 1 bandwidth", 30, DCBX, 1, 2, 1, 3, 1, 2, IFX, 1),
+	ROW("TC 2 bandwidth", 20, DCBX, 1, 2, 1, 3, 1, 2, IFX, 2),
+	ROW("TC 7 bandwidth", 0, DCBX, 1, 2, 1, 3, 1, 2, IFX, 7),
 	/* ...TrafficSelectionAlgorithm: ets(2) for 0-2, strict(0) after */
-	assert_int_equal(GET(DCBX, 1, 2, 1, 4, 1, 2, IFX, 2), 2);
-	assert_int_equal(GET(DCBX, 1, 2, 1, 4, 1, 2, IFX, 3), 0);
+	ROW("TC 2 TSA ets", 2, DCBX, 1, 2, 1, 4, 1, 2, IFX, 2),
+	ROW("TC 3 TSA strict", 0, DCBX, 1, 2, 1, 4, 1, 2, IFX, 3),
 	/* ...PriorityAssignment: priority 5 in TC 2, 6 in TC 3 */
-	assert_int_equal(GET(DCBX, 1, 2, 1, 2, 1, 2, IFX, 5), 2);
-	assert_int_equal(GET(DCBX, 1, 2, 1, 2, 1, 2, IFX, 6), 3);
+	ROW("priority 5 -> TC 2", 2, DCBX, 1, 2, 1, 2, 1, 2, IFX, 5),
+	ROW("priority 6 -> TC 3", 3, DCBX, 1, 2, 1, 2, 1, 2, IFX, 6),
 	/* ...ConfigWilling false(2), MaxTrafficClasses 8 */
-	assert_int_equal(GET(DCBX, 1, 2, 1, 1, 1, 3, IFX), 2);
-	assert_int_equal(GET(DCBX, 1, 2, 1, 1, 1, 2, IFX), 8);
-}
+	ROW("ETS willing false", 2, DCBX, 1, 2, 1, 1, 1, 3, IFX),
+	ROW("ETS max TCs", 8, DCBX, 1, 2, 1, 1, 1, 2, IFX),
+	/* ...LocPFCEnableEnabled.ifIndex.prio: true(1)/false(2) */
+	ROW("PFC on 3", 1, DCBX, 1, 2, 3, 2, 1, 2, IFX, 3),
+	ROW("PFC on 4", 1, DCBX, 1, 2, 3, 2, 1, 2, IFX, 4),
+	ROW("PFC off 2", 2, DCBX, 1, 2, 3, 2, 1, 2, IFX, 2),
+	ROW("PFC cap", 8, DCBX, 1, 2, 3, 1, 1, 3, IFX),
+	/* ...LocAppPriorityAEPriority.ifIndex.sel.proto */
+	ROW("APP UDP 4791", 3, DCBX, 1, 2, 4, 1, 3, IFX, 3, 4791),
+};
 
 static void
-dcbx_local_pfc_and_app(void **state)
+dcbx_local_data(void **state)
 {
+	const struct snmp_var *v;
+	size_t i;
+
 	(void)state;
-	/* lldpXdot1dcbxLocPFCEnableEnabled.ifIndex.prio: true(1)/false(2) */
-	assert_int_equal(GET(DCBX, 1, 2, 3, 2, 1, 2, IFX, 3), 1);
-	assert_int_equal(GET(DCBX, 1, 2, 3, 2, 1, 2, IFX, 4), 1);
-	assert_int_equal(GET(DCBX, 1, 2, 3, 2, 1, 2, IFX, 2), 2);
-	assert_int_equal(GET(DCBX, 1, 2, 3, 1, 1, 3, IFX), 8);	/* PFC cap */
-	/* lldpXdot1dcbxLocAppPriorityAEPriority.ifIndex.sel.proto */
-	assert_int_equal(GET(DCBX, 1, 2, 4, 1, 3, IFX, 3, 4791), 3);
+	for (i = 0; i < sizeof(local) / sizeof(local[0]); i++) {
+		v = snmp_view_find(&vw, local[i].oid, local[i].len, false,
+		    false);
+		if (v == NULL)
+			fail_msg("%s: no instance", local[i].what);
+		if (v->num != local[i].v)
+			fail_msg("%s: %lld, want %lld", local[i].what,
+			    (long long)v->num, (long long)local[i].v);
+	}
 	ABSENT(DCBX, 1, 2, 4, 1, 3, IFX, 3, 4792);
 }
 
@@ -243,9 +261,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(lldp_config_scalars, setup,
 		    teardown),
-		cmocka_unit_test_setup_teardown(dcbx_local_ets, setup, teardown),
-		cmocka_unit_test_setup_teardown(dcbx_local_pfc_and_app, setup,
-		    teardown),
+		cmocka_unit_test_setup_teardown(dcbx_local_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(dcbx_admin_and_tx_enable, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(pfc_mib_and_dcbxd_mib, setup,
