@@ -1,6 +1,6 @@
 #!/bin/sh
 # dcbx_ieee.sh -- ieee DCBX between two dcbxd (namespaces joined by a veth):
-# a willing server adopts a non-willing controller's policy within 1 s of
+# a willing server adopts a non-willing controller's policy after
 # link-up and follows it on SIGHUP; both non-willing with different PFC
 # report a mismatch; the server reverts to its admin config when the
 # controller stops; tshark decodes what both sent.  See dcbx-lib.sh.

@@ -1,10 +1,10 @@
 #!/bin/sh
 # snmp_traps.sh -- two controllers that disagree on PFC (3,4 against 3,5):
 # the one that is an AgentX subagent sends exactly one dcbxdFeatureMismatch
-# with the port, the feature and both values, within 1 s; agreeing again
-# sends dcbxdFeatureMismatchCleared; 50 flaps of the peer's config send no
-# more than the hold-down allows, and the last notification tells the
-# final state.
+# with the port, the feature and both values; agreeing again sends
+# dcbxdFeatureMismatchCleared; during 50 flaps of the peer's config no two
+# notifications are closer than the hold-down (on the daemon's own clock,
+# its log stamps), and the last notification tells the final state.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/snmp_lib.sh"
