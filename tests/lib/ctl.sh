@@ -7,7 +7,6 @@
 #   ctl_jq SOCK FILTER ARGS... true when jq FILTER holds on that result
 #   ctl_get SOCK FILTER ARGS.. jq -r FILTER of it; fails on an error, an
 #                              empty answer or null (never prints "")
-#   ctl_wait SECONDS SOCK FILTER ARGS...  ctl_jq, polled (bounded)
 DCBCTL=${DCBCTL:-$top_builddir/ctl/dcbctl}
 # python3 on PATH may be a version-manager shim (about 1 s a start under
 # load); the few scripts that still need python run the real interpreter.
@@ -27,7 +26,6 @@ ctl_get() {
 	_cv=$(printf '%s\n' "$_co" | jq -er "$_cf" 2>/dev/null) || return 1
 	[ -n "$_cv" ] && printf '%s\n' "$_cv"
 }
-ctl_wait() { _cw=$1; shift; wait_for "$_cw" ctl_jq "$@"; }
 
 # log_ms LOG PATTERN [N]: the daemon's own time stamp (ms since the epoch)
 # of the Nth (default first) line of LOG matching PATTERN; fails if none.
@@ -41,8 +39,9 @@ log_last_ms() {
 	_lv=$(grep -e "$2" "$1" 2>/dev/null | tail -1 | sed -n 's/^\([0-9]*\)\.\([0-9]\{3\}\) .*/\1\2/p')
 	[ -n "$_lv" ] && echo "$_lv"
 }
-# log_before LOG PAT1 PAT2: the first PAT1 line comes before (or at the
-# same stamp and earlier in the file than) the first PAT2 line.
+# log_before LOG PAT1 PAT2: the first line matching PAT1 (an awk regex)
+# comes before the first matching PAT2 in the log (the daemon writes its
+# log in the order things happen).
 log_before() {
 	awk -v a="$2" -v b="$3" '
 	    $0 ~ a && !ia { ia = NR } $0 ~ b && !ib { ib = NR }
@@ -57,9 +56,14 @@ have_sanitizers() {
 	grep -q __asan_init "${1:-${DCBXD:-$top_builddir/daemon/dcbxd}}" 2>/dev/null
 }
 # check_clean NAME LOG...: one TAP test: no ASan/UBSan/LSan report in the
-# logs, or a skip in a build without sanitizers.
+# logs (each of which must exist), or a skip in a build without sanitizers.
 check_clean() {
 	_ccn=$1; shift
+	for _cf in "$@"; do
+		[ -f "$_cf" ] && continue
+		not_ok "$_ccn (no log $_cf to read)"
+		return
+	done
 	if ! have_sanitizers; then
 		skip "built without --enable-sanitizers: no report could appear" "$_ccn"
 	elif grep -l -e "Sanitizer" -e "runtime error:" "$@" >/dev/null 2>&1; then
