@@ -34,7 +34,7 @@ sn_setup() {
 	cat >"$NS_TMP/snmpd.conf" <<EOC
 master agentx
 agentXSocket $SN_SOCK
-agentXTimeout 2
+agentXTimeout 5
 rocommunity public 127.0.0.1
 trap2sink 127.0.0.1:$SN_TPORT public
 EOC
@@ -66,10 +66,10 @@ sn_trapd() {
 }
 
 sn_get() {
-	snmpget -v2c -c public -On -Oqv -t 1 -r 1 "127.0.0.1:$SN_PORT" "$@" 2>/dev/null
+	snmpget -v2c -c public -On -Oqv -t 5 -r 1 "127.0.0.1:$SN_PORT" "$@" 2>/dev/null
 }
 sn_walk() {
-	snmpwalk -v2c -c public -On -t 2 -r 1 "127.0.0.1:$SN_PORT" "$@" 2>/dev/null
+	snmpwalk -v2c -c public -On -t 5 -r 1 "127.0.0.1:$SN_PORT" "$@" 2>/dev/null
 }
 
 # sn_conf NAME ROLE PFC-PRIOS SNMP(yes|no) [HOLDDOWN]: $NS_TMP/NAME.conf
