@@ -20,18 +20,11 @@
 #include <string.h>
 
 #include "agent.h"
-#include "dcbxd.h"
+#include "conf.h"
 #include "event.h"
 #include "log.h"
-#include "port.h"
 
 #define AGENT_TAB_MIN	16
-
-const char *const nbr_gone_event[] = {
-	[NBR_GONE_SHUTDOWN] = "neighbor-removed",
-	[NBR_GONE_AGED] = "neighbor-aged-out",
-	[NBR_GONE_FLUSH] = "neighbor-removed",
-};
 
 struct agent_rem_stats agent_rem;
 
@@ -43,13 +36,18 @@ static void	agent_credit_fire(void *);
 static void	nbr_ttl_fire(void *);
 
 struct agent *
-agent_new(struct port *p, int type)
+agent_new(const struct agent_env *env, int type)
 {
 	struct agent *a;
 
 	if ((a = calloc(1, sizeof(*a))) == NULL)
 		return (NULL);
-	a->port = p;
+	a->ops = env->ops;
+	a->ctx = env->ctx;
+	a->ifname = env->ifname;
+	a->st = env->st;
+	a->rem = env->rem;
+	a->conf = env->conf;
 	a->type = type;
 	a->ttr = ev_timer_new(agent_ttr_fire, a);
 	a->credit_timer = ev_timer_new(agent_credit_fire, a);
@@ -72,22 +70,22 @@ agent_send(struct agent *a, bool shutdown)
 	int rc;
 
 	wcur_init(&w, buf, sizeof(buf));
-	port_build_frame(a->port, a->type, &w, shutdown);
+	a->ops->build_frame(a->ctx, a->type, &w, shutdown);
 	if (w.bad) {
 		/* Our own TLVs did not fit in 1500 octets (9.2.7.2). */
-		a->port->st[LLDP_STAT_LENGTH_ERRORS]++;
+		a->st[LLDP_STAT_LENGTH_ERRORS]++;
 		log_warnx(LOG_SUB_LLDP, "%s: LLDPDU too long, not sent",
-		    a->port->ifname);
+		    a->ifname);
 		return;
 	}
-	if ((rc = port_send(a->port, buf, w.len)) < 0) {
-		log_debug(LOG_SUB_LLDP, "%s: send: %s", a->port->ifname,
+	if ((rc = a->ops->send(a->ctx, buf, w.len)) < 0) {
+		log_debug(LOG_SUB_LLDP, "%s: send: %s", a->ifname,
 		    strerror(-rc));
 		return;
 	}
-	a->port->st[LLDP_STAT_FRAMES_OUT]++;
+	a->st[LLDP_STAT_FRAMES_OUT]++;
 	log_debug(LOG_SUB_LLDP, "%s: sent %s%zu octets to %s",
-	    a->port->ifname, shutdown ? "shutdown LLDPDU, " : "", w.len,
+	    a->ifname, shutdown ? "shutdown LLDPDU, " : "", w.len,
 	    lldp_agent_name[a->type]);
 }
 
@@ -95,7 +93,7 @@ agent_send(struct agent *a, bool shutdown)
 static void
 agent_credit_refill(struct agent *a, uint64_t now)
 {
-	unsigned int max = dx.conf.tx_credit_max;
+	unsigned int max = a->conf->tx_credit_max;
 	uint64_t add = (now - a->credit_ms) / 1000;
 
 	if (a->credit >= max) {
@@ -142,8 +140,8 @@ agent_credit_fire(void *arg)
 static uint64_t
 agent_ttr_ms(const struct agent *a)
 {
-	return ((uint64_t)(a->tx_fast > 0 ? dx.conf.tx_fast :
-	    dx.conf.tx_interval) * 1000);
+	return ((uint64_t)(a->tx_fast > 0 ? a->conf->tx_fast :
+	    a->conf->tx_interval) * 1000);
 }
 
 /* txTTR expired: txNow, one fast transmission fewer, reload. */
@@ -173,9 +171,9 @@ agent_fast_start(struct agent *a)
 	if (!a->tx_on)
 		return;
 	if (a->tx_fast == 0)
-		a->tx_fast = dx.conf.tx_fast_init;
+		a->tx_fast = a->conf->tx_fast_init;
 	a->tx_now = true;
-	ev_timer_arm(a->ttr, (uint64_t)dx.conf.tx_fast * 1000);
+	ev_timer_arm(a->ttr, (uint64_t)a->conf->tx_fast * 1000);
 	agent_tx_kick(a);
 }
 
@@ -204,7 +202,7 @@ agent_tx_start(struct agent *a)
 		return;
 	}
 	a->tx_on = true;
-	a->credit = dx.conf.tx_credit_max;
+	a->credit = a->conf->tx_credit_max;
 	a->credit_ms = now;
 	a->tx_fast = 0;
 	agent_fast_start(a);
@@ -216,7 +214,7 @@ agent_tx_stop(struct agent *a, bool shutdown_pdu)
 	if (a->tx_on && shutdown_pdu) {
 		agent_send(a, true);
 		a->reinit_until_ms = ev_now_ms() +
-		    (uint64_t)dx.conf.reinit_delay * 1000;
+		    (uint64_t)a->conf->reinit_delay * 1000;
 	}
 	a->tx_on = false;
 	a->tx_now = false;
@@ -234,7 +232,7 @@ agent_set_state(struct agent *a, bool tx, bool rx)
 	if (tx && !a->tx_on && !a->reinit_wait)
 		agent_tx_start(a);
 	else if (!tx && (a->tx_on || a->reinit_wait))
-		agent_tx_stop(a, port_link_up(a->port));
+		agent_tx_stop(a, a->ops->link_up(a->ctx));
 }
 
 /* ----------------------------------------------------- the remote table */
@@ -310,14 +308,14 @@ agent_delete(struct agent *a, struct nbr *n, enum nbr_gone why)
 	agent_unlink(a, n);
 	if (why == NBR_GONE_AGED) {
 		agent_rem.ageouts++;
-		a->port->rem.ageouts++;
-		a->port->st[LLDP_STAT_AGEOUTS]++;
+		a->rem->ageouts++;
+		a->st[LLDP_STAT_AGEOUTS]++;
 	} else {
 		agent_rem.deletes++;
-		a->port->rem.deletes++;
+		a->rem->deletes++;
 	}
 	agent_rem.last_change_ms = ev_now_ms();
-	port_nbr_gone(a->port, a, n, why);
+	a->ops->nbr_gone(a->ctx, a, n, why);
 	nbr_free(n);
 }
 
@@ -333,7 +331,7 @@ nbr_ttl_fire(void *arg)
 		return;
 	}
 	log_info(LOG_SUB_LLDP, "%s: neighbour aged out after %u s",
-	    n->agent->port->ifname, n->ttl);
+	    n->agent->ifname, n->ttl);
 	agent_delete(n->agent, n, NBR_GONE_AGED);
 }
 
@@ -409,7 +407,7 @@ msap_peek(const uint8_t *pdu, size_t len)
 static void
 agent_rx_same(struct agent *a, struct nbr *n)
 {
-	uint64_t *st = a->port->st;
+	uint64_t *st = a->st;
 
 	st[LLDP_STAT_FRAMES_IN]++;
 	st[LLDP_STAT_TLVS_DISCARDED] += n->tlvs_discarded;
@@ -430,7 +428,7 @@ agent_rx_changed(struct agent *a, struct nbr *n, const struct lldp_frame *f,
 	 * pdu points into the receive buffer, valid for this call: the port
 	 * copies what it keeps (port.h), so no second decode of our copy.
 	 */
-	port_nbr_changed(a->port, a, n, pdu);
+	a->ops->nbr_changed(a->ctx, a, n, pdu);
 }
 
 static void
@@ -440,14 +438,15 @@ agent_rx_new(struct agent *a, const struct lldp_frame *f,
 	uint64_t now = ev_now_ms();
 	struct nbr *n;
 
-	if (a->n >= dx.conf.max_neighbors) {
+	if (a->n >= a->conf->max_neighbors) {
 		/* tooManyNeighbors (9.2.7.7.4): drop the newcomer. */
 		agent_rem.drops++;
-		a->port->rem.drops++;
+		a->rem->drops++;
 		if (a->too_many_until_ms < now + (uint64_t)pdu->ttl * 1000)
 			a->too_many_until_ms = now + (uint64_t)pdu->ttl * 1000;
 		log_debug(LOG_SUB_LLDP, "%s: too many neighbours (%zu)",
-		    a->port->ifname, a->n);
+		    a->ifname, a->n);
+		a->ops->nbr_dropped(a->ctx, a, pdu);
 		return;
 	}
 	if ((n = calloc(1, sizeof(*n))) == NULL)
@@ -466,11 +465,11 @@ agent_rx_new(struct agent *a, const struct lldp_frame *f,
 	if (++a->n > a->tabsz - a->tabsz / 4)
 		agent_grow(a);
 	agent_rem.inserts++;
-	a->port->rem.inserts++;
+	a->rem->inserts++;
 	agent_rem.last_change_ms = now;
 	/* newNeighbor: fast transmission so the new peer learns us soon. */
 	agent_fast_start(a);
-	port_nbr_added(a->port, a, n, pdu);
+	a->ops->nbr_added(a->ctx, a, n, pdu);
 }
 
 void
@@ -494,10 +493,10 @@ agent_rx(struct agent *a, const struct lldp_frame *f)
 		}
 	}
 	rc = lldp_decode(f->pdu, f->pdu_len, pdu);
-	lldp_stats_account(a->port->st, rc, pdu);
+	lldp_stats_account(a->st, rc, pdu);
 	if (rc != LLDP_DEC_OK) {
 		log_debug(LOG_SUB_LLDP, "%s: frame discarded: %s",
-		    a->port->ifname, lldp_dec_str(rc));
+		    a->ifname, lldp_dec_str(rc));
 		return;
 	}
 	if (mlen != pdu->msap.len) {
@@ -509,7 +508,7 @@ agent_rx(struct agent *a, const struct lldp_frame *f)
 		/* Shutdown LLDPDU: delete at once (9.2.7.7.1). */
 		if (n != NULL) {
 			log_info(LOG_SUB_LLDP, "%s: neighbour shut down",
-			    a->port->ifname);
+			    a->ifname);
 			agent_delete(a, n, NBR_GONE_SHUTDOWN);
 		}
 		return;

@@ -12,8 +12,9 @@
 
 #include "lldp.h"
 
-struct port;
+struct conf;
 struct ev_timer;
+struct wcur;
 
 /* A remote system, keyed by its MSAP (chassis ID + port ID TLVs). */
 struct nbr {
@@ -36,10 +37,51 @@ struct nbr {
 };
 
 enum nbr_gone { NBR_GONE_SHUTDOWN, NBR_GONE_AGED, NBR_GONE_FLUSH };
-extern const char *const nbr_gone_event[];	/* neighbor-removed, ... */
+
+struct agent;
+struct agent_rem_stats;
+
+/*
+ * What the agent asks of its owner (the port), with the owner's ctx.
+ * The PDU given to nbr_added/nbr_changed/nbr_dropped points into the
+ * receive buffer and is valid only during the call: copy what is kept
+ * (the neighbour keeps its own copy of the bytes, see nbr_decode()).
+ * nbr_gone comes before the neighbour is freed.
+ */
+struct agent_ops {
+	/* Our LLDPDU (or shutdown LLDPDU) for agent type, into w. */
+	void	(*build_frame)(void *ctx, int type, struct wcur *w,
+		    bool shutdown);
+	int	(*send)(void *ctx, const void *frame, size_t len);
+	bool	(*link_up)(void *ctx);
+	void	(*nbr_added)(void *ctx, struct agent *, struct nbr *,
+		    const struct lldp_pdu *);
+	void	(*nbr_changed)(void *ctx, struct agent *, struct nbr *,
+		    const struct lldp_pdu *);
+	void	(*nbr_gone)(void *ctx, struct agent *, struct nbr *, int why);
+	/* tooManyNeighbors: a newcomer's PDU was not stored. */
+	void	(*nbr_dropped)(void *ctx, struct agent *,
+		    const struct lldp_pdu *);
+};
+
+/* What an agent is created with; the pointers outlive it. */
+struct agent_env {
+	const struct agent_ops	*ops;
+	void			*ctx;
+	const char		*ifname;	/* for the log */
+	uint64_t		*st;		/* LLDP_STAT__MAX counters */
+	struct agent_rem_stats	*rem;		/* the owner's share */
+	const struct conf	*conf;		/* timers and limits, read at
+						   each use (reload) */
+};
 
 struct agent {
-	struct port	*port;
+	const struct agent_ops	*ops;
+	void		*ctx;
+	const char	*ifname;
+	uint64_t	*st;
+	struct agent_rem_stats *rem;
+	const struct conf *conf;
 	int		 type;		/* enum lldp_agent */
 	bool		 tx_on;		/* transmitting (admin and link) */
 	bool		 rx_on;
@@ -59,7 +101,7 @@ struct agent {
 	uint64_t	 too_many_until_ms;	/* tooManyNeighbors */
 };
 
-struct agent	*agent_new(struct port *, int type);
+struct agent	*agent_new(const struct agent_env *, int type);
 /* Stop (sending a shutdown LLDPDU if it was transmitting) and free. */
 void		 agent_free(struct agent *, bool shutdown_pdu);
 /* Admin or link state changed: start or stop transmitting/receiving. */

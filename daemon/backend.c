@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ctl.h"
+#include "backend.h"
+#include "conf.h"
 #include "dcbnl.h"
-#include "dcbxd.h"
 #include "engine.h"
 #include "event.h"
 #include "log.h"
@@ -61,13 +61,12 @@ backend_readonly(struct backend *b, const char *why)
 	return (0);
 }
 
-/* Engine events go to the log and the event stream (and so to SNMP). */
+/* Engine events go to the log and to whoever opened the backend. */
 static void
 backend_engine_events(int fd, bool readable, bool writable, void *arg)
 {
 	struct backend *b = arg;
 	struct engine_event ev;
-	json_t *extra;
 
 	(void)fd; (void)readable; (void)writable;
 	while (engine_event_next(b, &ev) == 1) {
@@ -78,9 +77,8 @@ backend_engine_events(int fd, bool readable, bool writable, void *arg)
 		else
 			log_notice(LOG_SUB_ENGINE, "%s: %s (priority %d)",
 			    b->ifname, engine_ev_name[ev.kind], ev.prio);
-		extra = json_pack("{s:s, s:i}", "kind",
-		    engine_ev_name[ev.kind], "priority", ev.prio);
-		ctl_event("engine", b->ifname, extra);
+		if (b->event != NULL)
+			b->event(b->event_arg, (int)ev.kind, ev.prio, ev.err);
 	}
 }
 
@@ -100,6 +98,14 @@ backend_engine(struct backend *b, const char *ifname,
 	}
 	snprintf(b->why, sizeof(b->why), "%s", why);
 	b->watch = ev_io_new(engine_event_fd(b), backend_engine_events, b);
+	if (b->watch == NULL) {
+		/* Without the watch its events would go unheard: refuse. */
+		b->ops->close(b);
+		b->priv = NULL;
+		snprintf(buf, sizeof(buf), "pause engine failed: %s",
+		    strerror(ENOMEM));
+		return (backend_readonly(b, buf));
+	}
 	return (0);
 }
 
@@ -110,10 +116,10 @@ backend_engine(struct backend *b, const char *ifname,
  */
 static int
 backend_auto(struct backend *b, const char *ifname,
-    const struct conf_port *cp)
+    const struct conf_port *cp, const struct backend_env *env)
 {
 	struct dcbnl_probe_result pr;
-	struct dcbnl_opts opts = { .restore_on_close = dx.conf.restore_on_exit };
+	struct dcbnl_opts opts = { .restore_on_close = env->restore_on_close };
 	char why[sizeof(b->why) + sizeof(pr.why)];
 	int rc;
 
@@ -143,13 +149,21 @@ backend_auto(struct backend *b, const char *ifname,
 	return (backend_readonly(b, pr.why));
 }
 
-int
-backend_open(struct backend *b, const char *ifname,
-    const struct conf_port *cp, bool read_only)
+void
+backend_set_env(struct backend *b, const struct backend_env *env)
+{
+	b->event = env->event;
+	b->nic_changed = env->nic_changed;
+	b->event_arg = env->arg;
+}
+
+static int
+backend_choose(struct backend *b, const char *ifname,
+    const struct conf_port *cp, const struct backend_env *env)
 {
 	memset(b, 0, sizeof(*b));
 	snprintf(b->ifname, sizeof(b->ifname), "%s", ifname);
-	if (read_only)
+	if (env->read_only)
 		return (backend_readonly(b, "read-only mode"));
 	switch (cp->backend) {
 	case CONF_BACKEND_READONLY:
@@ -161,7 +175,17 @@ backend_open(struct backend *b, const char *ifname,
 	case CONF_BACKEND_AUTO:
 		break;
 	}
-	return (backend_auto(b, ifname, cp));
+	return (backend_auto(b, ifname, cp, env));
+}
+
+int
+backend_open(struct backend *b, const char *ifname,
+    const struct conf_port *cp, const struct backend_env *env)
+{
+	int rc = backend_choose(b, ifname, cp, env);
+
+	backend_set_env(b, env);	/* the dcbnl open clears b */
+	return (rc);
 }
 
 /* Each backend keeps its own books (last, applies, errors, error). */

@@ -34,6 +34,29 @@ struct backend_stats {
 enum backend_dcbx { BACKEND_DCBX_IEEE = 0, BACKEND_DCBX_CEE = 1 };
 
 struct backend;
+struct conf_port;
+
+/*
+ * What a backend gets from the daemon around it (it reads no global):
+ * whether it may touch the NIC at all, the dcbnl restore-on-close
+ * setting, and where its asynchronous events go (the pause engine's
+ * stall, recover, ...: enum engine_ev_kind, a priority or -1, 0 or a
+ * negative errno), logged by the backend before the call.
+ */
+typedef void backend_event_fn(void *arg, int kind, int prio, int err);
+/*
+ * Someone else changed the device's config (cmd: what the kernel said,
+ * 0 if unknown): the backend knows the new state, the owner may apply.
+ */
+typedef void backend_nic_fn(void *arg, int cmd);
+struct backend_env {
+	bool			 read_only;
+	bool			 restore_on_close;
+	backend_event_fn	*event;		/* may be NULL */
+	backend_nic_fn		*nic_changed;	/* may be NULL */
+	void			*arg;		/* for both */
+};
+
 struct backend_ops {
 	const char	*name;
 	/*
@@ -65,7 +88,26 @@ struct backend {
 	uint64_t		errors;		/* failed applies */
 	struct ev_io		*watch;		/* the daemon's watch on the
 						   backend's event fd, if any */
+	uint64_t		writes;		/* device writes sent */
+	backend_event_fn	*event;		/* from struct backend_env */
+	backend_nic_fn		*nic_changed;
+	void			*event_arg;
 };
+
+/*
+ * Backend selection (backend.c): dcbnl when the NIC has dcbnl ops, the
+ * engine when the port has an engine = { } block (or backend = engine),
+ * else read-only -- and b->why says which and why.  backend_apply() calls
+ * ops->apply, which keeps the books of struct backend (last, applies,
+ * errors, error text).
+ */
+int	backend_open(struct backend *, const char *ifname,
+	    const struct conf_port *, const struct backend_env *);
+int	backend_apply(struct backend *, const struct dcb_config *,
+	    enum backend_dcbx);
+/* Where an open backend's events go (backend_open() does it). */
+void	backend_set_env(struct backend *, const struct backend_env *);
+void	backend_close(struct backend *);
 
 /*
  * The books every ops->apply keeps.  Inline so that each backend's unit

@@ -724,8 +724,10 @@ fail:
 }
 
 /* Swap the blocks of the policy parts that adm carries. */
-static void
-persist_replace(config_setting_t *e, const struct conf_port *p, uint8_t has)
+/* -1 with err set if a part has no field (a table out of step). */
+static int
+persist_replace(config_setting_t *e, const struct conf_port *p, uint8_t has,
+    char *err, size_t errlen)
 {
 	static const struct { uint8_t bit; const char *name; } part[] = {
 		{ DCB_HAS_ETS, "ets" }, { DCB_HAS_RECO, "reco" },
@@ -737,12 +739,19 @@ persist_replace(config_setting_t *e, const struct conf_port *p, uint8_t has)
 	for (i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
 		if (!(has & part[i].bit))
 			continue;
+		for (f = port_fields; f->name != NULL &&
+		    strcmp(f->name, part[i].name) != 0; f++)
+			;
+		if (f->name == NULL) {
+			snprintf(err, errlen, "no setting for %s in a port "
+			    "entry", part[i].name);
+			return -1;
+		}
 		if (config_setting_get_member(e, part[i].name) != NULL)
 			config_setting_remove(e, part[i].name);
-		for (f = port_fields; strcmp(f->name, part[i].name) != 0; f++)
-			;
 		f->emit(e, p, f);
 	}
+	return 0;
 }
 
 static void
@@ -793,10 +802,11 @@ conf_persist_admin(const struct conf *c, const char *ifname,
 	if ((ports = config_lookup(&cf, "ports")) == NULL)
 		ports = config_setting_add(config_root_setting(&cf), "ports",
 		    CONFIG_TYPE_LIST);
-	if (i >= 0 && !is_pattern(p.match))
-		persist_replace(config_setting_get_elem(ports, (unsigned)i),
-		    &p, adm->has);
-	else {
+	if (i >= 0 && !is_pattern(p.match)) {
+		if (persist_replace(config_setting_get_elem(ports,
+		    (unsigned)i), &p, adm->has, err, errlen) != 0)
+			goto out;
+	} else {
 		/* A pattern's settings, pinned to this one interface. */
 		snprintf(p.match, sizeof(p.match), "%s", ifname);
 		e = config_setting_add(ports, NULL, CONFIG_TYPE_GROUP);

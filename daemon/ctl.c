@@ -31,7 +31,6 @@
 #include "port.h"
 #include "proto.h"
 #include "show.h"
-#include "snmp.h"
 
 #define CTL_READ_CHUNK	(64 * 1024)
 #define CTL_IN_MAX	(4u << 20)	/* one request line */
@@ -59,6 +58,9 @@ static struct {
 	struct client	*clients;
 	unsigned int	 nsubs;
 	struct ev_timer	*reap;		/* frees clients found dead */
+	struct dcbxd	*d;		/* its config and bus (ctl_init()) */
+	const struct ctl_ops *ops;
+	bool		 subscribed;	/* to d->nf */
 } ctl = { .fd = -1 };
 
 static void	ctl_client_io(int, bool, bool, void *);
@@ -280,80 +282,52 @@ set_edit(json_t *args, struct dcb_config *adm, uint8_t *parts, char *err,
 	return (0);
 }
 
-/* "ets,pfc": the parts a set edited, for the admin-changed event. */
-static const char *
-set_parts_name(uint8_t parts, char *buf, size_t len)
-{
-	static const struct dcb_kw names[] = {
-		{ DCB_HAS_ETS, "ets" }, { DCB_HAS_RECO, "reco" },
-		{ DCB_HAS_PFC, "pfc" }, { DCB_HAS_APP, "app" }, { 0, NULL }
-	};
-	const struct dcb_kw *k;
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (k = names; k->name != NULL; k++)
-		if ((parts & k->val) && o < len)
-			o += (size_t)snprintf(buf + o, len - o, "%s%s",
-			    o > 0 ? "," : "", k->name);
-	return (buf);
-}
-
 /*
- * After `set --persist` the running config is re-read from the file just
- * written, so that dx.conf and the file agree (the next reload compares
- * against it).  Ports are not re-applied: the port that was set runs what
- * the file now says, and run-time edits of other ports (set without
- * --persist) stay until the next reload, as they would have anyway.
- */
-static int
-set_conf_reread(char *err, size_t errlen)
-{
-	struct conf nc, old;
-
-	if (conf_load(dx.conf.path, &nc, err, errlen) != 0)
-		return (-1);
-	old = dx.conf;
-	dx.conf = nc;
-	conf_free(&old);
-	return (0);
-}
-
-/*
- * With "persist" the file is written first (temp file, fsync, check,
- * rename), so that a refusal there changes nothing; then the port runs
- * the policy.  Only the parts the request edited are written.
+ * The port runs the edited policy first: if it refuses, the file is not
+ * touched.  With "persist" the parts the request edited are then written
+ * (temp file, fsync, check, rename) and the running config re-read from
+ * the file (ops->reread: ports are not re-applied, so run-time edits
+ * of other ports stay until the next reload); if writing fails the port
+ * goes back to its old policy, so a refusal changes nothing.
  */
 static json_t *
 cmd_set(struct client *c, json_t *args)
 {
 	const char *dev = json_string_value(json_object_get(args, "dev"));
 	bool persist = json_is_true(json_object_get(args, "persist"));
-	struct dcb_config adm, part;
+	struct dcb_config adm, old, part;
+	struct note n;
 	struct port *p;
 	json_t *err;
-	char why[512], buf[32];
+	char why[512], ign[512];
 	uint8_t parts;
 
 	(void)c;
 	if ((p = ctl_dev(args, true, &err)) == NULL)
 		return (err);
-	adm = p->cp.admin;
+	adm = old = p->cp.admin;
 	if (set_edit(args, &adm, &parts, why, sizeof(why)) != 0)
 		return (proto_err("EINVAL", "%s: %s", dev, why));
+	if (port_set_admin(p, &adm, why, sizeof(why)) != 0)
+		return (proto_err("EINVAL", "%s", why));
 	if (persist) {
 		part = adm;
 		part.has = parts;
-		if (conf_persist_admin(&dx.conf, p->ifname, &part, why,
-		    sizeof(why)) != 0)
+		if (conf_persist_admin(&ctl.d->conf, p->ifname, &part, why,
+		    sizeof(why)) != 0) {
+			log_warnx(LOG_SUB_CTL, "%s: policy not written (%s): "
+			    "old policy back", p->ifname, why);
+			(void)port_set_admin(p, &old, ign, sizeof(ign));
 			return (proto_err("EIO", "%s: not changed: %s", dev,
 			    why));
+		}
+		log_info(LOG_SUB_CTL, "%s: policy written to %s", p->ifname,
+		    ctl.d->conf.path);
 	}
-	if (port_set_admin(p, &adm, why, sizeof(why)) != 0)
-		return (proto_err("EINVAL", "%s", why));
-	ctl_event("admin-changed", dev, json_pack("{s:s, s:b}", "parts",
-	    set_parts_name(parts, buf, sizeof(buf)), "persist", persist));
-	if (persist && set_conf_reread(why, sizeof(why)) != 0)
+	n = (struct note){ .type = NOTE_ADMIN_CHANGED, .port = p,
+	    .admin = { .parts = parts, .persisted = persist } };
+	notify_post(&ctl.d->nf, &n);
+	if (persist && ctl.ops->reread(why, sizeof(why)) != 0)
 		return (proto_err("EIO", "%s runs the new policy and the file "
 		    "has it, but re-reading the file failed: %s", dev, why));
 	return (proto_ok(show_dcbx(p)));
@@ -377,7 +351,7 @@ cmd_reload(struct client *c, json_t *args)
 
 	(void)c;
 	(void)args;
-	if (dcbxd_reload(err, sizeof(err)) < 0)
+	if (ctl.ops->reload(err, sizeof(err)) < 0)
 		return (proto_err("EINVAL", "%s", err));
 	return (proto_ok(json_object()));
 }
@@ -530,40 +504,30 @@ ctl_client_io(int fd, bool rd, bool wr, void *arg)
 
 /* ------------------------------------------------------------- events */
 
-bool
-ctl_have_subscribers(void)
-{
-	return (ctl.nsubs > 0);
-}
-
-void
-ctl_event(const char *name, const char *ifname, json_t *extra)
+/*
+ * Every note the control protocol has an event for, rendered only while
+ * someone is subscribed, queued to each subscriber.
+ */
+static void
+ctl_note(const struct note *n, void *arg)
 {
 	struct client *c, *next;
 	json_t *ev;
 	char *line;
 	size_t len;
 
-	/* SNMP derives its notifications from the same events. */
-	snmp_event(name, ifname);
-	if (ctl.nsubs == 0) {
-		json_decref(extra);
+	(void)arg;
+	if (ctl.nsubs == 0 || (ev = show_note(n)) == NULL)
 		return;
-	}
-	ev = json_pack("{s:s, s:s}", "event", name, "ifname",
-	    ifname != NULL ? ifname : "");
-	if (ev != NULL && extra != NULL)
-		json_object_update(ev, extra);
-	json_decref(extra);
-	line = ev != NULL ? proto_line(ev) : NULL;
+	line = proto_line(ev);
 	json_decref(ev);
 	if (line == NULL)
 		return;
 	len = strlen(line);
 	for (c = ctl.clients; c != NULL; c = next) {
 		next = c->next;
-		if (!c->subscriber)
-			continue;
+		if (!c->subscriber || c->dead)
+			continue;	/* a dropped one waits for the reaper */
 		if (client_pending(c) + len > CTL_SUB_MAX) {
 			log_warnx(LOG_SUB_CTL, "subscriber too slow (%zu octets "
 			    "queued): dropped", client_pending(c));
@@ -644,7 +608,8 @@ ctl_perms(const char *path, const char *group)
 }
 
 int
-ctl_init(const char *path, const char *group)
+ctl_init(const char *path, const char *group, struct dcbxd *d,
+    const struct ctl_ops *ops)
 {
 	struct sockaddr_un sun;
 	int fd;
@@ -676,12 +641,22 @@ ctl_init(const char *path, const char *group)
 	}
 	ctl.fd = fd;
 	strcpy(ctl.path, path);
+	ctl.d = d;
+	ctl.ops = ops;
+	if (notify_subscribe(&d->nf, ctl_note, NULL) == 0)
+		ctl.subscribed = true;
+	else
+		log_warnx(LOG_SUB_CTL, "no room on the event bus: monitor "
+		    "gets no events");
 	return (0);
 }
 
 void
 ctl_fini(void)
 {
+	if (ctl.subscribed)
+		notify_unsubscribe(&ctl.d->nf, ctl_note, NULL);
+	ctl.subscribed = false;
 	while (ctl.clients != NULL)
 		client_free(ctl.clients);
 	ev_io_free(ctl.io);

@@ -5,18 +5,27 @@
 #ifndef CTL_H
 #define CTL_H
 
-#include <jansson.h>
-#include <stdbool.h>
+#include <stddef.h>
 
-/* Listen on path (mode 0660, group 'group' when it exists). */
-int	ctl_init(const char *path, const char *group);
-void	ctl_fini(void);
+struct dcbxd;
+
+/* What the control socket asks of the daemon above it. */
+struct ctl_ops {
+	/* Reload the config file: ports follow (the "reload" command). */
+	int	(*reload)(char *err, size_t errlen);
+	/* Re-read it after `set --persist` wrote it; ports keep theirs. */
+	int	(*reread)(char *err, size_t errlen);
+};
+
 /*
- * Send {"event":name,"ifname":ifname,...extra} to every subscriber;
- * steals extra (may be NULL).  A subscriber that cannot keep up is
- * dropped, never waited for.
+ * Listen on path (mode 0660, group 'group' when it exists) for daemon d,
+ * and follow its bus: each note the protocol has an event for goes to
+ * every subscriber as {"event":NAME,"ifname":IF,...} (show_note()),
+ * rendered only while someone is subscribed.  A subscriber that cannot
+ * keep up is dropped, never waited for.
  */
-void	ctl_event(const char *name, const char *ifname, json_t *extra);
-bool	ctl_have_subscribers(void);
+int	ctl_init(const char *path, const char *group, struct dcbxd *d,
+	    const struct ctl_ops *);
+void	ctl_fini(void);
 
 #endif /* CTL_H */

@@ -50,7 +50,16 @@ struct dcbnl_priv {
 	bool			delay_dropped;	/* driver does not keep delay */
 	bool			cee_valid;	/* cee_last is on the NIC */
 	struct dcb_config	cee_last;
+	/* The RTNLGRP_DCB watch (below). */
+	struct backend		*b;
+	struct dcbnl_priv	*next;		/* every open dcbnl backend */
+	unsigned int		 echo;		/* our SET_ALLs not yet echoed */
+	bool			 news;		/* changed by others this burst */
+	uint8_t			 news_cmd;
 };
+
+static void	dcbnl_watch_add(struct dcbnl_priv *);
+static void	dcbnl_watch_del(struct dcbnl_priv *);
 
 /* ------------------------------------------------------ libnl transport */
 
@@ -423,6 +432,14 @@ dcbnl_apply_cee(struct dcbnl_priv *p, const struct dcb_config *want)
 		return rc;
 	p->cee_last = *want;
 	p->cee_valid = true;
+	/*
+	 * net/dcb/dcbnl.c notifies a CEE commit (dcbnl_setall() ->
+	 * dcbnl_cee_notify()) with a CEE fill that we do not parse: count
+	 * the commits to know their echoes, or each would look foreign and
+	 * its re-apply echo again, for ever.
+	 */
+	if (p->echo < 4)
+		p->echo++;
 	return 0;
 }
 
@@ -477,6 +494,7 @@ dcbnl_apply(struct backend *b, const struct dcb_config *oper,
 	else if ((rc = dcbnl_set_mode(p, mode)) == 0)
 		rc = mode == BACKEND_DCBX_CEE ? dcbnl_apply_cee(p, oper) :
 		    dcbnl_apply_ieee(p, oper);
+	b->writes = p->ctx.cnt.writes;
 	if (rc < 0) {
 		backend_record_err(b, rc, p->ctx.err);
 		log_warnx(LOG_SUB_DCBNL, "%s: apply failed: %s", b->ifname,
@@ -560,6 +578,7 @@ dcbnl_close(struct backend *b)
 
 	if (p == NULL)
 		return;
+	dcbnl_watch_del(p);
 	if (p->opts.restore_on_close && p->has_orig && !p->firmware)
 		dcbnl_restore(b);
 	if (p->ctx.tr != NULL)
@@ -610,6 +629,8 @@ dcbnl_backend_open_tr(struct backend *b, struct dcbnl_tr *tr,
 	b->firmware = pr->firmware;
 	snprintf(b->ifname, sizeof(b->ifname), "%s", ifname);
 	snprintf(b->why, sizeof(b->why), "%s", pr->why);
+	p->b = b;
+	dcbnl_watch_add(p);
 	return 0;
 }
 
@@ -650,6 +671,10 @@ dcbnl_backend_event(struct backend *b, const struct dcbnl_event *ev)
 
 	if (strcmp(ev->ifname, b->ifname) != 0)
 		return false;
+	if (!ev->has_cfg && ev->cmd == DCB_CMD_SET_ALL && p->echo > 0) {
+		p->echo--;		/* our own CEE commit */
+		return true;
+	}
 	if (!ev->has_cfg) {
 		/* A CEE fill: forget what we think the NIC has. */
 		p->cee_valid = false;
@@ -739,3 +764,105 @@ dcbnl_mon_close(struct dcbnl_mon *m)
 	m->tr->close(m->tr);
 	free(m);
 }
+
+/* ------------------------------------------ the backends, for the watch */
+
+/* Every open dcbnl backend, for the watch (dcbnl_watch.c). */
+static struct dcbnl_priv	*dcbnl_open_list;
+
+static void
+dcbnl_watch_add(struct dcbnl_priv *p)
+{
+	p->next = dcbnl_open_list;
+	dcbnl_open_list = p;
+}
+
+static void
+dcbnl_watch_del(struct dcbnl_priv *p)
+{
+	struct dcbnl_priv **pp;
+
+	for (pp = &dcbnl_open_list; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == p) {
+			*pp = p->next;
+			return;
+		}
+}
+
+static struct dcbnl_priv *
+dcbnl_watch_find(const char *ifname)
+{
+	struct dcbnl_priv *p;
+
+	for (p = dcbnl_open_list; p != NULL; p = p->next)
+		if (strcmp(p->b->ifname, ifname) == 0)
+			return p;
+	return NULL;
+}
+
+/*
+ * One notification.  A port without a dcbnl backend (read-only) goes to
+ * the unowned callback at once.  A dcbnl backend records the NIC's new
+ * state; acting waits for the end of the burst, since one apply of ours
+ * sends one IEEE_SET per attribute and the echoes in between show
+ * half-written states that are not foreign.
+ */
+void
+dcbnl_backends_note(const struct dcbnl_event *ev, dcbnl_unowned_fn *fn,
+    void *arg)
+{
+	struct dcbnl_priv *p;
+
+	if ((p = dcbnl_watch_find(ev->ifname)) == NULL) {
+		if (fn != NULL)
+			fn(arg, ev->ifname, ev->cmd);
+		return;
+	}
+	if (dcbnl_backend_event(p->b, ev))
+		return;		/* the echo of our own write */
+	p->news = true;
+	p->news_cmd = ev->cmd;
+}
+
+/*
+ * Notifications were lost (-ENOBUFS): what each backend believes the NIC
+ * holds may be stale, and an apply judged against it could skip a needed
+ * write.  Forget it, so that the apply reads the NIC first.
+ */
+void
+dcbnl_backends_lost(void)
+{
+	struct dcbnl_priv *p;
+
+	log_warnx(LOG_SUB_DCBNL, "DCB notifications lost; re-applying");
+	for (p = dcbnl_open_list; p != NULL; p = p->next) {
+		p->has_nic = false;
+		p->cee_valid = false;
+		p->echo = 0;		/* they may be among the lost */
+		p->news = true;
+		p->news_cmd = 0;
+	}
+}
+
+/*
+ * Tell each owner whose NIC may differ (b->nic_changed).  The owner may
+ * re-apply, fall back or close: the list is searched again after each.
+ */
+void
+dcbnl_backends_tell(void)
+{
+	struct dcbnl_priv *p;
+	struct backend *b;
+
+	for (;;) {
+		for (p = dcbnl_open_list; p != NULL && !p->news; p = p->next)
+			;
+		if (p == NULL)
+			return;
+		p->news = false;
+		b = p->b;
+		if (b->nic_changed != NULL)
+			b->nic_changed(b->event_arg, p->news_cmd);
+	}
+}
+

@@ -9,8 +9,10 @@
  * Daemon use:
  *   dcbnl_probe(ifname, &pr)            which backend fits this port, and why
  *   dcbnl_backend_open(b, ifname, &pr, &opts)   b->ops->apply/stats/show/close
- *   dcbnl_retry_delay_ms(b, attempt)    after a failed apply: when to retry
- *   dcbnl_mon_open() / _fd() / _read()  RTNLGRP_DCB changes made by others
+ *   dcbnl_retry_delay_ms(rc, attempt)   after a failed apply: when to retry
+ *   dcbnl_watch_init(fn, arg)           RTNLGRP_DCB: changes made by others
+ *                                       reach b->nic_changed (or fn)
+ *   dcbnl_mon_open() / _fd() / _read()  the watch's socket (tests, tools)
  *   dcbnl_backend_event(b, &ev)         record it; was it our own write?
  */
 #ifndef DCBNL_H
@@ -140,5 +142,29 @@ void	dcbnl_mon_close(struct dcbnl_mon *);
  * otherwise report it and, unless read-only, apply() the negotiated config.
  */
 bool	dcbnl_backend_event(struct backend *, const struct dcbnl_event *);
+
+/*
+ * The daemon's watch on RTNLGRP_DCB, one for all dcbnl backends: each
+ * notification goes to the open backend of its interface, which records
+ * the NIC's state and knows its own echoes (IEEE fills matched against
+ * the last write, SET_ALL commits counted); once a burst is read, each
+ * backend changed by someone else calls b->nic_changed(b->event_arg,
+ * cmd), so its owner re-applies.  Lost notifications (-ENOBUFS) make
+ * every backend forget the NIC's state and call it too, with cmd 0.  A
+ * notification for an interface without a dcbnl backend (a read-only
+ * port) goes to fn(arg, ifname, cmd).
+ */
+typedef void dcbnl_unowned_fn(void *arg, const char *ifname, uint8_t cmd);
+/* dcbnl_watch.c (the event loop's side): */
+int	dcbnl_watch_init(dcbnl_unowned_fn *, void *arg);	/* logs why not */
+int	dcbnl_watch_attach(struct dcbnl_mon *, dcbnl_unowned_fn *, void *);
+void	dcbnl_watch_fini(void);
+/* dcbnl.c (the backends' side), for the watch: one notification, */
+void	dcbnl_backends_note(const struct dcbnl_event *, dcbnl_unowned_fn *,
+	    void *arg);
+/* notifications lost, */
+void	dcbnl_backends_lost(void);
+/* the burst is read: call b->nic_changed of each backend with news. */
+void	dcbnl_backends_tell(void);
 
 #endif /* DCBNL_H */

@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend.h"
 #include "conf.h"
 #include "notify.h"
 
@@ -33,17 +32,10 @@ extern struct dcbxd dx;
  * err says "file:line: why".  Used by SIGHUP and the "reload" command.
  */
 int	dcbxd_reload(char *err, size_t errlen);
-
 /*
- * Backend selection (backend.c): dcbnl when the NIC has dcbnl ops, the
- * engine when configured (later), else read-only -- and b->why says which
- * and why.  backend_apply() calls ops->apply, which keeps the books of
- * struct backend (last, applies, errors, error text).
+ * Re-read the file into the running config without re-applying it to the
+ * ports (after `set --persist` wrote it).  Same errors as dcbxd_reload().
  */
-int	backend_open(struct backend *, const char *ifname,
-	    const struct conf_port *, bool read_only);
-int	backend_apply(struct backend *, const struct dcb_config *,
-	    enum backend_dcbx);
-void	backend_close(struct backend *);
+int	dcbxd_reread(char *err, size_t errlen);
 
 #endif /* DCBXD_H */

@@ -416,7 +416,7 @@ doctor_run(const struct port *only)
 		doctor_port(only, out);
 		return (out);
 	}
-	if ((v = show_ports_sorted()) == NULL)
+	if ((v = port_sorted()) == NULL)
 		return (out);
 	for (i = 0; v[i] != NULL; i++)
 		doctor_port(v[i], out);

@@ -20,6 +20,7 @@
 #endif
 
 #include "ctl.h"
+#include "dcbnl.h"
 #include "dcbxd.h"
 #include "event.h"
 #include "link.h"
@@ -30,6 +31,8 @@
 #include "snmp.h"
 
 struct dcbxd dx;
+static struct port_lookup port_lookup = { port_find };
+static const struct ctl_ops ctl_ops = { dcbxd_reload, dcbxd_reread };
 static struct ev_signal *sig_ev[3];
 static int pid_fd = -1;
 
@@ -130,10 +133,34 @@ check_conf(const struct opts *o)
 	return (0);
 }
 
+/*
+ * The one place the running config is replaced: nc becomes dx.conf;
+ * with 'apply' every port (and link) follows it, else the ports keep
+ * what they run.  SNMP and the metrics listener take their settings
+ * either way.
+ */
+static void
+conf_swap(struct conf *nc, bool apply)
+{
+	struct conf old;
+
+	if (strcmp(nc->user, dx.conf.user) != 0)
+		log_warnx(LOG_SUB_CONF, "reload: user = \"%s\" takes effect "
+		    "at the next start", nc->user);
+	old = dx.conf;
+	dx.conf = *nc;
+	dx.conf_defaults = false;
+	if (apply)
+		port_reconf(&old);
+	snmp_reconf(&old);
+	metrics_reconf(&dx.conf);
+	conf_free(&old);
+}
+
 int
 dcbxd_reload(char *err, size_t errlen)
 {
-	struct conf nc, old;
+	struct conf nc;
 
 #ifdef HAVE_SYSTEMD
 	(void)sd_notify(0, "RELOADING=1");
@@ -146,21 +173,23 @@ dcbxd_reload(char *err, size_t errlen)
 #endif
 		return (-1);
 	}
-	if (strcmp(nc.user, dx.conf.user) != 0)
-		log_warnx(LOG_SUB_CONF, "reload: user = \"%s\" takes effect "
-		    "at the next start", nc.user);
-	old = dx.conf;
-	dx.conf = nc;
-	dx.conf_defaults = false;
-	port_reconf(&old);
-	snmp_reconf(&old);
-	metrics_reconf(&dx.conf);
-	conf_free(&old);
+	conf_swap(&nc, true);
 	log_info(LOG_SUB_CONF, "configuration reloaded from %s", dx.conf_path);
-	ctl_event("reload", NULL, NULL);
+	notify_port(&dx.nf, NOTE_RELOAD, NULL);
 #ifdef HAVE_SYSTEMD
 	(void)sd_notify(0, "READY=1\nSTATUS=running");
 #endif
+	return (0);
+}
+
+int
+dcbxd_reread(char *err, size_t errlen)
+{
+	struct conf nc;
+
+	if (conf_load(dx.conf_path, &nc, err, errlen) < 0)
+		return (-1);
+	conf_swap(&nc, false);
 	return (0);
 }
 
@@ -277,13 +306,16 @@ setup(const struct opts *o)
 	    o->sock : dx.conf.ctl_socket[0] != '\0' ? dx.conf.ctl_socket :
 	    CONF_DEFAULT_SOCKET);
 	make_sock_dir(dx.ctl_path);
-	if ((rc = ctl_init(dx.ctl_path, dx.conf.ctl_group)) < 0)
+	if ((rc = ctl_init(dx.ctl_path, dx.conf.ctl_group, &dx, &ctl_ops)) <
+	    0)
 		fatalx("control socket %s: %s", dx.ctl_path, strerror(-rc));
-	(void)port_be_mon_init();	/* logs why if it cannot */
+	(void)dcbnl_watch_init(port_be_unowned, &port_lookup);
+						/* logs why if it cannot */
+	port_init(&dx);
 	if ((rc = link_init(port_link, port_sweep, NULL)) < 0)
 		fatalx("link monitor: %s", strerror(-rc));
 	/* Without a master agent the subagent logs once and keeps trying. */
-	(void)snmp_init(&dx.conf);
+	(void)snmp_init(&dx.conf, &dx.nf);
 	/* Bound before privileges are dropped; a failure is logged. */
 	(void)metrics_init(&dx.conf);
 }
@@ -343,7 +375,7 @@ main(int argc, char **argv)
 	port_shutdown_all();
 	ctl_fini();
 	link_fini();
-	port_be_mon_fini();
+	dcbnl_watch_fini();
 	if (o.pidfile != NULL && unlink(o.pidfile) < 0 && errno != ENOENT)
 		/* After -u the directory may not be ours: the lock is gone
 		 * with us, so a stale file stops nobody. */

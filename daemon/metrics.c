@@ -31,7 +31,6 @@
 #include "metrics.h"
 #include "notify.h"
 #include "port.h"
-#include "show.h"
 
 /* What one port's series are made of, gathered once per scrape. */
 struct mport {
@@ -573,7 +572,7 @@ static const struct mfam fams[] = {
 char *
 metrics_render(size_t *len)
 {
-	const struct port **v = show_ports_sorted();
+	const struct port **v = port_sorted();
 	struct mport *m = NULL;
 	size_t i, n = 0, k;
 	char *buf = NULL;

@@ -10,6 +10,7 @@ const char *const note_name[NOTE__MAX] = {
 	[NOTE_NBR_ADDED] = "neighbor-added",
 	[NOTE_NBR_CHANGED] = "neighbor-changed",
 	[NOTE_NBR_GONE] = "neighbor-removed",
+	[NOTE_NBR_DROPPED] = "neighbor-dropped",
 	[NOTE_DCBX_MODE] = "mode-changed",
 	[NOTE_DCBX_STATUS] = "status-changed",
 	[NOTE_DCBX_OPER] = "oper-changed",

@@ -28,15 +28,19 @@ struct lldp_pdu;
 enum note_type {
 	NOTE_NBR_ADDED,		/* .nbr: a new neighbour (MSAP) */
 	NOTE_NBR_CHANGED,	/* .nbr: its PDU changed */
-	NOTE_NBR_GONE,		/* .nbr, .nbr.why: enum nbr_gone */
+	NOTE_NBR_GONE,		/* .nbr, .nbr.why: enum nbr_gone; the
+				   neighbour is freed after delivery */
+	NOTE_NBR_DROPPED,	/* .nbr.agent, .nbr.pdu: table full
+				   (tooManyNeighbors), newcomer not kept */
 	NOTE_DCBX_MODE,		/* port's active DCBX mode changed */
 	NOTE_DCBX_STATUS,	/* a feature's status changed */
 	NOTE_DCBX_OPER,		/* the operational config changed */
-	NOTE_LINK,		/* link state, MTU, speed or MAC changed */
+	NOTE_LINK,		/* the link went up or down */
 	NOTE_PORT_ADDED,	/* a managed port appeared */
 	NOTE_PORT_REMOVED,	/* posted before the port is freed */
 	NOTE_ADMIN_CHANGED,	/* .admin: dcbctl set */
-	NOTE_BACKEND_ERROR,	/* .backend: an apply failed or recovered */
+	NOTE_BACKEND_ERROR,	/* .backend.err: an apply failed (< 0) or,
+				   after failing, succeeded (0) */
 	NOTE_NIC_CHANGED,	/* .backend: another program changed the NIC */
 	NOTE_ENGINE,		/* .engine: a pause-engine event */
 	NOTE_PFC_STORM,		/* .storm: watchdog detected a storm */
@@ -45,7 +49,10 @@ enum note_type {
 	NOTE__MAX
 };
 
-/* The event names of the control protocol, by type ("neighbor-added"). */
+/*
+ * A name for each type ("neighbor-added"): the control protocol's event
+ * names where it has one (its renderer names NOTE_NBR_GONE by .why).
+ */
 extern const char *const note_name[NOTE__MAX];
 
 struct note {
@@ -61,13 +68,14 @@ struct note {
 			int			 why;	/* enum nbr_gone */
 		} nbr;
 		struct {
-			unsigned int	 parts;	/* bit 1 << DCBX_F_* changed */
+			unsigned int	 parts;	/* DCB_HAS_* bits edited */
 			bool		 persisted;
 		} admin;
 		struct {
 			int		 err;	/* 0: recovered; else -errno */
 			uint64_t	 changes; /* NOTE_NIC_CHANGED count */
 			bool		 restored; /* we put ours back */
+			int		 cmd;	/* the dcbnl command seen */
 		} backend;
 		struct {
 			int		 kind;	/* enum engine_ev_kind */

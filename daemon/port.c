@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "agent.h"
-#include "ctl.h"
 #include "dcbxd.h"
 #include "event.h"
 #include "headroom.h"
@@ -19,7 +18,6 @@
 #include "link.h"
 #include "log.h"
 #include "port.h"
-#include "show.h"
 #include "sock.h"
 
 #define PORT_HASH	256
@@ -50,6 +48,7 @@
 #define PORT_RING_QUIET		3
 #define PORT_RING_RETRY_MS	60000
 
+static struct dcbxd	*port_daemon;	/* port_init() */
 static struct port	*port_list;
 static struct port	*port_hash[PORT_HASH];
 static unsigned int	 port_n;
@@ -57,6 +56,29 @@ static unsigned int	 port_gen;
 
 static void	port_readable(int, bool, bool, void *);
 static void	port_apply_state(struct port *);
+
+/* Tell the subscribers (notify.h). */
+static void
+port_note(struct port *p, enum note_type t)
+{
+	notify_port(&p->daemon->nf, t, p);
+}
+
+static void
+port_note_nbr(struct port *p, enum note_type t, struct agent *a,
+    struct nbr *n, const struct lldp_pdu *pdu, int why)
+{
+	struct note no = { .type = t, .port = p, .nbr = { .agent = a,
+	    .nbr = n, .pdu = pdu, .why = why } };
+
+	notify_post(&p->daemon->nf, &no);
+}
+
+void
+port_init(struct dcbxd *d)
+{
+	port_daemon = d;
+}
 
 struct port *
 port_first(void)
@@ -70,11 +92,28 @@ port_count(void)
 	return (port_n);
 }
 
-bool
-port_link_up(const struct port *p)
+static int
+port_cmp(const void *a, const void *b)
 {
-	return (p->up);
+	const struct port *const *pa = a, *const *pb = b;
+
+	return (strcmp((*pa)->ifname, (*pb)->ifname));
 }
+
+const struct port **
+port_sorted(void)
+{
+	const struct port **v, *p;
+	size_t i = 0;
+
+	if ((v = calloc(port_n + 1, sizeof(*v))) == NULL)
+		return (NULL);
+	for (p = port_list; p != NULL; p = p->next)
+		v[i++] = p;
+	qsort(v, i, sizeof(*v), port_cmp);
+	return (v);
+}
+
 
 unsigned int
 port_nbr_count(const struct port *p)
@@ -135,17 +174,19 @@ port_unlink(struct port *p)
 static void
 port_local(const struct port *p, struct lldp_local *l)
 {
+	const struct dcbxd *d = p->daemon;
+
 	memset(l, 0, sizeof(*l));
 	l->chassis_subtype = LLDP_CHASSIS_MAC;
 	l->chassis_len = 6;
-	memcpy(l->chassis_id, dx.chassis_mac, 6);
+	memcpy(l->chassis_id, d->chassis_mac, 6);
 	l->port_subtype = LLDP_PORT_IFNAME;
 	l->port_len = (uint8_t)strlen(p->ifname);
 	memcpy(l->port_id, p->ifname, l->port_len);
-	l->ttl = lldp_ttl(dx.conf.tx_interval, dx.conf.tx_hold);
+	l->ttl = lldp_ttl(d->conf.tx_interval, d->conf.tx_hold);
 	l->port_desc = p->ifname;
-	l->sys_name = dx.conf.sys_name[0] != '\0' ? dx.conf.sys_name : NULL;
-	l->sys_desc = dx.conf.sys_desc[0] != '\0' ? dx.conf.sys_desc : NULL;
+	l->sys_name = d->conf.sys_name[0] != '\0' ? d->conf.sys_name : NULL;
+	l->sys_desc = d->conf.sys_desc[0] != '\0' ? d->conf.sys_desc : NULL;
 	l->has_caps = true;
 	l->cap_sys = LLDP_CAP_BRIDGE | LLDP_CAP_STATION;
 	l->cap_en = p->cp.role == CONF_ROLE_CONTROLLER ? LLDP_CAP_BRIDGE :
@@ -154,9 +195,10 @@ port_local(const struct port *p, struct lldp_local *l)
 		l->max_frame = (uint16_t)(p->mtu + 18);	/* + header, FCS */
 }
 
-void
-port_build_frame(struct port *p, int agent, struct wcur *w, bool shutdown)
+static void
+port_build_frame(void *ctx, int agent, struct wcur *w, bool shutdown)
 {
+	struct port *p = ctx;
 	struct lldp_local l;
 
 	port_local(p, &l);
@@ -172,10 +214,18 @@ port_build_frame(struct port *p, int agent, struct wcur *w, bool shutdown)
 	lldp_frame_end(w);
 }
 
-int
-port_send(struct port *p, const void *buf, size_t len)
+static int
+port_send(void *ctx, const void *buf, size_t len)
 {
+	struct port *p = ctx;
+
 	return (sock_send(p->fd, p->ifindex, buf, len));
+}
+
+static bool
+port_link_up(void *ctx)
+{
+	return (((struct port *)ctx)->up);
 }
 
 static void
@@ -520,20 +570,20 @@ port_dcbx_result(struct port *p, int chg)
 	if (chg & DCBX_CHG_MODE) {
 		log_info(LOG_SUB_DCBX, "%s: DCBX mode now %s", p->ifname,
 		    dcbx_mode_name[p->ds.active]);
-		ctl_event("mode-changed", p->ifname, show_dcbx(p));
+		port_note(p, NOTE_DCBX_MODE);
 	}
 	if (chg & DCBX_CHG_STATUS) {
 		log_info(LOG_SUB_DCBX, "%s: status ets %s, pfc %s, app %s",
 		    p->ifname, dcbx_status_name[p->ds.feat[DCBX_F_ETS].status],
 		    dcbx_status_name[p->ds.feat[DCBX_F_PFC].status],
 		    dcbx_status_name[p->ds.feat[DCBX_F_APP].status]);
-		ctl_event("status-changed", p->ifname, show_dcbx(p));
+		port_note(p, NOTE_DCBX_STATUS);
 	}
 	if (chg & DCBX_CHG_OPER) {
 		log_info(LOG_SUB_DCBX, "%s: operational config changed",
 		    p->ifname);
 		port_apply_oper(p);
-		ctl_event("oper-changed", p->ifname, show_dcbx(p));
+		port_note(p, NOTE_DCBX_OPER);
 	}
 	if ((chg & DCBX_CHG_TX) && p->agent[LLDP_AGENT_NEAREST_BRIDGE])
 		agent_local_change(p->agent[LLDP_AGENT_NEAREST_BRIDGE]);
@@ -604,37 +654,54 @@ port_dcbx_reconf(struct port *p)
 
 /* -------------------------------------------------------- neighbours */
 
-void
-port_nbr_added(struct port *p, struct agent *a, struct nbr *n,
+static void
+port_nbr_added(void *ctx, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
 {
+	struct port *p = ctx;
+
 	log_info(LOG_SUB_LLDP, "%s: new neighbour, TTL %u s (%zu on %s)",
 	    p->ifname, pdu->ttl, a->n, lldp_agent_name[a->type]);
-	ctl_event("neighbor-added", p->ifname, show_nbr(n, pdu));
+	port_note_nbr(p, NOTE_NBR_ADDED, a, n, pdu, 0);
 	port_dcbx_rx(p, a, n, pdu);
 }
 
-void
-port_nbr_changed(struct port *p, struct agent *a, struct nbr *n,
+static void
+port_nbr_changed(void *ctx, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
 {
+	struct port *p = ctx;
+
 	log_debug(LOG_SUB_LLDP, "%s: neighbour updated", p->ifname);
+	port_note_nbr(p, NOTE_NBR_CHANGED, a, n, pdu, 0);
 	port_dcbx_rx(p, a, n, pdu);
 }
 
-void
-port_nbr_gone(struct port *p, struct agent *a, struct nbr *n, int why)
+static void
+port_nbr_gone(void *ctx, struct agent *a, struct nbr *n, int why)
 {
-	struct lldp_pdu *pdu;
+	struct port *p = ctx;
 
-	if (ctl_have_subscribers() && (pdu = malloc(sizeof(*pdu))) != NULL) {
-		if (nbr_decode(n, pdu) == LLDP_DEC_OK)
-			ctl_event(nbr_gone_event[why], p->ifname,
-			    show_nbr(n, pdu));
-		free(pdu);
-	}
+	port_note_nbr(p, NOTE_NBR_GONE, a, n, NULL, why);
 	port_dcbx_gone(p, a);
 }
+
+static void
+port_nbr_dropped(void *ctx, struct agent *a, const struct lldp_pdu *pdu)
+{
+	port_note_nbr(ctx, NOTE_NBR_DROPPED, a, NULL, pdu, 0);
+}
+
+/* The port as its agents see it (agent.h). */
+static const struct agent_ops port_agent_ops = {
+	.build_frame = port_build_frame,
+	.send = port_send,
+	.link_up = port_link_up,
+	.nbr_added = port_nbr_added,
+	.nbr_changed = port_nbr_changed,
+	.nbr_gone = port_nbr_gone,
+	.nbr_dropped = port_nbr_dropped,
+};
 
 /* --------------------------------------------------------- lifecycle */
 
@@ -654,6 +721,10 @@ port_apply_state(struct port *p)
 static int
 port_set_agents(struct port *p, uint8_t agents)
 {
+	struct agent_env env = {
+		.ops = &port_agent_ops, .ctx = p, .ifname = p->ifname,
+		.st = p->st, .rem = &p->rem, .conf = &p->daemon->conf,
+	};
 	uint8_t old = 0;
 	int i, rc;
 
@@ -667,7 +738,7 @@ port_set_agents(struct port *p, uint8_t agents)
 		bool want = (agents >> i) & 1;
 
 		if (want && p->agent[i] == NULL &&
-		    (p->agent[i] = agent_new(p, i)) == NULL)
+		    (p->agent[i] = agent_new(&env, i)) == NULL)
 			return (-ENOMEM);
 		if (!want && p->agent[i] != NULL) {
 			agent_flush(p->agent[i]);
@@ -707,7 +778,7 @@ port_destroy(struct port *p, bool shutdown_pdu)
 	for (i = 0; i < LLDP_AGENT__MAX; i++)
 		if (p->agent[i] != NULL)
 			agent_set_state(p->agent[i], false, false);
-	ctl_event("port-removed", p->ifname, NULL);
+	port_note(p, NOTE_PORT_REMOVED);
 	port_free(p, shutdown_pdu);
 }
 
@@ -717,8 +788,7 @@ port_backend_open(struct port *p)
 	if (p->be_open)
 		backend_close(&p->be);
 	port_be_reset(p);
-	p->be_open = backend_open(&p->be, p->ifname, &p->cp,
-	    dx.read_only) == 0;
+	p->be_open = port_be_open(p, &p->cp, p->daemon->read_only) == 0;
 	if (p->be_open)
 		log_info(LOG_SUB_DCBX, "%s: backend %s (%s)", p->ifname,
 		    p->be.ops->name, p->be.why);
@@ -746,10 +816,11 @@ port_create(const struct link_info *li, const struct conf_port *cp)
 	memcpy(p->mac, li->mac, 6);
 	p->mtu = li->mtu;
 	p->cp = *cp;
-	if (!dx.has_chassis) {
+	p->daemon = port_daemon;
+	if (!p->daemon->has_chassis) {
 		/* The first port's MAC names the chassis for our lifetime. */
-		memcpy(dx.chassis_mac, li->mac, 6);
-		dx.has_chassis = true;
+		memcpy(p->daemon->chassis_mac, li->mac, 6);
+		p->daemon->has_chassis = true;
 	}
 	if ((p->io = ev_io_new(fd, port_readable, p)) == NULL ||
 	    port_be_start(p) < 0 || port_set_agents(p, cp->agents) < 0) {
@@ -833,7 +904,7 @@ port_update(struct port *p, const struct link_info *li)
 		 */
 		port_ring_off(p, li->up ? "link up" : "link down");
 		port_apply_state(p);
-		ctl_event("link-changed", p->ifname, show_port(p));
+		port_note(p, NOTE_LINK);
 	} else if (changed)
 		port_local_change(p);
 }
@@ -846,7 +917,9 @@ port_update(struct port *p, const struct link_info *li)
 static bool
 port_wanted(const char *ifname, struct conf_port *cp)
 {
-	return (conf_port_for(&dx.conf, ifname, cp) || dx.conf.nports == 0);
+	const struct conf *c = &port_daemon->conf;
+
+	return (conf_port_for(c, ifname, cp) || c->nports == 0);
 }
 
 void
@@ -867,6 +940,7 @@ port_link(const struct link_info *li, bool present, void *arg)
 			return;
 		p->up = li->up;
 		port_apply_state(p);
+		port_note(p, NOTE_PORT_ADDED);
 	} else {
 		port_update(p, li);
 		port_apply_conf(p, &cp);
@@ -895,10 +969,12 @@ port_reconf(const struct conf *old)
 	bool global;
 	int i;
 
-	global = old->tx_interval != dx.conf.tx_interval ||
-	    old->tx_hold != dx.conf.tx_hold ||
-	    strcmp(old->sys_name, dx.conf.sys_name) != 0 ||
-	    strcmp(old->sys_desc, dx.conf.sys_desc) != 0;
+	const struct conf *c = &port_daemon->conf;
+
+	global = old->tx_interval != c->tx_interval ||
+	    old->tx_hold != c->tx_hold ||
+	    strcmp(old->sys_name, c->sys_name) != 0 ||
+	    strcmp(old->sys_desc, c->sys_desc) != 0;
 	/* Every link again: ports come, go or change settings. */
 	if (link_resync() < 0)
 		log_warnx(LOG_SUB_LINK, "reload: link list not refreshed");

@@ -17,6 +17,7 @@
 #include "sock.h"
 
 struct agent;
+struct dcbxd;
 struct ev_io;
 struct link_info;
 struct nbr;
@@ -32,6 +33,7 @@ struct port {
 	unsigned int	 mtu;
 	unsigned int	 seen;		/* link resync generation */
 	struct conf_port cp;		/* the settings that apply */
+	struct dcbxd	*daemon;	/* config, chassis ID, event bus */
 	int		 fd;
 	struct ev_io	*io;
 	unsigned int	 rx_hold_ms;	/* receive moderation, 0: watching */
@@ -61,7 +63,6 @@ struct port {
 	unsigned int	 be_attempt;	/* failed tries in a row */
 	uint64_t	 be_retry_at_ms; /* its deadline, 0: none pending */
 	uint64_t	 nic_changes;	/* DCB config changed by others */
-	unsigned int	 be_echo;	/* our CEE commits not yet echoed */
 	struct ev_timer	*stats_timer;
 	struct backend_stats pfc;	/* PFC counters, last sample */
 	uint64_t	 pfc_ms;	/* when sampled, 0: never */
@@ -71,7 +72,7 @@ struct port {
 /*
  * port_be.c: timers for retries and PFC counter samples (every
  * port_be_stats_ms), created with the port; port_be_result() after every
- * apply (0 or its error); the RTNLGRP_DCB monitor, one for the daemon.
+ * apply (0 or its error).
  */
 #define PORT_BE_STATS_MS	10000
 extern unsigned int	port_be_stats_ms;
@@ -79,17 +80,35 @@ int	port_be_start(struct port *);
 void	port_be_stop(struct port *);
 void	port_be_reset(struct port *);
 void	port_be_result(struct port *, int rc);
-int	port_be_mon_init(void);
-struct dcbnl_mon;
-int	port_be_mon_attach(struct dcbnl_mon *);	/* takes it; tests */
-void	port_be_mon_fini(void);
+/*
+ * Open p->be for settings cp: its engine events become NOTE_ENGINE, a NIC
+ * changed by others is re-applied and reported (NOTE_NIC_CHANGED).
+ * port_be_env() is that environment, for a backend opened otherwise.
+ */
+int	port_be_open(struct port *, const struct conf_port *, bool read_only);
+struct backend_env;
+void	port_be_env(struct port *, struct backend_env *, bool read_only);
+/*
+ * The dcbnl watch's callback (dcbnl_watch_init()) for a notification
+ * about an interface without a dcbnl backend: arg is a struct
+ * port_lookup; a read-only port reports the change.
+ */
+struct port_lookup {
+	struct port	*(*find)(const char *ifname);
+};
+void	port_be_unowned(void *arg, const char *ifname, uint8_t cmd);
 /* Apply the operational config through the backend (and retry). */
 void	port_apply_oper(struct port *);
 
+/*
+ * The daemon the ports belong to (its config, chassis ID and event bus):
+ * before the first link notification.  Ports read no global.
+ */
+void	port_init(struct dcbxd *);
 /* Link notifications (link.h's callbacks). */
 void	port_link(const struct link_info *, bool present, void *);
 void	port_sweep(void *);
-/* The config changed from *old to dx.conf: apply it to every port. */
+/* The config changed from *old to the daemon's: apply it to every port. */
 void	port_reconf(const struct conf *old);
 /* Clean exit: shutdown LLDPDUs on every transmitting agent, free all. */
 void	port_shutdown_all(void);
@@ -99,8 +118,9 @@ struct port	*port_find(const char *ifname);
 uint64_t	 port_rx_drops(struct port *);
 struct port	*port_first(void);		/* then p->next */
 unsigned int	 port_count(void);
+/* Every port sorted by name, NULL-terminated; free() it.  NULL: ENOMEM. */
+const struct port **port_sorted(void);
 unsigned int	 port_nbr_count(const struct port *);
-bool		 port_link_up(const struct port *);
 /*
  * A new admin DCB policy for one port at run time (dcbctl set): validated,
  * then negotiation, backend and advertisement follow.  0, or -EINVAL with
@@ -108,20 +128,5 @@ bool		 port_link_up(const struct port *);
  */
 int		 port_set_admin(struct port *, const struct dcb_config *,
 		    char *err, size_t errlen);
-
-/* For the agents. */
-void	port_build_frame(struct port *, int agent, struct wcur *,
-	    bool shutdown);
-int	port_send(struct port *, const void *, size_t);
-/*
- * The PDU given to these points into the receive buffer and is valid only
- * during the call: copy what is kept (the neighbour itself keeps its own
- * copy of the bytes, see nbr_decode()).
- */
-void	port_nbr_added(struct port *, struct agent *, struct nbr *,
-	    const struct lldp_pdu *);
-void	port_nbr_changed(struct port *, struct agent *, struct nbr *,
-	    const struct lldp_pdu *);
-void	port_nbr_gone(struct port *, struct agent *, struct nbr *, int why);
 
 #endif /* PORT_H */

@@ -6,8 +6,9 @@
  *    the backend (show-ports "backend_error") and a "backend-error" event
  *    went out; an error that retrying cannot cure (no ops, no device, no
  *    permission) falls back to read-only and says why;
- *  - RTNLGRP_DCB notifications: a NIC config changed by another program
- *    is reported (log and "nic-changed" event) and the negotiated config
+ *  - a NIC config changed by another program (the dcbnl backend's watch
+ *    on RTNLGRP_DCB, dcbnl.h, tells us; it knows its own echoes) is
+ *    reported (log and NOTE_NIC_CHANGED) and the negotiated config
  *    applied again, or only reported on a read-only port;
  *  - PFC counters sampled through the backend's stats op on a per-port
  *    timer (no global tick), kept in the port for show-stats and SNMP.
@@ -18,27 +19,24 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <jansson.h>
-
-#include "ctl.h"
 #include "dcbxd.h"
 #include "event.h"
 #include "log.h"
 #include "port.h"
-#include "show.h"
 #include "dcbnl.h"
-#define dcb_app kdcb_app	/* the uapi name clashes with our model's */
-#include <linux/dcbnl.h>
-#undef dcb_app
-
-#define PORT_BE_MON_BURST	16	/* datagrams per wakeup */
-#define PORT_BE_MON_EVENTS	8	/* events per datagram */
-#define PORT_BE_MON_NEWS	(PORT_BE_MON_BURST * PORT_BE_MON_EVENTS)
 
 static void	port_be_retry_fire(void *);
 static void	port_be_stats_fire(void *);
-static uint64_t	port_be_writes(struct port *);
-static void	port_be_count_echo(struct port *, uint64_t, int);
+
+static void
+port_be_post(struct port *p, enum note_type t, int err, int cmd,
+    bool restored)
+{
+	struct note n = { .type = t, .port = p, .backend = { .err = err,
+	    .changes = p->nic_changes, .restored = restored, .cmd = cmd } };
+
+	notify_post(&p->daemon->nf, &n);
+}
 
 unsigned int	port_be_stats_ms = PORT_BE_STATS_MS;
 
@@ -64,6 +62,39 @@ port_be_stop(struct port *p)
 	p->be_retry = p->stats_timer = NULL;
 	p->be_attempt = 0;
 	p->be_retry_at_ms = 0;
+}
+
+/* An engine event from the port's backend (backend.h). */
+static void
+port_be_event(void *arg, int kind, int prio, int err)
+{
+	struct port *p = arg;
+	struct note n = { .type = NOTE_ENGINE, .port = p, .engine = {
+	    .kind = kind, .prio = prio, .err = err } };
+
+	notify_post(&p->daemon->nf, &n);
+}
+
+int
+port_be_open(struct port *p, const struct conf_port *cp, bool read_only)
+{
+	struct backend_env env;
+
+	port_be_env(p, &env, read_only);
+	return (backend_open(&p->be, p->ifname, cp, &env));
+}
+
+static void	port_be_nic_changed(void *, int);
+
+void
+port_be_env(struct port *p, struct backend_env *env, bool read_only)
+{
+	memset(env, 0, sizeof(*env));
+	env->read_only = read_only;
+	env->restore_on_close = p->daemon->conf.restore_on_exit;
+	env->event = port_be_event;
+	env->nic_changed = port_be_nic_changed;
+	env->arg = p;
 }
 
 /* ------------------------------------------------------------ retries */
@@ -108,7 +139,7 @@ port_be_fallback(struct port *p, int rc)
 	log_warnx(LOG_SUB_DCBX, "%s: %s", p->ifname, why);
 	backend_close(&p->be);
 	ro.backend = CONF_BACKEND_READONLY;
-	p->be_open = backend_open(&p->be, p->ifname, &ro, true) == 0;
+	p->be_open = port_be_open(p, &ro, true) == 0;
 	if (!p->be_open)
 		return;
 	snprintf(p->be.why, sizeof(p->be.why), "%s", why);
@@ -121,7 +152,9 @@ port_be_result(struct port *p, int rc)
 	unsigned int ms;
 
 	if (rc == 0) {
-		if (p->be_attempt > 0)
+		bool was_failing = p->be_attempt > 0;
+
+		if (was_failing)
 			log_info(LOG_SUB_DCBX, "%s: backend accepted the config "
 			    "after %u retries", p->ifname, p->be_attempt);
 		/*
@@ -131,6 +164,8 @@ port_be_result(struct port *p, int rc)
 		p->be.err = 0;
 		p->be.error[0] = '\0';
 		port_be_reset(p);
+		if (was_failing)	/* SNMP clears its condition */
+			port_be_post(p, NOTE_BACKEND_ERROR, 0, 0, false);
 		return;
 	}
 	if ((ms = port_be_delay_ms(p, rc)) == 0) {
@@ -152,17 +187,15 @@ port_be_result(struct port *p, int rc)
 static int
 port_be_apply(struct port *p)
 {
-	uint64_t w = port_be_writes(p);
 	int rc;
 
 	if (!p->be_open)
 		return (0);
 	rc = backend_apply(&p->be, &p->ds.oper, port_be_version(p));
-	port_be_count_echo(p, w, rc);
 	if (rc < 0) {
 		log_warnx(LOG_SUB_DCBX, "%s: %s backend refused the config: %s",
 		    p->ifname, p->be.ops->name, p->be.error);
-		ctl_event("backend-error", p->ifname, show_backend(p));
+		port_be_post(p, NOTE_BACKEND_ERROR, rc, 0, false);
 	}
 	port_be_result(p, rc);
 	return (rc);
@@ -213,43 +246,6 @@ port_be_stats_fire(void *arg)
 
 /* ---------------------------------------------- changes made by others */
 
-static struct dcbnl_mon	*be_mon;
-static struct ev_io	*be_mon_io;
-
-/* A port with news from the kernel, acted on once the burst is read. */
-struct port_be_news {
-	struct port	*p;
-	uint8_t		 cmd;
-};
-
-static bool
-port_be_is_dcbnl(const struct port *p)
-{
-	return (p->be_open && p->be.kind == BACKEND_DCBNL);
-}
-
-static uint64_t
-port_be_writes(struct port *p)
-{
-	return (port_be_is_dcbnl(p) ?
-	    dcbnl_backend_counters(&p->be)->writes : 0);
-}
-
-/*
- * net/dcb/dcbnl.c notifies every IEEE_SET/IEEE_DEL with the IEEE fill,
- * which dcbnl_backend_event() matches against our last write, but a CEE
- * commit (dcbnl_setall() -> dcbnl_cee_notify()) only with a CEE fill that
- * we do not parse: count the SET_ALLs we sent to know their echoes, or
- * each echo would look foreign and its re-apply echo again, for ever.
- */
-static void
-port_be_count_echo(struct port *p, uint64_t writes_before, int rc)
-{
-	if (rc == 0 && port_be_version(p) == BACKEND_DCBX_CEE &&
-	    port_be_writes(p) > writes_before && p->be_echo < 4)
-		p->be_echo++;
-}
-
 static void
 port_be_report(struct port *p, uint8_t cmd, bool reapplied)
 {
@@ -257,165 +253,34 @@ port_be_report(struct port *p, uint8_t cmd, bool reapplied)
 	log_notice(LOG_SUB_DCBX, "%s: DCB config changed by another program "
 	    "(dcbnl command %u)%s", p->ifname, cmd, reapplied ?
 	    ": negotiated config applied again" : "");
-	ctl_event("nic-changed", p->ifname, json_pack("{s:i, s:b, s:I}",
-	    "command", (int)cmd, "reapplied", reapplied,
-	    "changes", (json_int_t)p->nic_changes));
-}
-
-static int
-port_be_news_add(struct port_be_news *news, int nn, struct port *p,
-    uint8_t cmd)
-{
-	int i;
-
-	for (i = 0; i < nn; i++)
-		if (news[i].p == p) {
-			news[i].cmd = cmd;
-			return (nn);
-		}
-	news[nn].p = p;
-	news[nn].cmd = cmd;
-	return (nn + 1);
+	port_be_post(p, NOTE_NIC_CHANGED, 0, cmd, reapplied);
 }
 
 /*
- * One notification.  A read-only port only reports it.  On a dcbnl port
- * the backend records the NIC's new state; acting waits for the end of
- * the burst, since one apply of ours sends one IEEE_SET per attribute and
- * the echoes in between show half-written states that are not foreign.
- */
-static int
-port_be_note(const struct dcbnl_event *ev, struct port_be_news *news,
-    int nn)
-{
-	struct port *p;
-
-	if ((p = port_find(ev->ifname)) == NULL)
-		return (nn);
-	if (!port_be_is_dcbnl(p)) {
-		port_be_report(p, ev->cmd, false);
-		return (nn);
-	}
-	if (!ev->has_cfg && ev->cmd == DCB_CMD_SET_ALL && p->be_echo > 0) {
-		p->be_echo--;		/* our own CEE commit */
-		return (nn);
-	}
-	if (dcbnl_backend_event(&p->be, ev))
-		return (nn);		/* the echo of our own last write */
-	return (port_be_news_add(news, nn, p, ev->cmd));
-}
-
-/*
- * Apply the negotiated config again where the NIC may differ.  The
- * backend compares with the NIC's recorded state and writes only what
- * differs, so a write means someone else did change it: report that.
+ * The backend saw the NIC change under it (dcbnl.h's watch): apply the
+ * negotiated config again.  The backend compares with the NIC's recorded
+ * state and writes only what differs, so a write means someone else did
+ * change it: report that.
  */
 static void
-port_be_news_apply(const struct port_be_news *news, int nn)
+port_be_nic_changed(void *arg, int cmd)
 {
-	uint64_t w;
-	int i, rc;
-
-	for (i = 0; i < nn; i++) {
-		if (!port_be_is_dcbnl(news[i].p))
-			continue;	/* fell back meanwhile */
-		w = port_be_writes(news[i].p);
-		rc = port_be_apply(news[i].p);
-		if (port_be_writes(news[i].p) > w)
-			port_be_report(news[i].p, news[i].cmd, rc == 0);
-	}
-}
-
-/*
- * Notifications were lost (-ENOBUFS): what each dcbnl backend believes
- * the NIC holds may be stale, and an apply judged against it could skip
- * a needed write.  Make it forget (an event without an IEEE fill), so
- * that the apply reads the NIC first.
- */
-static int
-port_be_mon_lost(struct port_be_news *news, int nn)
-{
-	struct dcbnl_event forget;
-	struct port *p;
-
-	log_warnx(LOG_SUB_DCBNL, "DCB notifications lost; re-applying");
-	for (p = port_first(); p != NULL; p = p->next) {
-		if (!port_be_is_dcbnl(p))
-			continue;
-		memset(&forget, 0, sizeof(forget));
-		snprintf(forget.ifname, sizeof(forget.ifname), "%s", p->ifname);
-		(void)dcbnl_backend_event(&p->be, &forget);
-		p->be_echo = 0;		/* they may be among the lost */
-		nn = port_be_news_add(news, nn, p, 0);
-	}
-	return (nn);
-}
-
-static void
-port_be_mon_readable(int fd, bool rd, bool wr, void *arg)
-{
-	struct dcbnl_event ev[PORT_BE_MON_EVENTS];
-	struct port_be_news news[PORT_BE_MON_NEWS];
-	bool lost = false;
-	int i, k, n, nn = 0;
-
-	(void)fd;
-	(void)wr;
-	(void)arg;
-	for (i = 0; rd && i < PORT_BE_MON_BURST; i++) {
-		n = dcbnl_mon_read(be_mon, ev, PORT_BE_MON_EVENTS);
-		if (n == -EAGAIN)
-			break;
-		if (n == -ENOBUFS) {
-			lost = true;
-			continue;
-		}
-		if (n < 0) {
-			log_warnx(LOG_SUB_DCBNL, "DCB notifications: %s",
-			    strerror(-n));
-			break;
-		}
-		for (k = 0; k < n && nn < PORT_BE_MON_NEWS; k++)
-			nn = port_be_note(&ev[k], news, nn);
-	}
-	if (lost)
-		nn = port_be_mon_lost(news, 0);
-	port_be_news_apply(news, nn);
-}
-
-int
-port_be_mon_attach(struct dcbnl_mon *m)
-{
-	be_mon = m;
-	be_mon_io = ev_io_new(dcbnl_mon_fd(be_mon), port_be_mon_readable,
-	    NULL);
-	if (be_mon_io == NULL) {
-		port_be_mon_fini();
-		return (-ENOMEM);
-	}
-	return (0);
-}
-
-int
-port_be_mon_init(void)
-{
-	struct dcbnl_mon *m;
+	struct port *p = arg;
+	uint64_t w = p->be.writes;
 	int rc;
 
-	if ((m = dcbnl_mon_open()) == NULL) {
-		rc = errno != 0 ? -errno : -EIO;
-		log_warnx(LOG_SUB_DCBNL, "RTNLGRP_DCB: %s: changes made by "
-		    "others go unnoticed", strerror(-rc));
-		return (rc);
-	}
-	return (port_be_mon_attach(m));
+	rc = port_be_apply(p);
+	if (p->be_open && p->be.writes > w)
+		port_be_report(p, (uint8_t)cmd, rc == 0);
 }
 
+/* A notification for a port without a dcbnl backend: only report it. */
 void
-port_be_mon_fini(void)
+port_be_unowned(void *arg, const char *ifname, uint8_t cmd)
 {
-	ev_io_free(be_mon_io);
-	dcbnl_mon_close(be_mon);
-	be_mon_io = NULL;
-	be_mon = NULL;
+	const struct port_lookup *lk = arg;
+	struct port *p;
+
+	if ((p = lk->find(ifname)) != NULL)
+		port_be_report(p, cmd, false);
 }

@@ -9,6 +9,7 @@
 
 #include "agent.h"
 #include "dcbxd.h"
+#include "engine.h"
 #include "event.h"
 #include "port.h"
 #include "proto.h"
@@ -128,7 +129,7 @@ show_nbr(const struct nbr *n, const struct lldp_pdu *pdu)
 		return (NULL);
 	fmt_mac(n->src, mac, sizeof(mac));
 	json_object_set_new(o, "ifname",
-	    json_string(n->agent->port->ifname));
+	    json_string(n->agent->ifname));
 	json_object_set_new(o, "agent",
 	    json_string(lldp_agent_name[n->agent->type]));
 	json_object_set_new(o, "chassis_id_type", json_string(
@@ -229,36 +230,13 @@ show_nbrs(const struct port *only)
 		return (w.arr);
 	if (only != NULL)
 		show_port_nbrs(only, &w);
-	else if ((v = show_ports_sorted()) != NULL) {
+	else if ((v = port_sorted()) != NULL) {
 		for (i = 0; v[i] != NULL; i++)
 			show_port_nbrs(v[i], &w);
 		free(v);
 	}
 	free(w.pdu);
 	return (nbrs_sorted(w.arr));
-}
-
-static int
-port_cmp(const void *a, const void *b)
-{
-	const struct port *const *pa = a, *const *pb = b;
-
-	return (strcmp((*pa)->ifname, (*pb)->ifname));
-}
-
-/* Ports sorted by name, for stable output. */
-const struct port **
-show_ports_sorted(void)
-{
-	const struct port **v, *p;
-	size_t i = 0;
-
-	if ((v = calloc(port_count() + 1, sizeof(*v))) == NULL)
-		return (NULL);
-	for (p = port_first(); p != NULL; p = p->next)
-		v[i++] = p;
-	qsort(v, i, sizeof(*v), port_cmp);
-	return (v);
 }
 
 static const char *
@@ -310,7 +288,7 @@ show_port(const struct port *p)
 static json_t *
 show_each(json_t *(*fn)(const struct port *))
 {
-	const struct port **v = show_ports_sorted();
+	const struct port **v = port_sorted();
 	json_t *arr = json_array();
 	size_t i;
 
@@ -468,4 +446,105 @@ show_dcbx(const struct port *p)
 	    "peer_mac", p->ds.peer_present ? json_string(mac) : json_null(),
 	    "ets", ets, "pfc", pfc, "app", app,
 	    "invalid_peer", (json_int_t)p->ds.invalid_peer));
+}
+
+/* ------------------------------------------------- monitor events */
+
+/* The control protocol's event names (ctl/proto.h), by why it went. */
+static const char *const nbr_gone_event[] = {
+	[NBR_GONE_SHUTDOWN] = "neighbor-removed",
+	[NBR_GONE_AGED] = "neighbor-aged-out",
+	[NBR_GONE_FLUSH] = "neighbor-removed",
+};
+
+/* A departed neighbour, from its stored PDU; NULL if that fails. */
+static json_t *
+show_nbr_stored(const struct nbr *n)
+{
+	struct lldp_pdu *pdu;
+	json_t *o = NULL;
+
+	if ((pdu = malloc(sizeof(*pdu))) == NULL)
+		return (NULL);
+	if (nbr_decode(n, pdu) == LLDP_DEC_OK)
+		o = show_nbr(n, pdu);
+	free(pdu);
+	return (o);
+}
+
+/* The keys after "event" and "ifname"; *name NULL: no such event. */
+static json_t *
+show_note_extra(const struct note *n, const char **name)
+{
+	static const char *const parts[] = { "ets", "reco", "pfc", "app" };
+	static const uint8_t part_bit[] = { DCB_HAS_ETS, DCB_HAS_RECO,
+		DCB_HAS_PFC, DCB_HAS_APP };
+	char buf[32];
+	size_t i, o = 0;
+	json_t *j;
+
+	*name = note_name[n->type];
+	switch (n->type) {
+	case NOTE_NBR_ADDED:
+		return (show_nbr(n->nbr.nbr, n->nbr.pdu));
+	case NOTE_NBR_GONE:
+		/* Not decodable (never: it was valid when stored): none. */
+		if ((j = show_nbr_stored(n->nbr.nbr)) != NULL)
+			*name = nbr_gone_event[n->nbr.why];
+		else
+			*name = NULL;
+		return (j);
+	case NOTE_DCBX_MODE:
+	case NOTE_DCBX_STATUS:
+	case NOTE_DCBX_OPER:
+		return (show_dcbx(n->port));
+	case NOTE_LINK:
+		return (show_port(n->port));
+	case NOTE_PORT_REMOVED:
+	case NOTE_RELOAD:
+		return (NULL);
+	case NOTE_ADMIN_CHANGED:
+		buf[0] = '\0';
+		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+			if (n->admin.parts & part_bit[i])
+				o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+				    "%s%s", o > 0 ? "," : "", parts[i]);
+		return (json_pack("{s:s, s:b}", "parts", buf, "persist",
+		    n->admin.persisted));
+	case NOTE_BACKEND_ERROR:
+		if (n->backend.err == 0)
+			break;		/* recovered: no event for that */
+		return (show_backend(n->port));
+	case NOTE_NIC_CHANGED:
+		return (json_pack("{s:i, s:b, s:I}", "command", n->backend.cmd,
+		    "reapplied", n->backend.restored,
+		    "changes", (json_int_t)n->backend.changes));
+	case NOTE_ENGINE:
+		return (json_pack("{s:s, s:i}", "kind",
+		    engine_ev_name[n->engine.kind], "priority",
+		    n->engine.prio));
+	default:
+		break;
+	}
+	*name = NULL;		/* the protocol has no event for it */
+	return (NULL);
+}
+
+json_t *
+show_note(const struct note *n)
+{
+	const char *name;
+	json_t *extra, *ev;
+
+	extra = show_note_extra(n, &name);
+	if (name == NULL) {
+		json_decref(extra);
+		return (NULL);
+	}
+	ev = json_pack("{s:s, s:s}", "event", name, "ifname",
+	    n->port != NULL ? n->port->ifname : "");
+	if (ev != NULL && extra != NULL)
+		json_object_update(ev, extra);
+	json_decref(extra);
+	return (ev);
 }

@@ -11,6 +11,7 @@
 #include "lldp.h"
 
 struct nbr;
+struct note;
 struct port;
 
 json_t	*show_port(const struct port *);
@@ -24,8 +25,11 @@ json_t	*show_dcbx(const struct port *);
 json_t	*show_stats(const struct port *);	/* one port's STATS */
 json_t	*show_stats_all(const struct port *);	/* p NULL: every port */
 json_t	*show_backend(const struct port *);	/* {"error": ...} */
-/* Every port sorted by name, NULL-terminated; free() it.  NULL: ENOMEM. */
-const struct port **show_ports_sorted(void);
+/*
+ * A note as the control protocol's event, {"event":NAME,"ifname":IF,...}
+ * (ctl/proto.h); NULL for a note the protocol has no event for.
+ */
+json_t	*show_note(const struct note *);
 /* The peer's DCB config in the port's active DCBX mode, or NULL. */
 const struct dcb_config *show_peer_cfg(const struct port *);
 

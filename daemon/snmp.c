@@ -50,6 +50,7 @@ static struct {
 	int			 fd[SNMP_MAX_FDS];
 	struct snmp_view	 view;
 	bool			 dirty;
+	struct notifier		*nf;		/* what we subscribed to */
 	netsnmp_handler_registration *reg[SNMP_TREE__MAX];
 } sn;
 
@@ -493,8 +494,10 @@ snmp_settings(const struct conf *c)
 	    SNMPD_CALLBACK_INDEX_STOP, snmp_on_connect, NULL);
 }
 
+static void	snmp_note(const struct note *, void *);
+
 int
-snmp_init(const struct conf *c)
+snmp_init(const struct conf *c, struct notifier *nf)
 {
 	int rc;
 
@@ -520,6 +523,11 @@ snmp_init(const struct conf *c)
 		log_warnx(LOG_SUB_SNMP, "some MIB subtrees are not served");
 	snmp_trap_init(snmp_notify, c->snmp_notification_interval,
 	    c->snmp_holddown);
+	if (notify_subscribe(nf, snmp_note, NULL) == 0)
+		sn.nf = nf;
+	else
+		log_warnx(LOG_SUB_SNMP, "no room on the event bus: no "
+		    "notifications will be sent");
 	if (!sn.connected && !sn.said_no_master) {
 		/* Said once; net-snmp retries quietly every SNMP_PING_S. */
 		log_notice(LOG_SUB_SNMP, "no AgentX master at %s: dcbxd runs "
@@ -552,6 +560,8 @@ snmp_fini(void)
 
 	if (!sn.on)
 		return;
+	if (sn.nf != NULL)
+		notify_unsubscribe(sn.nf, snmp_note, NULL);
 	snmp_trap_fini();
 	for (i = 0; i < SNMP_MAX_FDS; i++)
 		ev_io_free(sn.io[i]);
@@ -562,21 +572,30 @@ snmp_fini(void)
 	memset(&sn, 0, sizeof(sn));
 }
 
-void
-snmp_event(const char *name, const char *ifname)
+/*
+ * Every note: the subagent re-reads that port's DCBX state, sends the
+ * notifications its transitions call for (snmp_trap.c), checks the
+ * remote tables for lldpRemTablesChange, and serves fresh values next
+ * time.  The port's state says more than the note's type, except for a
+ * storm and a port going away.
+ */
+static void
+snmp_note(const struct note *n, void *arg)
 {
-	struct port *p;
-
-	if (!sn.on)
-		return;
+	(void)arg;
 	sn.dirty = true;
-	if (ifname != NULL && ifname[0] != '\0') {
-		if ((p = port_find(ifname)) != NULL)
-			snmp_trap_port(p);
+	if (n->type == NOTE_NBR_CHANGED)
+		return;		/* no trap condition, no table count moved */
+	if (n->port != NULL) {
+		if (n->type == NOTE_PORT_REMOVED)
+			snmp_trap_forget(n->port->ifname);
+		else if (n->type == NOTE_PFC_STORM ||
+		    n->type == NOTE_PFC_STORM_RESTORED)
+			snmp_trap_storm(n->port, n->storm.prio,
+			    n->type == NOTE_PFC_STORM);
 		else
-			snmp_trap_forget(ifname);
+			snmp_trap_port(n->port);
 	}
-	(void)name;	/* the port's state says more than the event name */
 	snmp_trap_rem_check();
 	/* Sending may have queued AgentX output or moved a timeout. */
 	snmp_resched();

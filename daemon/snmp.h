@@ -13,10 +13,15 @@
 #include <stdbool.h>
 
 struct conf;
+struct notifier;
 
 #ifdef HAVE_SNMP
-/* Start when c->snmp_enabled; 0, or a negative errno (never fatal). */
-int	snmp_init(const struct conf *);
+/*
+ * Start when c->snmp_enabled; 0, or a negative errno (never fatal).  The
+ * subagent follows nf's notes on its own (a port's DCBX state, storms,
+ * neighbours coming and going) to send its notifications.
+ */
+int	snmp_init(const struct conf *, struct notifier *);
 /*
  * The config was reloaded (dx.conf is the new one): the notification
  * interval and hold-down apply at once; enabling, disabling or moving the
@@ -24,21 +29,14 @@ int	snmp_init(const struct conf *);
  */
 void	snmp_reconf(const struct conf *old);
 void	snmp_fini(void);
-/*
- * Every daemon event (ctl_event()'s name and ifname, ifname may be NULL):
- * the subagent re-reads that port's DCBX state, sends the notifications
- * its transitions call for, and serves fresh values next time.
- */
-void	snmp_event(const char *name, const char *ifname);
 /* PFC storm detected (on) or over (off) on a port's priority: for the
  * watchdog to come. */
 void	snmp_pfc_storm(const char *ifname, int prio, bool on);
 #else
-static inline int snmp_init(const struct conf *c) { (void)c; return (0); }
+static inline int snmp_init(const struct conf *c, struct notifier *nf)
+{ (void)c; (void)nf; return (0); }
 static inline void snmp_reconf(const struct conf *c) { (void)c; }
 static inline void snmp_fini(void) { }
-static inline void snmp_event(const char *n, const char *i)
-{ (void)n; (void)i; }
 static inline void snmp_pfc_storm(const char *i, int p, bool on)
 { (void)i; (void)p; (void)on; }
 #endif

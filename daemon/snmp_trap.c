@@ -268,15 +268,12 @@ snmp_trap_rem_check(void)
 		} else if (tr.rem_timer != NULL) {
 			ev_timer_arm(tr.rem_timer,
 			    tr.rem_sent_ms + tr.interval_ms - now);
-			return;
 		}
 	}
 	/*
-	 * Not every table change raises a daemon event (a neighbour without
-	 * DCBX aging out, with nobody subscribed): look again each interval.
+	 * No periodic look: every table change is a note (neighbour added,
+	 * gone or dropped), heard whether or not a monitor is attached.
 	 */
-	if (tr.rem_timer != NULL)
-		ev_timer_arm(tr.rem_timer, tr.interval_ms);
 }
 
 void
@@ -289,8 +286,6 @@ snmp_trap_init(snmp_send_fn *send, unsigned int interval_s,
 	if (tr.rem_timer == NULL) {
 		tr.rem_sum = rem_sum();		/* no notification at start */
 		tr.rem_timer = ev_timer_new(rem_timer, NULL);
-		if (tr.rem_timer != NULL)
-			ev_timer_arm(tr.rem_timer, tr.interval_ms);
 	}
 }
 

@@ -1,9 +1,9 @@
 /*
- * test_agent.c -- daemon/agent.c through link-time seams: this file
- * provides the port functions the agent calls (port_send captures frames,
- * as lldpd's pcap_ops does); fake_event.c gives it timers on an injected
- * clock, so that 802.1AB timing is checked to the millisecond without
- * sleeping.
+ * test_agent.c -- daemon/agent.c on its own: this file is the agent's
+ * owner through struct agent_ops (send captures frames, as lldpd's
+ * pcap_ops does) with its own counters and config; fake_event.c gives it
+ * timers on an injected clock, so that 802.1AB timing is checked to the
+ * millisecond without sleeping.
  */
 #include "config.h"
 
@@ -17,28 +17,34 @@
 #include <cmocka.h>
 
 #include "agent.h"
-#include "dcbxd.h"
+#include "conf.h"
 #include "event.h"
 #include "fake_event.h"
-#include "port.h"
 
-struct dcbxd dx;
-
-/* ---------------------------------------------------------- port seam */
+/* --------------------------------------------------------- the owner */
 
 static const uint8_t our_mac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
+
+/* What a port gives its agent: a name, counters, a config. */
+struct owner {
+	char			ifname[16];
+	uint64_t		st[LLDP_STAT__MAX];
+	struct agent_rem_stats	rem;
+	struct conf		conf;
+};
 
 static struct {
 	unsigned int	frames;
 	unsigned int	shutdowns;
 	uint64_t	last_ms;
-	unsigned int	added, changed, gone[3];
+	unsigned int	added, changed, gone[3], dropped;
 	bool		link_up;
 } cap;
 
-void
-port_build_frame(struct port *p, int agent, struct wcur *w, bool shutdown)
+static void
+own_build_frame(void *ctx, int agent, struct wcur *w, bool shutdown)
 {
+	struct owner *o = ctx;
 	struct lldp_local l;
 
 	memset(&l, 0, sizeof(l));
@@ -46,9 +52,9 @@ port_build_frame(struct port *p, int agent, struct wcur *w, bool shutdown)
 	l.chassis_len = 6;
 	memcpy(l.chassis_id, our_mac, 6);
 	l.port_subtype = LLDP_PORT_IFNAME;
-	l.port_len = (uint8_t)strlen(p->ifname);
-	memcpy(l.port_id, p->ifname, l.port_len);
-	l.ttl = lldp_ttl(dx.conf.tx_interval, dx.conf.tx_hold);
+	l.port_len = (uint8_t)strlen(o->ifname);
+	memcpy(l.port_id, o->ifname, l.port_len);
+	l.ttl = lldp_ttl(o->conf.tx_interval, o->conf.tx_hold);
 	lldp_frame_begin(w, lldp_agent_addr[agent], our_mac);
 	if (shutdown)
 		lldp_write_shutdown(w, &l);
@@ -59,13 +65,13 @@ port_build_frame(struct port *p, int agent, struct wcur *w, bool shutdown)
 	lldp_frame_end(w);
 }
 
-int
-port_send(struct port *p, const void *buf, size_t len)
+static int
+own_send(void *ctx, const void *buf, size_t len)
 {
 	struct lldp_frame f;
 	struct lldp_pdu *pdu = malloc(sizeof(*pdu));
 
-	(void)p;
+	(void)ctx;
 	assert_non_null(pdu);
 	/* Every frame the agent sends must be a valid LLDPDU. */
 	assert_int_equal(lldp_frame_parse(buf, len, &f), LLDP_DEC_OK);
@@ -79,40 +85,54 @@ port_send(struct port *p, const void *buf, size_t len)
 	return (0);
 }
 
-bool
-port_link_up(const struct port *p)
+static bool
+own_link_up(void *ctx)
 {
-	(void)p;
+	(void)ctx;
 	return (cap.link_up);
 }
 
-void
-port_nbr_added(struct port *p, struct agent *a, struct nbr *n,
+static void
+own_nbr_added(void *ctx, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
 {
-	(void)p; (void)a; (void)n; (void)pdu;
+	(void)ctx; (void)a; (void)n; (void)pdu;
 	cap.added++;
 }
 
-void
-port_nbr_changed(struct port *p, struct agent *a, struct nbr *n,
+static void
+own_nbr_changed(void *ctx, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
 {
-	(void)p; (void)a; (void)n; (void)pdu;
+	(void)ctx; (void)a; (void)n; (void)pdu;
 	cap.changed++;
 }
 
-void
-port_nbr_gone(struct port *p, struct agent *a, struct nbr *n, int why)
+static void
+own_nbr_gone(void *ctx, struct agent *a, struct nbr *n, int why)
 {
-	(void)p; (void)a; (void)n;
+	(void)ctx; (void)a; (void)n;
 	cap.gone[why]++;
 }
+
+static void
+own_nbr_dropped(void *ctx, struct agent *a, const struct lldp_pdu *pdu)
+{
+	(void)ctx; (void)a; (void)pdu;
+	cap.dropped++;
+}
+
+static const struct agent_ops own_ops = {
+	.build_frame = own_build_frame, .send = own_send,
+	.link_up = own_link_up, .nbr_added = own_nbr_added,
+	.nbr_changed = own_nbr_changed, .nbr_gone = own_nbr_gone,
+	.nbr_dropped = own_nbr_dropped,
+};
 
 /* ------------------------------------------------------------ fixtures */
 
 struct fx {
-	struct port	*p;
+	struct owner	*p;
 	struct agent	*a;
 };
 
@@ -120,20 +140,26 @@ static int
 setup(void **state)
 {
 	struct fx *fx = calloc(1, sizeof(*fx));
+	struct agent_env env;
 
 	memset(&cap, 0, sizeof(cap));
 	cap.link_up = true;
-	memset(&dx, 0, sizeof(dx));
-	dx.conf.tx_interval = 30;	/* 802.1AB defaults (PROTOCOLS A) */
-	dx.conf.tx_hold = 4;
-	dx.conf.tx_fast = 1;
-	dx.conf.tx_fast_init = 4;
-	dx.conf.tx_credit_max = 5;
-	dx.conf.reinit_delay = 2;
-	dx.conf.max_neighbors = 4;
 	fx->p = calloc(1, sizeof(*fx->p));
+	fx->p->conf.tx_interval = 30;	/* 802.1AB defaults (PROTOCOLS A) */
+	fx->p->conf.tx_hold = 4;
+	fx->p->conf.tx_fast = 1;
+	fx->p->conf.tx_fast_init = 4;
+	fx->p->conf.tx_credit_max = 5;
+	fx->p->conf.reinit_delay = 2;
+	fx->p->conf.max_neighbors = 4;
 	strcpy(fx->p->ifname, "eth0");
-	fx->a = agent_new(fx->p, LLDP_AGENT_NEAREST_BRIDGE);
+	env.ops = &own_ops;
+	env.ctx = fx->p;
+	env.ifname = fx->p->ifname;
+	env.st = fx->p->st;
+	env.rem = &fx->p->rem;
+	env.conf = &fx->p->conf;
+	fx->a = agent_new(&env, LLDP_AGENT_NEAREST_BRIDGE);
 	assert_non_null(fx->a);
 	*state = fx;
 	return (0);
@@ -298,9 +324,11 @@ agent_full_table_drops_newcomers_and_sets_too_many(void **state)
 		feed(fx->a, i, 20, "peer");
 	assert_int_equal(fx->a->n, 4);
 	assert_int_equal(fx->p->rem.drops, 1);
+	assert_int_equal(cap.dropped, 1);	/* the port heard it */
 	assert_true(agent_too_many(fx->a));
 	feed(fx->a, 2, 20, "peer");		/* known: still accepted */
 	assert_int_equal(fx->p->rem.drops, 1);
+	assert_int_equal(cap.dropped, 1);
 	fake_ev_advance(19999);
 	assert_true(agent_too_many(fx->a));	/* the dropped one's TTL */
 	fake_ev_advance(1);
@@ -313,7 +341,7 @@ agent_table_grows_past_its_initial_size(void **state)
 	struct fx *fx = *state;
 	uint8_t i;
 
-	dx.conf.max_neighbors = 200;
+	fx->p->conf.max_neighbors = 200;
 	agent_set_state(fx->a, false, true);
 	for (i = 0; i < 100; i++)
 		feed(fx->a, i, 20, "peer");

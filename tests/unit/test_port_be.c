@@ -16,19 +16,17 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <jansson.h>
 #include <linux/rtnetlink.h>
 
-#include "ctl.h"
 #include "dcbxd.h"
 #include "engine.h"
 #include "event.h"
 #include "fake_event.h"
 #include "fake_dcbnl.h"
 #include "port.h"
-#include "show.h"
 
-struct dcbxd dx;
+/* The daemon the ports belong to: its event bus and config. */
+static struct dcbxd daemon_ctx;
 
 /* One fd watcher is enough: the monitor's. */
 struct ev_io {
@@ -37,13 +35,14 @@ struct ev_io {
 	void		*arg;
 };
 static struct ev_io	*mon_io;
+static bool		 io_fail;	/* ev_io_new() runs out of memory */
 
 struct ev_io *
 ev_io_new(int fd, ev_io_cb *cb, void *arg)
 {
-	struct ev_io *io = calloc(1, sizeof(*io));
+	struct ev_io *io;
 
-	if (io == NULL)
+	if (io_fail || (io = calloc(1, sizeof(*io))) == NULL)
 		return (NULL);
 	io->fd = fd;
 	io->cb = cb;
@@ -63,44 +62,35 @@ ev_io_free(struct ev_io *io)
 /* -------------------------------------- the daemon around port_be.c */
 
 static struct {
-	unsigned int	backend_error, nic_changed;
+	unsigned int	backend_error, nic_changed, recovered;
 	bool		reapplied;
 	int		command;
 } evs;
 
-void
-ctl_event(const char *name, const char *ifname, json_t *extra)
+/* What the port's backend upkeep told the event bus. */
+static void
+on_note(const struct note *n, void *arg)
 {
-	(void)ifname;
-	if (strcmp(name, "backend-error") == 0)
+	(void)arg;
+	if (n->type == NOTE_BACKEND_ERROR && n->backend.err != 0)
 		evs.backend_error++;
-	if (strcmp(name, "nic-changed") == 0) {
+	if (n->type == NOTE_BACKEND_ERROR && n->backend.err == 0)
+		evs.recovered++;
+	if (n->type == NOTE_NIC_CHANGED) {
 		evs.nic_changed++;
-		assert_non_null(extra);
-		evs.reapplied = json_is_true(json_object_get(extra,
-		    "reapplied"));
-		evs.command = (int)json_integer_value(json_object_get(extra,
-		    "command"));
+		evs.reapplied = n->backend.restored;
+		evs.command = n->backend.cmd;
+		assert_int_equal(n->backend.changes, n->port->nic_changes);
 	}
-	json_decref(extra);
-}
-
-json_t *
-show_backend(const struct port *p)
-{
-	return (json_pack("{s:s}", "error", p->be.error));
 }
 
 static struct port	*ports;
+static struct port	*test_port_find(const char *);
+static struct port_lookup lookup = { test_port_find };
 
-struct port *
-port_first(void)
-{
-	return (ports);
-}
-
-struct port *
-port_find(const char *ifname)
+/* The port table the dcbnl watch's callback looks ports up in. */
+static struct port *
+test_port_find(const char *ifname)
 {
 	struct port *p;
 
@@ -110,31 +100,54 @@ port_find(const char *ifname)
 	return (NULL);
 }
 
-/* backend.c links the engine; no test here opens one. */
+/*
+ * backend.c links the engine: a stand-in that opens (one test), with the
+ * real selection and fallback around it.
+ */
 const char *const engine_ev_name[] = { "stall", "recover", "headroom",
 	"io-error" };
+static struct {
+	bool	allow;		/* opening an engine is what the test wants */
+	int	opened, closed;
+} eng;
+
+static void
+eng_close(struct backend *b)
+{
+	(void)b;
+	eng.closed++;
+}
+
+static const struct backend_ops eng_ops = { .name = "engine",
+	.close = eng_close };
 
 void
 engine_opts_from_conf(struct engine_opts *o, const char *ifname,
     const struct conf_engine *e, uint32_t cable_m, uint32_t mtu)
 {
-	(void)o; (void)ifname; (void)e; (void)cable_m; (void)mtu;
-	fail_msg("engine_opts_from_conf called");
+	(void)ifname; (void)e; (void)cable_m; (void)mtu;
+	if (!eng.allow)
+		fail_msg("engine_opts_from_conf called");
+	memset(o, 0, sizeof(*o));
 }
 
 int
 engine_open(struct backend *b, const struct engine_opts *o)
 {
-	(void)b; (void)o;
-	fail_msg("engine_open called");
-	return (-ENOSYS);
+	(void)o;
+	if (!eng.allow)
+		fail_msg("engine_open called");
+	b->ops = &eng_ops;
+	b->kind = BACKEND_ENGINE;
+	eng.opened++;
+	return (0);
 }
 
 int
 engine_event_fd(struct backend *b)
 {
 	(void)b;
-	return (-1);
+	return (43);
 }
 
 int
@@ -224,6 +237,7 @@ port_add(const char *ifname)
 
 	assert_non_null(p);
 	snprintf(p->ifname, sizeof(p->ifname), "%s", ifname);
+	p->daemon = &daemon_ctx;
 	p->ds.oper = oper_cfg(0x08);
 	p->ds.active = DCBX_MODE_IEEE;
 	assert_int_equal(port_be_start(p), 0);
@@ -248,7 +262,7 @@ port_readonly(struct port *p)
 	struct conf_port cp;
 
 	memset(&cp, 0, sizeof(cp));
-	assert_int_equal(backend_open(&p->be, p->ifname, &cp, true), 0);
+	assert_int_equal(port_be_open(p, &cp, true), 0);
 	p->be_open = true;
 }
 
@@ -257,7 +271,12 @@ setup(void **state)
 {
 	(void)state;
 	memset(&evs, 0, sizeof(evs));
+	memset(&eng, 0, sizeof(eng));
+	io_fail = false;
 	port_be_stats_ms = PORT_BE_STATS_MS;
+	memset(&daemon_ctx, 0, sizeof(daemon_ctx));
+	notify_init(&daemon_ctx.nf);
+	assert_int_equal(notify_subscribe(&daemon_ctx.nf, on_note, NULL), 0);
 	return (0);
 }
 
@@ -267,7 +286,7 @@ teardown(void **state)
 	struct port *p;
 
 	(void)state;
-	port_be_mon_fini();
+	dcbnl_watch_fini();
 	while ((p = ports) != NULL) {
 		ports = p->next;
 		port_be_stop(p);
@@ -326,6 +345,8 @@ failed_apply_is_retried_with_dcbnl_backoff_until_it_succeeds(void **state)
 	assert_int_equal(p->be_retry_at_ms, 0);
 	assert_false(ev_timer_pending(p->be_retry));
 	assert_int_equal(evs.backend_error, 3);
+	/* and the bus heard it recover, once (SNMP clears its trap). */
+	assert_int_equal(evs.recovered, 1);
 	assert_int_equal(p->be.kind, BACKEND_ENGINE);
 }
 
@@ -499,7 +520,8 @@ mon_start(void)
 	mw.tr = (struct dcbnl_tr){ mw_send, mw_recv, mw_fd, mw_close, 0 };
 	mw.enobufs = 0;
 	assert_non_null(m = dcbnl_mon_open_tr(&mw.tr));
-	assert_int_equal(port_be_mon_attach(m), 0);
+	assert_int_equal(dcbnl_watch_attach(m, port_be_unowned,
+	    &lookup), 0);
 	assert_non_null(mon_io);
 	assert_int_equal(mon_io->fd, 42);
 }
@@ -527,12 +549,15 @@ port_dcbnl(uint8_t pfc_en, enum dcbx_mode mode)
 	struct dcbnl_probe_result pr;
 	struct dcbnl_opts o = { .restore_on_close = false };
 	struct port *p = port_add(FAKE_IFNAME);
+	struct backend_env env;
 
 	fake_init(&F);
 	assert_int_equal(dcbnl_probe_tr(&F.tr, FAKE_IFNAME, &pr), 0);
 	assert_int_equal(pr.kind, BACKEND_DCBNL);
 	assert_int_equal(dcbnl_backend_open_tr(&p->be, &F.tr, FAKE_IFNAME,
 	    &pr, &o), 0);
+	port_be_env(p, &env, false);
+	backend_set_env(&p->be, &env);
 	p->be_open = true;
 	p->ds.oper = oper_cfg(pfc_en);
 	p->ds.active = mode;
@@ -666,7 +691,6 @@ own_cee_commit_echo_does_not_loop(void **state)
 	(void)state;
 	p = port_dcbnl(0x08, DCBX_MODE_CEE);
 	assert_true(F.set_all >= 1);
-	assert_int_equal(p->be_echo, 1);
 	mon_start();
 	/* dcbnl_setall() -> dcbnl_cee_notify(): our own commit. */
 	for (i = 0; i < 3; i++) {
@@ -677,7 +701,84 @@ own_cee_commit_echo_does_not_loop(void **state)
 	assert_int_equal(evs.nic_changed, 1);	/* only the 2nd one */
 	assert_int_equal(p->nic_changes, 1);
 	assert_int_equal(nsets(), 0);		/* 3rd: echo of the 2nd's */
-	assert_int_equal(p->be_echo, 0);
+}
+
+/*
+ * More dcbnl ports than one burst's worth of events (16 x 8) when the
+ * kernel dropped notifications: every one is told, none is lost, and
+ * nothing overflows (the burst kept its ports in a 128-slot array on the
+ * stack, which -ENOBUFS filled with every dcbnl port, unbounded).
+ */
+static void
+lost_notifications_reach_more_ports_than_a_burst_holds(void **state)
+{
+	enum { N = 200 };
+	struct dcbnl_probe_result pr;
+	struct dcbnl_opts o = { .restore_on_close = false };
+	struct backend_env env;
+	uint64_t before[N];
+	struct port *p, *v[N];
+	char name[16];
+	int i;
+
+	(void)state;
+	fake_init(&F);
+	assert_int_equal(dcbnl_probe_tr(&F.tr, FAKE_IFNAME, &pr), 0);
+	for (i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "d%d", i);
+		v[i] = p = port_add(name);
+		assert_int_equal(dcbnl_backend_open_tr(&p->be, &F.tr,
+		    FAKE_IFNAME, &pr, &o), 0);
+		port_be_env(p, &env, false);
+		backend_set_env(&p->be, &env);
+		p->be_open = true;
+		port_apply_oper(p);
+	}
+	mon_start();
+	F.pfc.pfc_en = 0x00;		/* someone's change, its note lost */
+	mw.enobufs = 1;
+	for (i = 0; i < N; i++)
+		before[i] = dcbnl_backend_counters(&v[i]->be)->requests;
+	mon_readable();
+	for (i = 0; i < N; i++)		/* each read the NIC again */
+		assert_true(dcbnl_backend_counters(&v[i]->be)->requests >
+		    before[i]);
+	assert_int_equal(F.pfc.pfc_en, 0x08);
+	/* The first to re-apply wrote it back; the others found it so. */
+	assert_int_equal(evs.nic_changed, 1);
+	assert_int_equal(F.bad, 0);
+}
+
+/*
+ * The engine opens but its event fd cannot be watched: its stalls would
+ * go unheard, so it is closed and the port falls back to read-only,
+ * saying why (ev_io_new() was not checked).
+ */
+static void
+engine_without_an_event_watch_falls_back_to_readonly(void **state)
+{
+	struct port *p = port_add("eth5");
+	struct conf_port cp;
+
+	(void)state;
+	memset(&cp, 0, sizeof(cp));
+	cp.backend = CONF_BACKEND_ENGINE;
+	eng.allow = true;
+	io_fail = true;
+	assert_int_equal(port_be_open(p, &cp, false), 0);
+	p->be_open = true;
+	assert_int_equal(eng.opened, 1);
+	assert_int_equal(eng.closed, 1);
+	assert_int_equal(p->be.kind, BACKEND_READONLY);
+	assert_null(p->be.watch);
+	assert_string_equal(p->be.why, "pause engine failed: Cannot allocate "
+	    "memory");
+	/* With the watch, the same port runs the engine. */
+	backend_close(&p->be);
+	io_fail = false;
+	assert_int_equal(port_be_open(p, &cp, false), 0);
+	assert_int_equal(p->be.kind, BACKEND_ENGINE);
+	assert_non_null(p->be.watch);
 }
 
 int
@@ -711,6 +812,12 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(
 		    own_cee_commit_echo_does_not_loop, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    lost_notifications_reach_more_ports_than_a_burst_holds,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    engine_without_an_event_watch_falls_back_to_readonly,
+		    setup, teardown),
 	};
 
 	return (cmocka_run_group_tests_name("port_be", tests, NULL, NULL));

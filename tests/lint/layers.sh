@@ -1,0 +1,79 @@
+#!/bin/sh
+# layers.sh -- the daemon's layers (doc/DESIGN.md) hold: each file of
+# daemon/ includes only daemon headers of its own layer or below, and the
+# layers under the subscribers read no global daemon context (dx).  Files
+# are found by name, wherever they sit under daemon/, so the check holds
+# before and after the split into folders.  A file in no layer yet is
+# named in a diagnostic, not judged.
+. "$top_srcdir/tests/lib/tap.sh"
+D=$top_srcdir/daemon
+[ -d "$D" ] || skip_all "no daemon/ under $top_srcdir"
+
+# layer NAME: the layer of a file's base name (no extension), or "".
+layer() {
+	case $1 in
+	event|log|priv|link|ifspeed|notify) echo sys ;;
+	conf|conf_field) echo conf ;;
+	dcbxd) echo context ;;
+	agent|sock) echo lldp ;;
+	backend|dcbnl|dcbnl_msg|dcbnl_watch|engine|engine_dp|engine_int)
+		echo backend ;;
+	port|port_be) echo port ;;
+	ctl|show|doctor) echo control ;;
+	metrics) echo metrics ;;
+	snmp|snmp_int|snmp_view|snmp_mib|snmp_dcbx|snmp_trap) echo snmp ;;
+	main) echo main ;;
+	*) echo "" ;;
+	esac
+}
+# may FROM TO: may a file of layer FROM include a header of layer TO?
+may() {
+	[ "$1" = "$2" ] && return 0
+	case $1 in
+	sys) return 1 ;;
+	conf) [ "$2" = sys ] ;;
+	context) case $2 in sys|conf) return 0 ;; esac; return 1 ;;
+	lldp|backend) case $2 in sys|conf) return 0 ;; esac; return 1 ;;
+	port) case $2 in sys|conf|context|lldp|backend) return 0 ;; esac
+		return 1 ;;
+	snmp|metrics|watchdog)
+		case $2 in sys|conf|context|lldp|backend|port) return 0 ;; esac
+		return 1 ;;
+	# The control socket serves `dcbctl metrics` and doctor's storms.
+	control) case $2 in sys|conf|context|lldp|backend|port|metrics|watchdog)
+		return 0 ;; esac; return 1 ;;
+	main) return 0 ;;
+	esac
+	return 1
+}
+
+plan 2
+files=$(find "$D" -name '*.[ch]' | sort)
+bad=""
+for f in $files; do
+	b=$(basename "$f"); from=$(layer "${b%.*}")
+	if [ -z "$from" ]; then
+		diag "$b: in no layer yet (doc/DESIGN.md)"
+		continue
+	fi
+	for h in $(sed -n 's/^#include "\([a-z_]*\)\.h".*/\1/p' "$f"); do
+		to=$(layer "$h")
+		[ -n "$to" ] || continue	# lib/, ctl/, config.h
+		may "$from" "$to" || bad="$bad $b($from)->$h.h($to)"
+	done
+done
+[ -z "$bad" ] || diag "upward includes:$bad"
+check "no daemon file includes a header of a layer above it" [ -z "$bad" ]
+
+glob=""
+for f in $files; do
+	b=$(basename "$f")
+	case $(layer "${b%.*}") in
+	sys|conf|lldp|backend|port|control)
+		grep -qE '(^|[^a-z_.>])dx\.' "$f" && glob="$glob $b" ;;
+	esac
+done
+[ -z "$glob" ] || diag "read the global dx:$glob"
+check "below the top, nothing reads the global daemon context dx" \
+    [ -z "$glob" ]
+finish
