@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
-plan 13
+plan 14
 ns_setup o
 ns_pair o1a o1b
 dx_conf "$NS_TMP/c.conf" 5 2 '' '{ match = "o*"; }'
@@ -60,6 +60,10 @@ check "the first one is untouched" \
 
 # -u nobody in b: uid, capabilities, and it still works.
 dx_start b b "$T/c.conf" -u nobody || bail "dcbxd b"
+# The control socket opens before the privileges go; the daemon says when
+# it runs as the user ("running as ..."), and only then is it read.
+check "-u nobody: the daemon says it runs as nobody" \
+    wait_for 20 grep -q "running as nobody" "$T/b.log"
 st=$(cat "/proc/$PID_b/status")
 diag "$(echo "$st" | grep -E '^(Uid|Gid|CapEff|CapPrm)')"
 check "-u nobody: every uid is nobody's (65534)" \
