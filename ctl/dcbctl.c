@@ -34,6 +34,7 @@ usage(FILE *f)
 	    "  show dcbx dev IF\n"
 	    "  show {ets|pfc|app} dev IF\n"
 	    "  show stats [dev IF]\n"
+	    "  show pfcwd [dev IF]\n"
 	    "  set ets dev IF [willing on|off] [tc-bw TC:BW...] "
 	    "[tc-tsa TC:TSA...]\n"
 	    "         [prio-tc PRIO:TC...] [reco-tc-bw ...] [reco-tc-tsa ...] "
@@ -45,6 +46,7 @@ usage(FILE *f)
 	    "[willing on|off]\n"
 	    "  set ... --persist       also write the change to the config "
 	    "file\n"
+	    "  set pfcwd off|on        the PFC watchdog on every port\n"
 	    "  monitor\n"
 	    "  headroom --speed 10G [--cable 100m] [--mtu 9216] "
 	    "[--lossless-mtu 2300]\n"
@@ -117,6 +119,7 @@ cmd_show(const struct ctx *x, int argc, char *argv[])
 		    show_neighbors },
 		{ "dcbx", PROTO_SHOW_DCBX, true, true, show_dcbx },
 		{ "stats", PROTO_SHOW_STATS, true, false, show_stats },
+		{ "pfcwd", PROTO_SHOW_PFCWD, true, false, show_pfcwd },
 	};
 	json_t *args;
 	size_t i;
@@ -172,6 +175,10 @@ cmd_show_feature(const struct ctx *x, int argc, char *argv[])
 	if (r == NULL)
 		return 1;
 	feat = json_object_get(json_object_get(r, argv[0]), "oper");
+	/* PFC: the watchdog's override beside oper, never inside it. */
+	if (f == ARGS_PFC && json_is_object(feat))
+		json_object_set(feat, "watchdog_override", json_object_get(
+		    json_object_get(r, "pfc"), "watchdog_override"));
 	if (x->out.json)
 		show_json(&x->out, feat != NULL ? feat : json_null());
 	else if (f == ARGS_ETS) {
@@ -180,8 +187,10 @@ cmd_show_feature(const struct ctx *x, int argc, char *argv[])
 		    "reco")))
 			show_ets(stdout, json_object_get(json_object_get(r,
 			    "ets"), "reco"), "reco-");
-	} else if (f == ARGS_PFC)
+	} else if (f == ARGS_PFC) {
 		show_pfc(stdout, feat);
+		show_pfc_override(stdout, feat);
+	}
 	else
 		show_app(stdout, feat);
 	json_decref(r);
@@ -217,6 +226,26 @@ set_base(const json_t *dcbx, struct dcb_config *cfg)
  * then the same words again over the daemon's admin policy, validated as a
  * whole ("tc-bw sums to 110") before anything is sent.
  */
+static void
+show_pfcwd_state(FILE *fp, const json_t *r)
+{
+	fprintf(fp, "pfcwd %s\n", json_is_true(json_object_get(r,
+	    "enabled")) ? "on" : "off");
+}
+
+/* set pfcwd off|on: SONiC's big red switch, for every port at once. */
+static int
+cmd_set_pfcwd(const struct ctx *x, int argc, char *argv[])
+{
+	if (argc != 2 || (strcmp(argv[1], "on") != 0 &&
+	    strcmp(argv[1], "off") != 0)) {
+		fprintf(stderr, "dcbctl: set pfcwd: expected off or on\n");
+		return 1;
+	}
+	return simple(x, PROTO_SET_PFCWD, json_pack("{s:b}", "enabled",
+	    strcmp(argv[1], "on") == 0), show_pfcwd_state);
+}
+
 static int
 cmd_set(const struct ctx *x, int argc, char *argv[])
 {
@@ -225,6 +254,8 @@ cmd_set(const struct ctx *x, int argc, char *argv[])
 	json_t *r;
 	char err[256];
 
+	if (argc > 0 && strcmp(argv[0], "pfcwd") == 0)
+		return cmd_set_pfcwd(x, argc, argv);
 	memset(&a, 0, sizeof(a));
 	dcb_config_default(&a.cfg);
 	a.syntax_only = true;

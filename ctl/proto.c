@@ -399,6 +399,7 @@ proto_app_from_json(const json_t *a, struct dcb_app_table *out, char *err,
 #define ARG_APP		0x10
 #define ARG_APP_WILLING	0x20
 #define ARG_PERSIST	0x40
+#define ARG_ENABLED	0x80
 #define ARG_CHANGES	(ARG_ETS | ARG_RECO | ARG_PFC | ARG_APP | ARG_APP_WILLING)
 
 /* Every argument any command takes, with its JSON type. */
@@ -415,6 +416,7 @@ static const struct {
 	{ ARG_APP, "app", JSON_ARRAY, "an array" },
 	{ ARG_APP_WILLING, "app_willing", JSON_TRUE, "true or false" },
 	{ ARG_PERSIST, "persist", JSON_TRUE, "true or false" },
+	{ ARG_ENABLED, "enabled", JSON_TRUE, "true or false" },
 };
 
 /* The policy of each command: arguments it requires and allows. */
@@ -428,6 +430,8 @@ static const struct {
 	{ PROTO_SHOW_DCBX, ARG_DEV, ARG_DEV },
 	{ PROTO_SHOW_STATS, 0, ARG_DEV },
 	{ PROTO_SET, ARG_DEV, ARG_DEV | ARG_CHANGES | ARG_PERSIST },
+	{ PROTO_SHOW_PFCWD, 0, ARG_DEV },
+	{ PROTO_SET_PFCWD, ARG_ENABLED, ARG_ENABLED },
 	{ PROTO_SUBSCRIBE, 0, 0 },
 	{ PROTO_RELOAD, 0, 0 },
 	{ PROTO_VERSION, 0, 0 },
@@ -482,6 +486,11 @@ args_check(size_t c, json_t *args, char *err, size_t errlen)
 			return -1;
 	if ((proto_cmds[c].need & ARG_DEV) && !(seen & ARG_DEV)) {
 		snprintf(err, errlen, "%s: argument \"dev\" is required", cmd);
+		return -1;
+	}
+	if ((proto_cmds[c].need & ARG_ENABLED) && !(seen & ARG_ENABLED)) {
+		snprintf(err, errlen, "%s: argument \"enabled\" is required",
+		    cmd);
 		return -1;
 	}
 	if ((proto_cmds[c].allow & ARG_CHANGES) && !(seen & ARG_CHANGES)) {

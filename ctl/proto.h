@@ -47,7 +47,9 @@
  *   show-dcbx       DCBX = {"ifname","mode","active","role","peer_mac"|null,
  *      "ets":{"status","reason","admin":ETS,"reco":ETS|null,
  *             "peer":ETS|null,"oper":ETS},
- *      "pfc":{"status","reason","admin":PFC,"peer":PFC|null,"oper":PFC},
+ *      "pfc":{"status","reason","admin":PFC,"peer":PFC|null,"oper":PFC,
+ *             "watchdog_override":[8 bools] (PFC the watchdog turned off
+ *             on top of oper: never negotiated)},
  *      "app":{"status","reason","admin":[APP],"peer":[APP]|null,
  *             "oper":[APP]},
  *      "invalid_peer":N (peer TLVs rejected so far)}
@@ -58,6 +60,20 @@
  *      "statsFramesOutTotal"), "pfc":{"requests":[8],"indications":[8]},
  *      "engine":{COUNTER:[8 per priority],...}|null,
  *      "remote_tables":{"inserts","deletes","drops","ageouts"}}
+ *   show-pfcwd      [ROW...] sorted by ifname, priority: one per port with a
+ *     pfc-watchdog block and PFC-enabled priority of its oper config, ROW =
+ *     {"ifname","priority":N,"action":"drop"|"forward"|"alert",
+ *      "detection_time":MS,"restoration_time":MS,
+ *      "status":"operational"|"stormed"|"disabled","storms_detected":N,
+ *      "storms_restored":N,"tx_ok":N|null,"tx_drop":N|null,"rx_ok":N|null,
+ *      "rx_drop":N|null (frames sent / dropped each way while stormed;
+ *      null where the backend cannot count them: a NIC),
+ *      "last_storm":"2026-12-01T15:00:00Z"|null,"override":bool (the
+ *      action is in force), "pfc_rx":N|null (PFC frames seen for it),
+ *      "own_xoff_ms":N|null (our own XOFF in force, in total: the host
+ *      not draining, never a storm), "pause_storm":bool (an 802.3x PAUSE
+ *      storm on the port: reported, not acted on), "backend"}
+ *   set-pfcwd       {"enabled":bool}
  *   set             DCBX of the port after the change
  *   subscribe       {} then events
  *   reload          {}
@@ -84,6 +100,7 @@
  *   "backend-error"     {"backend","error"}
  *   "nic-changed"       {"command":N,"reapplied":bool,"changes":N}
  *   "engine"            {"kind","priority":N}
+ *   "pfc-storm", "pfc-storm-restored"   {"priority":N,"action"}
  *   "reload"            nothing more
  * A subscriber that falls 8 MiB behind is disconnected.
  */
@@ -103,6 +120,10 @@
 /* args: {"dev":,"ets":ETS?,"reco":ETS?,"pfc":PFC?,"app":[APP]?,
  *        "app_willing":bool?,"persist":bool?} */
 #define PROTO_SET		"set"
+/* args: {"dev":?} -- the PFC watchdog's rows */
+#define PROTO_SHOW_PFCWD	"show-pfcwd"
+/* args: {"enabled":bool} -- the watchdog on or off on every port */
+#define PROTO_SET_PFCWD		"set-pfcwd"
 #define PROTO_SUBSCRIBE		"subscribe"
 #define PROTO_RELOAD		"reload"
 #define PROTO_VERSION		"version"

@@ -245,6 +245,16 @@ dcbx_feature(FILE *fp, const json_t *r, const char *name,
 	table_free(t);
 }
 
+/* "DCBX TLVs not sent: why" when the daemon says so (firmware DCBX). */
+static void
+dcbx_tlvs_note(FILE *fp, const json_t *r, const char *prefix)
+{
+	const char *s = json_string_value(json_object_get(r, "dcbx_tlvs"));
+
+	if (s != NULL && strcmp(s, "sent") != 0)
+		fprintf(fp, "%sDCBX TLVs not sent: %s\n", prefix, s);
+}
+
 void
 show_dcbx(FILE *fp, const json_t *r)
 {
@@ -256,8 +266,10 @@ show_dcbx(FILE *fp, const json_t *r)
 	    get_text(r, "active", b[2], 32), get_text(r, "role", b[3], 32),
 	    json_is_string(json_object_get(r, "peer_mac")) ?
 	    json_string_value(json_object_get(r, "peer_mac")) : "none");
+	dcbx_tlvs_note(fp, r, "  ");
 	dcbx_feature(fp, r, "ets", proto_ets_fields);
 	dcbx_feature(fp, r, "pfc", proto_pfc_fields);
+	show_pfc_override(fp, json_object_get(r, "pfc"));
 	feat = json_object_get(r, "app");
 	dcbx_status(fp, "app", feat);
 	dcbx_app_grid(fp, feat);
@@ -298,8 +310,16 @@ show_ports(FILE *fp, const json_t *r)
 		{ "ACTIVE", "active" }, { "NEIGH", "neighbors" },
 		{ "BACKEND", "backend" }, { "LAST-ERROR", "backend_error" },
 	};
+	const json_t *row;
+	char pre[40], b[24];
+	size_t i;
 
 	show_rows(fp, r, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+	json_array_foreach(r, i, row) {
+		snprintf(pre, sizeof(pre), "%s: ", get_text(row, "ifname", b,
+		    sizeof(b)));
+		dcbx_tlvs_note(fp, row, pre);
+	}
 }
 
 void
@@ -312,6 +332,42 @@ show_neighbors(FILE *fp, const json_t *r)
 	};
 
 	show_rows(fp, r, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+}
+
+/* SONiC's `pfcwd show stats` columns, with the config beside them. */
+void
+show_pfcwd(FILE *fp, const json_t *r)
+{
+	static const struct column cols[] = {
+		{ "IFNAME", "ifname" }, { "PRIO", "priority" },
+		{ "STATUS", "status" }, { "ACTION", "action" },
+		{ "DETECT-MS", "detection_time" },
+		{ "RESTORE-MS", "restoration_time" },
+		{ "DETECTED", "storms_detected" },
+		{ "RESTORED", "storms_restored" },
+		{ "TX-OK", "tx_ok" }, { "TX-DROP", "tx_drop" },
+		{ "RX-OK", "rx_ok" }, { "RX-DROP", "rx_drop" },
+		{ "LAST-STORM", "last_storm" },
+	};
+
+	show_rows(fp, r, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+}
+
+void
+show_pfc_override(FILE *fp, const json_t *pfc)
+{
+	const json_t *o = json_object_get(pfc, "watchdog_override");
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < json_array_size(o); i++)
+		if (json_is_true(json_array_get(o, i))) {
+			fprintf(fp, "%s %zu", any ? "" :
+			    "pfc-watchdog override: PFC off on prio", i);
+			any = true;
+		}
+	if (any)
+		fprintf(fp, " (storm; oper unchanged)\n");
 }
 
 /* ---------------------------------------------------- stats, events */

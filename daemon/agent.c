@@ -3,9 +3,20 @@
  *
  * Transmit: the credit-based transmit timer machine (9.2.9/9.2.10).  Each
  * LLDPDU costs one credit, credits come back at one per second up to
- * txCreditMax (computed from elapsed time instead of a txTick timer),
- * txFast PDUs go out msgFastTx apart after link-up, a new neighbour or a
- * local change, and msgTxInterval apart otherwise.
+ * txCreditMax (computed from elapsed time instead of a txTick timer).
+ * The timer machine's states map onto functions here:
+ *   TX_TIMER_INITIALIZE  agent_tx_start(): txFast 0, txCredit max, txTTR 0
+ *   TX_TIMER_EXPIRES     agent_expires(): txFast-- if > 0, then SIGNAL_TX
+ *   SIGNAL_TX            agent_signal_tx(): txNow, txTTR = msgFastTx while
+ *                        txFast > 0 else msgTxInterval
+ *   TX_FAST_START        agent_fast_start() (newNeighbor): txFast =
+ *                        txFastInit if 0, then TX_TIMER_EXPIRES -- which
+ *                        decrements before the first PDU, so a new
+ *                        neighbour gets txFastInit PDUs, not one more
+ *   localChange          agent_local_change(): SIGNAL_TX only, no burst
+ *   TX_TICK              agent_credit_refill()
+ * So start-up sends one PDU and then runs at msgTxInterval; only a new
+ * neighbour starts fast transmission.
  *
  * Receive: a remote table keyed by MSAP in a hash table (10,000 neighbours
  * on one port cost O(1) per PDU), one TTL timer per neighbour, deletion at
@@ -144,7 +155,24 @@ agent_ttr_ms(const struct agent *a)
 	    a->conf->tx_interval) * 1000);
 }
 
-/* txTTR expired: txNow, one fast transmission fewer, reload. */
+/* SIGNAL_TX: txNow, and txTTR reloaded for the current txFast. */
+static void
+agent_signal_tx(struct agent *a)
+{
+	a->tx_now = true;
+	ev_timer_arm(a->ttr, agent_ttr_ms(a));
+	agent_tx_kick(a);
+}
+
+/* TX_TIMER_EXPIRES: one fast transmission fewer, then SIGNAL_TX. */
+static void
+agent_expires(struct agent *a)
+{
+	if (a->tx_fast > 0)
+		a->tx_fast--;
+	agent_signal_tx(a);
+}
+
 static void
 agent_ttr_fire(void *arg)
 {
@@ -157,14 +185,10 @@ agent_ttr_fire(void *arg)
 	}
 	if (!a->tx_on)
 		return;
-	if (a->tx_fast > 0)
-		a->tx_fast--;
-	a->tx_now = true;
-	ev_timer_arm(a->ttr, agent_ttr_ms(a));
-	agent_tx_kick(a);
+	agent_expires(a);
 }
 
-/* TX_FAST_START then SIGNAL_TX: link-up, new neighbour, local change. */
+/* TX_FAST_START (newNeighbor), which goes on to TX_TIMER_EXPIRES. */
 static void
 agent_fast_start(struct agent *a)
 {
@@ -172,15 +196,15 @@ agent_fast_start(struct agent *a)
 		return;
 	if (a->tx_fast == 0)
 		a->tx_fast = a->conf->tx_fast_init;
-	a->tx_now = true;
-	ev_timer_arm(a->ttr, (uint64_t)a->conf->tx_fast * 1000);
-	agent_tx_kick(a);
+	agent_expires(a);
 }
 
+/* localChange: SIGNAL_TX (9.2.10); no fast transmission. */
 void
 agent_local_change(struct agent *a)
 {
-	agent_fast_start(a);
+	if (a->tx_on)
+		agent_signal_tx(a);
 }
 
 void
@@ -201,11 +225,12 @@ agent_tx_start(struct agent *a)
 		ev_timer_arm(a->ttr, a->reinit_until_ms - now);
 		return;
 	}
+	/* TX_TIMER_INITIALIZE: txTTR 0 expires at once, with txFast 0. */
 	a->tx_on = true;
 	a->credit = a->conf->tx_credit_max;
 	a->credit_ms = now;
 	a->tx_fast = 0;
-	agent_fast_start(a);
+	agent_expires(a);
 }
 
 static void
@@ -487,7 +512,9 @@ agent_rx(struct agent *a, const struct lldp_frame *f)
 		h = msap_hash(f->pdu, mlen);
 		n = agent_lookup(a, f->pdu, mlen, h);
 		if (n != NULL && n->len == f->pdu_len &&
-		    memcmp(n->raw, f->pdu, f->pdu_len) == 0) {
+		    memcmp(n->raw, f->pdu, f->pdu_len) == 0 &&
+		    (a->ops->repeat_wanted == NULL ||
+		    !a->ops->repeat_wanted(a->ctx, a))) {
 			agent_rx_same(a, n);
 			return;
 		}

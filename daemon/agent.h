@@ -62,6 +62,13 @@ struct agent_ops {
 	/* tooManyNeighbors: a newcomer's PDU was not stored. */
 	void	(*nbr_dropped)(void *ctx, struct agent *,
 		    const struct lldp_pdu *);
+	/*
+	 * Must a byte-identical repeat of a known neighbour's PDU still be
+	 * handed on (as nbr_changed) instead of only refreshing its TTL?
+	 * True while a CEE peer has not acknowledged our SeqNo: each of its
+	 * PDUs prompts a resend.  NULL: never.
+	 */
+	bool	(*repeat_wanted)(void *ctx, struct agent *);
 };
 
 /* What an agent is created with; the pointers outlive it. */
@@ -106,7 +113,7 @@ struct agent	*agent_new(const struct agent_env *, int type);
 void		 agent_free(struct agent *, bool shutdown_pdu);
 /* Admin or link state changed: start or stop transmitting/receiving. */
 void		 agent_set_state(struct agent *, bool tx, bool rx);
-/* Something we advertise changed: transmit now and fast (9.2.7.x). */
+/* Something we advertise changed: transmit now (localChange, SIGNAL_TX). */
 void		 agent_local_change(struct agent *);
 /* Timer parameters changed (reload): take them from the next timer on. */
 void		 agent_retime(struct agent *);

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <fnmatch.h>
 #include <libconfig.h>
 #include <libgen.h>
@@ -52,6 +53,11 @@ const struct dcb_kw conf_admin_kw[] = {
 	{ CONF_ADMIN_DISABLED, "disabled" },
 	{ 0, NULL }
 };
+const struct dcb_kw conf_fw_dcbx_kw[] = {
+	{ CONF_FW_LLDP_ONLY, "lldp-only" },
+	{ CONF_FW_RX_ONLY, "rx-only" },
+	{ 0, NULL }
+};
 /* Word lists that become bit masks: the values are the bits. */
 const struct dcb_kw conf_agent_kw[] = {
 	{ 1 << LLDP_AGENT_NEAREST_BRIDGE, "nearest-bridge" },
@@ -64,6 +70,21 @@ const struct dcb_kw conf_advertise_kw[] = {
 	{ DCB_HAS_RECO, "reco" },
 	{ DCB_HAS_PFC, "pfc" },
 	{ DCB_HAS_APP, "app" },
+	{ 0, NULL }
+};
+
+const struct dcb_kw conf_cap_kw[] = {
+	{ 0x0001, "other" },
+	{ 0x0002, "repeater" },
+	{ 0x0004, "bridge" },
+	{ 0x0008, "wlan-ap" },
+	{ 0x0010, "router" },
+	{ 0x0020, "telephone" },
+	{ 0x0040, "docsis" },
+	{ 0x0080, "station-only" },
+	{ 0x0100, "c-vlan" },
+	{ 0x0200, "s-vlan" },
+	{ 0x0400, "tpmr" },
 	{ 0, NULL }
 };
 
@@ -112,6 +133,102 @@ parse_user(struct field_ctx *x, const config_setting_t *s, void *obj,
 	field_parse_str(x, s, obj, f);
 }
 
+/*
+ * pfc-watchdog = { action = "drop"; detection-time = 200;
+ * restoration-time = 400; }: SONiC's ranges; restoration defaults to twice
+ * the detection time, as SONiC's `pfcwd start` does.
+ */
+static const struct field pfcwd_fields[] = {
+	F_KW("action", struct pfcwd_cfg, action, pfcwd_action_kw),
+	F_UINT("detection-time", struct pfcwd_cfg, detect_ms, PFCWD_DETECT_MIN,
+	    PFCWD_DETECT_MAX),
+	F_UINT("restoration-time", struct pfcwd_cfg, restore_ms,
+	    PFCWD_RESTORE_MIN, PFCWD_RESTORE_MAX),
+	F_END
+};
+
+static void
+parse_pfcwd(struct field_ctx *x, const config_setting_t *s, void *obj,
+    const struct field *f)
+{
+	struct conf_port *p = obj;
+
+	p->has_pfcwd = true;
+	field_parse_sub(x, s, obj, f);
+	if (field_member(s, "restoration-time") == NULL)
+		p->pfcwd.restore_ms = 2 * p->pfcwd.detect_ms;
+}
+
+static void
+emit_pfcwd(config_setting_t *g, const void *obj, const struct field *f)
+{
+	if (((const struct conf_port *)obj)->has_pfcwd)
+		field_emit_sub(g, obj, f);
+}
+
+/* management-addresses = [ "192.0.2.1", "2001:db8::1" ]: IPv4 or IPv6. */
+static void
+parse_mgmt(struct field_ctx *x, const config_setting_t *s, void *obj,
+    const struct field *f)
+{
+	struct conf *c = obj;
+	const char *v;
+	int i, n = config_setting_length(s);
+
+	(void)f;
+	if (!config_setting_is_array(s) && !config_setting_is_list(s)) {
+		field_err(x, s, "management-addresses must be a list of "
+		    "addresses [ \"192.0.2.1\", \"2001:db8::1\" ]");
+		return;
+	}
+	if (n > CONF_MAX_MGMT) {
+		field_err(x, s, "management-addresses holds at most %d",
+		    CONF_MAX_MGMT);
+		return;
+	}
+	c->nmgmt = 0;
+	for (i = 0; i < n; i++) {
+		struct conf_mgmt *m = &c->mgmt[c->nmgmt];
+
+		v = config_setting_get_string_elem(s, i);
+		if (v != NULL && inet_pton(AF_INET, v, m->addr) == 1)
+			m->family = 1;
+		else if (v != NULL && inet_pton(AF_INET6, v, m->addr) == 1)
+			m->family = 2;
+		else {
+			field_err(x, s, "management-addresses: \"%s\" is not "
+			    "an IPv4 or IPv6 address", v != NULL ? v : "?");
+			continue;
+		}
+		c->nmgmt++;
+	}
+}
+
+static void
+emit_mgmt(config_setting_t *g, const void *obj, const struct field *f)
+{
+	const struct conf *c = obj;
+	config_setting_t *a;
+	char buf[INET6_ADDRSTRLEN];
+	int i;
+
+	if (c->nmgmt == 0)
+		return;
+	a = config_setting_add(g, f->name, CONFIG_TYPE_ARRAY);
+	for (i = 0; i < c->nmgmt; i++)
+		if (inet_ntop(c->mgmt[i].family == 1 ? AF_INET : AF_INET6,
+		    c->mgmt[i].addr, buf, sizeof(buf)) != NULL)
+			config_setting_set_string_elem(a, -1, buf);
+}
+
+/* Capabilities left to conf_caps() (0) are not written out. */
+static void
+emit_caps(config_setting_t *g, const void *obj, const struct field *f)
+{
+	if (*(const uint16_t *)((const char *)obj + f->off) != 0)
+		field_emit_mask(g, obj, f);
+}
+
 static const struct field dcbxd_fields[] = {
 	F_UINT("tx-interval", struct conf, tx_interval, 5, 32768),
 	F_UINT("tx-hold", struct conf, tx_hold, 2, 10),
@@ -128,8 +245,55 @@ static const struct field dcbxd_fields[] = {
 	    NULL),
 	F_BOOL("read-only", struct conf, read_only),
 	F_BOOL("restore-on-exit", struct conf, restore_on_exit),
+	F_UINT("pfc-watchdog-poll", struct conf, pfcwd_poll_ms, PFCWD_POLL_MIN,
+	    PFCWD_POLL_MAX),
+	ROW("management-addresses", parse_mgmt, emit_mgmt, struct conf, mgmt,
+	    0, 0, NULL, NULL),
+	ROW("capabilities", field_parse_mask, emit_caps, struct conf, caps, 0,
+	    0, conf_cap_kw, NULL),
+	ROW("capabilities-enabled", field_parse_mask, emit_caps, struct conf,
+	    caps_enabled, 0, 0, conf_cap_kw, NULL),
 	F_END
 };
+
+/* 802.1AB-2016 8.5.8: Station Only stands alone; enabled within system. */
+static void
+parse_dcbxd(struct field_ctx *x, const config_setting_t *s, void *obj,
+    const struct field *f)
+{
+	const struct conf *c = obj;
+	int n0 = x->nerr;
+
+	field_parse_sub(x, s, obj, f);
+	if (x->nerr != n0)
+		return;
+	if ((c->caps & 0x0080) && c->caps != 0x0080)
+		field_err(x, field_member(s, "capabilities"), "capabilities: "
+		    "station-only stands alone (802.1AB 8.5.8.1)");
+	else if (c->caps_enabled != 0 && c->caps == 0)
+		field_err(x, field_member(s, "capabilities-enabled"),
+		    "capabilities-enabled needs capabilities");
+	else if (c->caps_enabled & ~c->caps)
+		field_err(x, field_member(s, "capabilities-enabled"),
+		    "capabilities-enabled names a capability that "
+		    "capabilities does not");
+}
+
+void
+conf_caps(const struct conf *c, uint16_t *sys, uint16_t *en)
+{
+	size_t i;
+
+	*sys = c->caps;
+	if (*sys == 0) {
+		*sys = 0x0080;		/* station-only */
+		for (i = 0; i < c->nports; i++)
+			if (!c->ports[i].exclude &&
+			    c->ports[i].role == CONF_ROLE_CONTROLLER)
+				*sys = 0x0004;	/* bridge */
+	}
+	*en = c->caps_enabled != 0 ? c->caps_enabled : *sys;
+}
 
 static const struct field snmp_fields[] = {
 	F_BOOL("enabled", struct conf, snmp_enabled),
@@ -282,6 +446,7 @@ static const struct field port_fields[] = {
 	F_KW("mode", struct conf_port, mode, conf_mode_kw),
 	F_KW("backend", struct conf_port, backend, conf_backend_kw),
 	F_MASK("advertise", struct conf_port, advertise, conf_advertise_kw),
+	F_KW("firmware-dcbx", struct conf_port, firmware_dcbx, conf_fw_dcbx_kw),
 	F_SUB("ets", field_parse_sub, field_emit_sub, struct conf_port, admin.ets,
 	    ets_fields),
 	/* The recommendation TLV has no willing bit (802.1Q-2018 D.2.10). */
@@ -293,6 +458,8 @@ static const struct field port_fields[] = {
 	    NULL, NULL),
 	F_SUB("engine", parse_engine, emit_engine, struct conf_port, engine,
 	    engine_fields),
+	F_SUB("pfc-watchdog", parse_pfcwd, emit_pfcwd, struct conf_port, pfcwd,
+	    pfcwd_fields),
 	F_END
 };
 
@@ -313,6 +480,9 @@ port_defaults(struct conf_port *p)
 	p->cable_m = 100;
 	p->engine.queue_memory = 1 << 20;
 	p->engine.stall_ms = 100;
+	p->pfcwd.action = PFCWD_ACT_DROP;
+	p->pfcwd.detect_ms = PFCWD_DETECT_DEFAULT;
+	p->pfcwd.restore_ms = 2 * PFCWD_DETECT_DEFAULT;
 }
 
 static bool
@@ -424,7 +594,7 @@ emit_ports(config_setting_t *g, const void *obj, const struct field *f)
 }
 
 static const struct field root_fields[] = {
-	{ "dcbxd", field_parse_sub, field_emit_sub, 0, 0, 0, 0, NULL, dcbxd_fields },
+	{ "dcbxd", parse_dcbxd, field_emit_sub, 0, 0, 0, 0, NULL, dcbxd_fields },
 	{ "snmp", field_parse_sub, field_emit_sub, 0, 0, 0, 0, NULL, snmp_fields },
 	{ "metrics", field_parse_sub, field_emit_sub, 0, 0, 0, 0, NULL,
 	    metrics_fields },
@@ -462,6 +632,7 @@ conf_defaults(struct conf *c)
 	snprintf(c->snmp_agentx, sizeof(c->snmp_agentx), "/var/agentx/master");
 	c->snmp_notification_interval = 30;
 	c->snmp_holddown = 5;
+	c->pfcwd_poll_ms = PFCWD_POLL_DEFAULT;
 	c->metrics_max_conns = 16;
 	c->metrics_timeout = 10;
 }
@@ -521,22 +692,33 @@ conf_free(struct conf *c)
 	c->nports = 0;
 }
 
-/* libconfig's own syntax errors, in the same "file:line: " shape. */
+/*
+ * The file at path, or text read as if it were that file (its @include
+ * directives resolve from path's directory either way); libconfig's own
+ * syntax errors in the same "file:line: " shape.
+ */
 static int
-conf_read(struct field_ctx *x, config_t *cf, const char *path)
+conf_read(struct field_ctx *x, config_t *cf, const char *path,
+    const char *text)
 {
 	char dir[PATH_MAX];
 	FILE *fp;
+	int ok;
 
-	if ((fp = fopen(path, "r")) == NULL) {
-		snprintf(x->err, x->errlen, "%s: %s", path, strerror(errno));
-		x->nerr++;
-		return -1;
+	if (text == NULL) {
+		if ((fp = fopen(path, "r")) == NULL) {
+			snprintf(x->err, x->errlen, "%s: %s", path,
+			    strerror(errno));
+			x->nerr++;
+			return -1;
+		}
+		fclose(fp);
 	}
-	fclose(fp);
 	snprintf(dir, sizeof(dir), "%s", path);
 	config_set_include_dir(cf, dirname(dir));
-	if (config_read_file(cf, path))
+	ok = text == NULL ? config_read_file(cf, path) :
+	    config_read_string(cf, text);
+	if (ok)
 		return 0;
 	snprintf(x->err, x->errlen, "%s:%d: %s", config_error_file(cf) != NULL ?
 	    config_error_file(cf) : path, config_error_line(cf),
@@ -545,8 +727,9 @@ conf_read(struct field_ctx *x, config_t *cf, const char *path)
 	return -1;
 }
 
-int
-conf_load(const char *path, struct conf *c, char *err, size_t errlen)
+static int
+conf_load_src(const char *path, const char *text, struct conf *c, char *err,
+    size_t errlen)
 {
 	struct field_ctx x = { path, err, errlen, 0, 0 };
 	config_t cf;
@@ -560,7 +743,7 @@ conf_load(const char *path, struct conf *c, char *err, size_t errlen)
 	}
 	snprintf(c->path, sizeof(c->path), "%s", path);
 	config_init(&cf);
-	if (conf_read(&x, &cf, path) == 0)
+	if (conf_read(&x, &cf, path, text) == 0)
 		field_parse_block(&x, config_root_setting(&cf), c, root_fields,
 		    "the file");
 	config_destroy(&cf);
@@ -569,6 +752,12 @@ conf_load(const char *path, struct conf *c, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+int
+conf_load(const char *path, struct conf *c, char *err, size_t errlen)
+{
+	return conf_load_src(path, NULL, c, err, errlen);
 }
 
 /* ------------------------------------------------------------ port match */
@@ -646,18 +835,21 @@ conf_print(const struct conf *c, FILE *fp)
 
 static const char persist_header[] =
     "# dcbxd.conf(5) -- rewritten by `dcbctl set --persist`.\n"
-    "# Comments of the previous version were not kept.\n\n";
+    "# Comments of the previous version were not kept; @include lines were.\n\n";
 
-/* Does the file at path hold adm as the policy of ifname? */
+int	(*conf_writer)(const char *, const char *, size_t, char *, size_t) =
+	    conf_write_file;
+
+/* Does text, read as the file at path, hold adm as ifname's policy? */
 static int
-persist_check(const char *path, const char *ifname,
+persist_check(const char *path, const char *text, const char *ifname,
     const struct dcb_config *adm, char *err, size_t errlen)
 {
 	struct conf chk;
 	struct conf_port p;
 	int rc = 0;
 
-	if (conf_load(path, &chk, err, errlen) != 0)
+	if (conf_load_src(path, text, &chk, err, errlen) != 0)
 		return -1;
 	conf_port_for(&chk, ifname, &p);
 	if (((adm->has & DCB_HAS_ETS) && !dcb_ets_equal(&p.admin.ets, &adm->ets)) ||
@@ -673,14 +865,30 @@ persist_check(const char *path, const char *ifname,
 	return rc;
 }
 
-/* Temp file in the same directory, fsync, check, rename, fsync the dir. */
 static int
-persist_write(config_t *cf, const char *path, const char *ifname,
-    const struct dcb_config *adm, char *err, size_t errlen)
+write_all(int fd, const char *p, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		if ((n = write(fd, p, len)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Temp file in the same directory, fsync, rename, fsync the directory. */
+int
+conf_write_file(const char *path, const char *text, size_t len, char *err,
+    size_t errlen)
 {
 	char tmp[PATH_MAX + 8], dir[PATH_MAX];
 	struct stat st;
-	FILE *fp;
 	int fd, dfd;
 
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
@@ -688,25 +896,17 @@ persist_write(config_t *cf, const char *path, const char *ifname,
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		return -1;
 	}
-	if (stat(path, &st) == 0 && (fchmod(fd, st.st_mode & 07777) != 0 ||
-	    (fchown(fd, st.st_uid, st.st_gid) != 0 && errno != EPERM)))
+	if (stat(path, &st) != 0)
+		st.st_mode = 0644, st.st_uid = (uid_t)-1, st.st_gid = (gid_t)-1;
+	if (fchmod(fd, st.st_mode & 07777) != 0 ||
+	    (fchown(fd, st.st_uid, st.st_gid) != 0 && errno != EPERM) ||
+	    write_all(fd, text, len) != 0 || fsync(fd) != 0)
 		goto fail;
-	if ((fp = fdopen(fd, "w")) == NULL)
-		goto fail;
-	fputs(persist_header, fp);
-	field_write_config(fp, cf);
-	if (fflush(fp) != 0 || ferror(fp) || fsync(fd) != 0) {
-		fclose(fp);
+	if (close(fd) != 0) {
 		fd = -1;
 		goto fail;
 	}
 	fd = -1;
-	if (fclose(fp) != 0)
-		goto fail;
-	if (persist_check(tmp, ifname, adm, err, errlen) != 0) {
-		unlink(tmp);
-		return -1;
-	}
 	if (rename(tmp, path) != 0)
 		goto fail;
 	snprintf(dir, sizeof(dir), "%s", path);
@@ -721,6 +921,44 @@ fail:
 		close(fd);
 	unlink(tmp);
 	return -1;
+}
+
+/*
+ * Temp files of a rewrite that never finished (the daemon killed between
+ * mkstemp and rename): "NAME.XXXXXX" beside the file, six characters of
+ * mkstemp's alphabet, a regular file.  Returns how many were removed.
+ */
+int
+conf_clean_temps(const char *path)
+{
+	char dir[PATH_MAX], base[PATH_MAX], full[PATH_MAX * 2];
+	const char *name;
+	struct dirent *de;
+	struct stat st;
+	size_t bl;
+	DIR *d;
+	int n = 0;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	snprintf(base, sizeof(base), "%s", path);
+	name = basename(base);
+	bl = strlen(name);
+	if ((d = opendir(dirname(dir))) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, name, bl) != 0 ||
+		    de->d_name[bl] != '.' || strlen(de->d_name + bl + 1) != 6 ||
+		    strspn(de->d_name + bl + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "abcdefghijklmnopqrstuvwxyz0123456789") != 6)
+			continue;
+		snprintf(full, sizeof(full), "%s/%s", dir, de->d_name);
+		if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (unlink(full) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
 }
 
 /* Swap the blocks of the policy parts that adm carries. */
@@ -767,15 +1005,108 @@ persist_merge(struct conf_port *p, const struct dcb_config *adm)
 		p->admin.app = adm->app;
 }
 
+/* Read from an @include'd file (not the main one, not made by us)? */
+static bool
+from_include(const config_setting_t *s, const char *path)
+{
+	const char *f = config_setting_source_file(s);
+
+	return f != NULL && strcmp(f, path) != 0;
+}
+
+/* A setting of the main file holding an included one somewhere below. */
+static const config_setting_t *
+nested_include(const config_setting_t *s, const char *path)
+{
+	const config_setting_t *r;
+	int i;
+
+	if (from_include(s, path))
+		return s;
+	if (!config_setting_is_aggregate(s))
+		return NULL;
+	for (i = 0; i < config_setting_length(s); i++)
+		if ((r = nested_include(config_setting_get_elem(s, i), path)))
+			return r;
+	return NULL;
+}
+
+/*
+ * The file's new text: the header, its top-level @include lines as they
+ * were, then the settings of the file itself.  What came from an included
+ * file stays there (not inlined); an @include inside a setting, or a
+ * change that falls in an included file, cannot be written back and is
+ * refused with the reason.
+ */
+static char *
+persist_text(config_t *cf, const char *path, size_t *lenp, char *err,
+    size_t errlen)
+{
+	config_setting_t *root = config_root_setting(cf);
+	const config_setting_t *s, *in;
+	char *buf = NULL, *line = NULL;
+	size_t cap = 0;
+	FILE *src, *mem;
+	bool incl = false;
+	int i;
+
+	for (i = config_setting_length(root) - 1; i >= 0; i--) {
+		s = config_setting_get_elem(root, (unsigned)i);
+		if (from_include(s, path))
+			config_setting_remove_elem(root, (unsigned)i);
+		else if ((in = nested_include(s, path)) != NULL) {
+			snprintf(err, errlen, "%s:%d: `%s' holds settings of "
+			    "%s (an @include inside a setting): --persist "
+			    "cannot write it back; move the @include to the "
+			    "top level", path, config_setting_source_line(s),
+			    config_setting_name(s),
+			    config_setting_source_file(in));
+			return NULL;
+		}
+	}
+	if ((src = fopen(path, "r")) == NULL && errno != ENOENT) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if ((mem = open_memstream(&buf, lenp)) == NULL) {
+		if (src != NULL)
+			fclose(src);
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	fputs(persist_header, mem);
+	while (src != NULL && getline(&line, &cap, src) > 0)
+		if (strncmp(line + strspn(line, " \t"), "@include", 8) == 0) {
+			fputs(line, mem);
+			incl = true;
+		}
+	free(line);
+	if (src != NULL)
+		fclose(src);
+	if (incl)
+		fputc('\n', mem);
+	field_write_config(mem, cf);
+	if (fclose(mem) != 0) {
+		free(buf);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	return buf;
+}
+
 int
 conf_persist_admin(const struct conf *c, const char *ifname,
     const struct dcb_config *adm, char *err, size_t errlen)
 {
 	config_setting_t *ports, *e;
+	struct field_ctx x = { c->path, err, errlen, 0, 0 };
 	struct dcb_why why = { "" };
 	struct conf cur;
 	struct conf_port p;
 	config_t cf;
+	char *text = NULL;
+	size_t len;
+	bool fresh;
 	int i, rc = -1;
 
 	if ((rc = dcb_config_validate(adm, &why)) != DCB_OK) {
@@ -784,15 +1115,16 @@ conf_persist_admin(const struct conf *c, const char *ifname,
 		return -1;
 	}
 	rc = -1;
-	/* The file as it is now, not as it was when c was loaded. */
-	if (conf_load(c->path, &cur, err, errlen) != 0)
+	/* The file as it is now, not as it was when c was loaded; none yet
+	 * (running with the defaults) is an empty one. */
+	fresh = access(c->path, F_OK) != 0 && errno == ENOENT;
+	if (fresh)
+		conf_defaults(&cur);
+	else if (conf_load(c->path, &cur, err, errlen) != 0)
 		return -1;
 	config_init(&cf);
-	if (!config_read_file(&cf, c->path)) {
-		snprintf(err, errlen, "%s:%d: %s", c->path,
-		    config_error_line(&cf), config_error_text(&cf));
+	if (!fresh && conf_read(&x, &cf, c->path, NULL) != 0)
 		goto out;
-	}
 	i = port_best(&cur, ifname);
 	if (i >= 0)
 		p = cur.ports[i];
@@ -802,9 +1134,17 @@ conf_persist_admin(const struct conf *c, const char *ifname,
 	if ((ports = config_lookup(&cf, "ports")) == NULL)
 		ports = config_setting_add(config_root_setting(&cf), "ports",
 		    CONFIG_TYPE_LIST);
-	if (i >= 0 && !is_pattern(p.match)) {
-		if (persist_replace(config_setting_get_elem(ports,
-		    (unsigned)i), &p, adm->has, err, errlen) != 0)
+	e = i >= 0 ? config_setting_get_elem(ports, (unsigned)i) : NULL;
+	if (from_include(ports, c->path) ||
+	    (e != NULL && !is_pattern(p.match) && from_include(e, c->path))) {
+		snprintf(err, errlen, "%s: the settings of %s come from %s "
+		    "(@include): --persist rewrites only %s; change them there",
+		    c->path, ifname, config_setting_source_file(e != NULL &&
+		    from_include(e, c->path) ? e : ports), c->path);
+		goto out;
+	}
+	if (e != NULL && !is_pattern(p.match)) {
+		if (persist_replace(e, &p, adm->has, err, errlen) != 0)
 			goto out;
 	} else {
 		/* A pattern's settings, pinned to this one interface. */
@@ -812,8 +1152,12 @@ conf_persist_admin(const struct conf *c, const char *ifname,
 		e = config_setting_add(ports, NULL, CONFIG_TYPE_GROUP);
 		field_emit_block(e, &p, port_fields);
 	}
-	rc = persist_write(&cf, c->path, ifname, adm, err, errlen);
+	if ((text = persist_text(&cf, c->path, &len, err, errlen)) == NULL ||
+	    persist_check(c->path, text, ifname, adm, err, errlen) != 0)
+		goto out;
+	rc = conf_writer(c->path, text, len, err, errlen) == 0 ? 0 : -1;
 out:
+	free(text);
 	config_destroy(&cf);
 	conf_free(&cur);
 	return rc;

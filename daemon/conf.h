@@ -16,9 +16,13 @@
 #include <stdio.h>
 
 #include "dcb.h"
+#include "pfcwd.h"
 
-#define CONF_DEFAULT_PATH	SYSCONFDIR "/dcbxd.conf"
+#define CONF_DEFAULT_PATH	SYSCONFDIR "/dcbxd/dcbxd.conf"
+/* Where versions before 0.2 kept it: still read, with a notice. */
+#define CONF_LEGACY_PATH	SYSCONFDIR "/dcbxd.conf"
 #define CONF_DEFAULT_SOCKET	RUNSTATEDIR "/dcbxd/dcbxd.sock"
+#define CONF_MAX_MGMT		4	/* management-addresses */
 
 enum conf_role { CONF_ROLE_WILLING = 0, CONF_ROLE_CONTROLLER = 1 };
 enum conf_mode { CONF_MODE_AUTO = 0, CONF_MODE_IEEE = 1, CONF_MODE_CEE = 2 };
@@ -39,9 +43,13 @@ extern const struct dcb_kw conf_role_kw[];
 extern const struct dcb_kw conf_mode_kw[];
 extern const struct dcb_kw conf_backend_kw[];
 extern const struct dcb_kw conf_admin_kw[];
+/* What a port whose NIC firmware runs DCBX sends (firmware-dcbx). */
+enum conf_fw_dcbx { CONF_FW_LLDP_ONLY = 0, CONF_FW_RX_ONLY };
+extern const struct dcb_kw conf_fw_dcbx_kw[];
 /* Word lists read as bit masks: the values are the bits themselves. */
 extern const struct dcb_kw conf_agent_kw[];	/* 1 << enum lldp_agent */
 extern const struct dcb_kw conf_advertise_kw[];	/* DCB_HAS_* */
+extern const struct dcb_kw conf_cap_kw[];	/* LLDP_CAP_* (802.1AB 8.5.8) */
 
 /* The software pause engine of one port (see the engine issue). */
 struct conf_engine {
@@ -62,11 +70,15 @@ struct conf_port {
 	enum conf_mode	mode;
 	enum conf_backend backend;
 	uint8_t		advertise;		/* DCB_HAS_* sent in our TLVs */
+	enum conf_fw_dcbx firmware_dcbx;	/* when the firmware runs DCBX */
 	struct dcb_config admin;		/* the admin DCB policy */
 	uint32_t	cable_m;		/* cable length, metres */
 	uint32_t	mtu;			/* max frame for headroom, 0: link MTU */
 	bool		has_engine;		/* an engine = { } block was given */
 	struct conf_engine engine;
+	/* pfc-watchdog = { action; detection-time; restoration-time; } */
+	bool		has_pfcwd;		/* the block was given: watch */
+	struct pfcwd_cfg pfcwd;
 };
 
 struct conf {
@@ -86,6 +98,20 @@ struct conf {
 	char		user[64];		/* run as (-u wins), "": stay */
 	bool		read_only;		/* never write to a NIC */
 	bool		restore_on_exit;	/* put back the NIC's startup config */
+	unsigned int	pfcwd_poll_ms;		/* PFC watchdog poll, 10..1000 */
+	/*
+	 * Management Address TLVs: these (IANA family 1 IPv4, 2 IPv6) on
+	 * every port; none: each port's own first IPv4 and global IPv6
+	 * address, else its MAC (port.c).
+	 */
+	uint8_t		nmgmt;
+	struct conf_mgmt {
+		uint8_t	family;
+		uint8_t	addr[16];
+	}		mgmt[CONF_MAX_MGMT];
+	/* System Capabilities TLV, LLDP_CAP_*; 0: conf_caps() decides. */
+	uint16_t	caps;			/* capabilities */
+	uint16_t	caps_enabled;		/* capabilities-enabled */
 	/* snmp: { ... } */
 	bool		snmp_enabled;
 	char		snmp_agentx[108];
@@ -119,6 +145,13 @@ void	conf_free(struct conf *);
 bool	conf_port_for(const struct conf *, const char *ifname,
 	    struct conf_port *);
 /*
+ * The System Capabilities we advertise (PDUs and lldpLocSysCap*).  As
+ * configured; else a system with a controller port is a Bridge, and any
+ * other is a Station Only, which 802.1AB-2016 8.5.8.1 says stands alone.
+ * Enabled defaults to the system capabilities.
+ */
+void	conf_caps(const struct conf *, uint16_t *sys, uint16_t *en);
+/*
  * Split "ADDR:PORT" (an IPv6 address in brackets: "[::1]:9417") into a
  * numeric address and a port 1..65535.  0, or -1 with a sentence in err.
  */
@@ -129,11 +162,21 @@ void	conf_print(const struct conf *, FILE *);
 /*
  * Replace the admin policy of the entry that ifname resolves to (creating
  * an exact entry when it came from a pattern) and write the file
- * atomically (temp file + fsync + check + rename).  Only the parts named
- * in dcb_config.has are replaced.  Comments in the file are not kept.
- * Used by `dcbctl set --persist`.
+ * atomically (checked in memory, then conf_writer).  Only the parts named
+ * in dcb_config.has are replaced.  Comments in the file are not kept;
+ * top-level @include lines are, and what they include is not inlined (a
+ * change that falls in an included file is refused).  Used by
+ * `dcbctl set --persist`.
  */
 int	conf_persist_admin(const struct conf *, const char *ifname,
 	    const struct dcb_config *, char *err, size_t errlen);
+/* Replace path by text: temp file beside it, fsync, rename.  0 or -1. */
+int	conf_write_file(const char *path, const char *text, size_t len,
+	    char *err, size_t errlen);
+/* What conf_persist_admin() writes with (the daemon's root helper -u). */
+extern int	(*conf_writer)(const char *path, const char *text, size_t len,
+		    char *err, size_t errlen);
+/* Remove path's "NAME.XXXXXX" temp files of an interrupted rewrite. */
+int	conf_clean_temps(const char *path);
 
 #endif /* CONF_H */

@@ -28,6 +28,7 @@
 #include "event.h"
 #include "log.h"
 #include "metrics.h"
+#include "pfcwd_port.h"
 #include "port.h"
 #include "proto.h"
 #include "show.h"
@@ -334,6 +335,27 @@ cmd_set(struct client *c, json_t *args)
 }
 
 static json_t *
+cmd_show_pfcwd(struct client *c, json_t *args)
+{
+	struct port *p;
+	json_t *err;
+
+	(void)c;
+	if ((p = ctl_dev(args, false, &err)) == NULL && err != NULL)
+		return (err);
+	return (proto_ok(show_pfcwd(p)));
+}
+
+/* SONiC's "big red switch": the watchdog off (or on) on every port. */
+static json_t *
+cmd_set_pfcwd(struct client *c, json_t *args)
+{
+	(void)c;
+	pfcwd_port_enable(json_is_true(json_object_get(args, "enabled")));
+	return (proto_ok(json_pack("{s:b}", "enabled", pfcwd_port_enabled())));
+}
+
+static json_t *
 cmd_subscribe(struct client *c, json_t *args)
 {
 	(void)args;
@@ -394,6 +416,8 @@ static const struct ctl_cmd {
 	{ PROTO_SHOW_DCBX,	cmd_show_dcbx },
 	{ PROTO_SHOW_STATS,	cmd_show_stats },
 	{ PROTO_SET,		cmd_set },
+	{ PROTO_SHOW_PFCWD,	cmd_show_pfcwd },
+	{ PROTO_SET_PFCWD,	cmd_set_pfcwd },
 	{ PROTO_SUBSCRIBE,	cmd_subscribe },
 	{ PROTO_RELOAD,		cmd_reload },
 	{ PROTO_METRICS,	cmd_metrics },

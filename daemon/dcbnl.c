@@ -10,8 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <unistd.h>
+
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <net/if.h>
 
 #include <jansson.h>
 #include <netlink/msg.h>
@@ -28,6 +34,7 @@
 #include <linux/rtnetlink.h>
 
 #define DCBNL_RETRY_FIRST_MS	500
+#define DCBNL_ECHO_MAX		(2 * DCB_APP_MAX + 8)
 #define DCBNL_RETRY_MAX_MS	60000
 
 static const char *const dcbnl_kind[] = {
@@ -50,10 +57,14 @@ struct dcbnl_priv {
 	bool			delay_dropped;	/* driver does not keep delay */
 	bool			cee_valid;	/* cee_last is on the NIC */
 	struct dcb_config	cee_last;
+	const struct dcbnl_quirk *quirk;	/* the driver's CEE reading */
+	struct dcbnl_cee	cee_w, cee_r;	/* written, read back */
+	bool			cee_no_getters;	/* no CEE GETs: no read-back */
 	/* The RTNLGRP_DCB watch (below). */
 	struct backend		*b;
 	struct dcbnl_priv	*next;		/* every open dcbnl backend */
-	unsigned int		 echo;		/* our SET_ALLs not yet echoed */
+	unsigned int		 echo;		/* our SET_ALLs and SAPPs not
+						   yet echoed */
 	bool			 news;		/* changed by others this burst */
 	uint8_t			 news_cmd;
 };
@@ -188,6 +199,7 @@ dcbnl_probe_tr(struct dcbnl_tr *tr, const char *ifname,
 		pr->has_nic = true;
 		pr->nic = nic->cfg;
 		memcpy(pr->nic_tc_rx_bw, nic->tc_rx_bw, DCB_NTC);
+		pr->nic_cee_left = nic->cee_left;
 		dcbnl_probe_decide(c, pr);
 	} else if (pr->rc == -EOPNOTSUPP) {
 		/* dcb_doit(): a device without dcbnl_ops answers this. */
@@ -220,6 +232,29 @@ dcbnl_tr_open(const char *ifname, struct dcbnl_tr **trp)
 	return 0;
 }
 
+/* The driver's name (ETHTOOL_GDRVINFO): some read the CEE commands their
+ * own way (dcbnl_cee_quirks[]).  "" when ethtool cannot tell. */
+static void
+dcbnl_driver(const char *ifname, char *drv, size_t len)
+{
+	struct ethtool_drvinfo di = { .cmd = ETHTOOL_GDRVINFO };
+	struct ifreq ifr;
+	int fd;
+
+	drv[0] = '\0';
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (void *)&di;
+	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
+		return;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) == 0) {
+		di.driver[sizeof(di.driver) - 1] = '\0';
+		if (strlen(di.driver) < len)
+			memcpy(drv, di.driver, strlen(di.driver) + 1);
+	}
+	close(fd);
+}
+
 int
 dcbnl_probe(const char *ifname, struct dcbnl_probe_result *pr)
 {
@@ -230,6 +265,8 @@ dcbnl_probe(const char *ifname, struct dcbnl_probe_result *pr)
 		return rc;
 	rc = dcbnl_probe_tr(tr, ifname, pr);
 	tr->close(tr);
+	if (rc == 0)
+		dcbnl_driver(ifname, pr->driver, sizeof(pr->driver));
 	return rc;
 }
 
@@ -389,6 +426,15 @@ dcbnl_apply_ieee(struct dcbnl_priv *p, const struct dcb_config *want)
 
 	if (!p->has_nic && (rc = dcbnl_msg_ieee_get(&p->ctx, &p->nic)) == 0)
 		p->has_nic = true;
+	/* CEE mode's App entries, left in the kernel's list: delete. */
+	if (p->has_nic && p->nic.cee_left.n > 0) {
+		log_info(LOG_SUB_DCBNL, "%s: deleting %u CEE App entries left "
+		    "from CEE mode", p->ctx.ifname, p->nic.cee_left.n);
+		if ((rc = dcbnl_msg_app(&p->ctx, DCB_CMD_IEEE_DEL,
+		    &p->nic.cee_left)) < 0)
+			return rc;
+		p->nic.cee_left.n = 0;
+	}
 	d = dcbnl_diff(p, want, p->has_nic ? &p->nic.cfg :
 	    &(struct dcb_config){ .has = 0 });
 	if (d == 0) {
@@ -407,39 +453,246 @@ dcbnl_apply_ieee(struct dcbnl_priv *p, const struct dcb_config *want)
 }
 
 /*
+ * CEE on a NIC: what each choice was checked against (KC net/dcb/dcbnl.c,
+ * ixgbe_dcb_nl.c, bnx2x_dcb.c, lldpad's drv_cfg.c order):
+ *
+ *  - DCB state.  Only ixgbe_dcbnl_set_state() runs ixgbe_setup_tc(); PG and
+ *    PFC staged and committed with SET_ALL never take effect while DCB is
+ *    off.  bnx2x_dcbnl_set_all() and its setters do nothing until
+ *    bnx2x_dcbnl_set_state() turned dcb_state on.  So SSTATE 1 goes first
+ *    (mlx5e_dcbnl_getstate() always answers up).
+ *  - PFC state.  ixgbe_dcbnl_set_all() programs per-priority PFC only when
+ *    pfc_mode_enable, which PFC_SSTATE stages (else it runs link pause).
+ *  - Traffic class i carries priority i (UP_MAPPING 1 << i), as lldpad
+ *    programs ixgbe; bnx2x reads the TC index as the priority and ignores
+ *    UP_MAPPING.  The IEEE TC of priority i becomes its priority group.
+ *  - Strict TCs.  ixgbe uses the PGID as an index into its 8-entry
+ *    bw_percentage table, so PGID 15 reads past it: a strict TC goes into
+ *    an unused group 0..7 with bandwidth 0 and STRICT_PRIO 2 (link strict).
+ *    bnx2x ignores STRICT_PRIO and treats PGID 15 as strict priority, so
+ *    for bnx2x (dcbnl_cee_quirks[]) strict TCs keep PGID 15.
+ *    mlx5 (mlx5e_dcbnl_setpgtccfgtx) also reads the TC index as the
+ *    priority and ignores a PGID >= 8 (CEE_DCBX_MAX_PGS), so 15 would be
+ *    lost there too; it has no strict priority in CEE at all (its
+ *    setall makes every group ETS): the strict TC gets a 0 % group.
+ *  - SET_ALL's answer means different things per driver (ixgbe 0/1/2 for
+ *    reset/no change/change, bnx2x 1 for refused, mlx5 MLX5_DCB_NO_CHG
+ *    on error): it is only logged, and the config is read back with
+ *    GSTATE, PFC_GSTATE, PGTX_GCFG, PFC_GCFG and GAPP and compared, as
+ *    the IEEE path compares IEEE_GET (dcbnl_cee_diff(): mlx5 and bnx2x
+ *    report only PGIDs and group bandwidths per TC).
+ *  - APP.  CEE priorities are bitmaps; dcb_setapp() deletes an entry set
+ *    to 0, so an id that vanished is written with map 0.
+ */
+static const struct dcbnl_quirk {
+	const char	*driver;
+	bool		 strict_pgid15;	/* PGID 15 = strict; ignores the rest */
+} dcbnl_cee_quirks[] = {
+	{ "bnx2x", true },
+};
+
+static const struct dcbnl_quirk *
+dcbnl_quirk(const char *driver)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(dcbnl_cee_quirks) / sizeof(dcbnl_cee_quirks[0]);
+	    i++)
+		if (strcmp(driver, dcbnl_cee_quirks[i].driver) == 0)
+			return &dcbnl_cee_quirks[i];
+	return NULL;
+}
+
+/* The PGID strict TCs share: the lowest group no ETS TC uses or weighs. */
+static uint8_t
+dcbnl_cee_spare_pgid(const struct dcb_ets *e)
+{
+	uint8_t used = 0;
+	int i;
+
+	for (i = 0; i < DCB_NPRIO; i++)
+		if (e->tc_tsa[e->prio_tc[i] & 7] != DCB_TSA_STRICT)
+			used |= (uint8_t)(1u << (e->prio_tc[i] & 7));
+	for (i = 0; i < DCB_NTC; i++)
+		if (e->tc_tsa[i] != DCB_TSA_STRICT && e->tc_bw[i] != 0)
+			used |= (uint8_t)(1u << i);
+	for (i = 0; i < DCB_NTC; i++)
+		if (!(used & (1u << i)))
+			return (uint8_t)i;
+	/* 8 weighted groups and a strict TC cannot both hold 8 TCs. */
+	return DCB_NTC - 1;
+}
+
+static int
+dcbnl_cee_app_find(const struct dcbnl_cee *img, uint8_t idtype, uint16_t id)
+{
+	int i;
+
+	for (i = 0; i < img->napp; i++)
+		if (img->app[i].idtype == idtype && img->app[i].id == id)
+			return i;
+	return -1;
+}
+
+/* CEE App: idtype 0 ethertype, 1 port; DSCP has no CEE encoding. */
+static int
+dcbnl_cee_idtype(uint8_t sel)
+{
+	switch (sel) {
+	case DCB_APP_SEL_ETHERTYPE:
+		return DCB_APP_IDTYPE_ETHTYPE;
+	case DCB_APP_SEL_STREAM:
+	case DCB_APP_SEL_DGRAM:
+	case DCB_APP_SEL_ANY:
+		return DCB_APP_IDTYPE_PORTNUM;
+	default:
+		return -1;
+	}
+}
+
+/* OR t's entries into img's bitmaps (map 0: only make the id known). */
+static void
+dcbnl_cee_image_apps(struct dcbnl_cee *img, const struct dcb_app_table *t,
+    bool set)
+{
+	int i, it, k;
+
+	for (i = 0; t != NULL && i < t->n; i++) {
+		if ((it = dcbnl_cee_idtype(t->e[i].selector)) < 0)
+			continue;
+		if ((k = dcbnl_cee_app_find(img, (uint8_t)it,
+		    t->e[i].protocol)) < 0) {
+			if (img->napp == DCB_APP_MAX)
+				continue;
+			k = img->napp++;
+			img->app[k] = (struct dcbnl_cee_app){ (uint8_t)it,
+			    t->e[i].protocol, 0 };
+		}
+		if (set)
+			img->app[k].map |= (uint8_t)(1u << (t->e[i].priority & 7));
+	}
+}
+
+/* The CEE image of cfg; prev: the APP table last written (ids to clear). */
+static void
+dcbnl_cee_image(const struct dcbnl_priv *p, const struct dcb_config *cfg,
+    const struct dcb_app_table *prev, struct dcbnl_cee *img)
+{
+	const struct dcb_ets *e = &cfg->ets;
+	uint8_t g, spare = dcbnl_cee_spare_pgid(e), n, first;
+	bool strict;
+	int i, j;
+
+	memset(img, 0, sizeof(*img));
+	img->state = 1;
+	img->pfc = cfg->pfc.pfc_en;
+	img->pfc_state = cfg->pfc.pfc_en != 0;
+	for (i = 0; i < DCB_NTC; i++) {
+		g = e->prio_tc[i] & 7;
+		strict = e->tc_tsa[g] == DCB_TSA_STRICT;
+		img->tc[i].up = (uint8_t)(1u << i);
+		img->tc[i].strict = strict ? 2 : 0;
+		img->tc[i].pgid = !strict ? g :
+		    p->quirk != NULL && p->quirk->strict_pgid15 ? 15 : spare;
+		img->bw[i] = e->tc_tsa[i] == DCB_TSA_STRICT || i == spare ?
+		    0 : e->tc_bw[i];
+	}
+	/* A group's 100% is split between its members, the rest to the first. */
+	for (i = 0; i < DCB_NTC; i++) {
+		for (j = 0, n = 0, first = DCB_NTC; j < DCB_NTC; j++)
+			if (img->tc[j].pgid == img->tc[i].pgid) {
+				n++;
+				first = j < first ? (uint8_t)j : first;
+			}
+		img->tc[i].pct = (uint8_t)(100 / n + (first == i ? 100 % n : 0));
+	}
+	dcbnl_cee_image_apps(img, &cfg->app, true);
+	dcbnl_cee_image_apps(img, prev, false);
+}
+
+/*
+ * What a read-back CEE image must repeat of the one written.  PGID and
+ * group bandwidth always; STRICT_PRIO, UP_MAPPING and BW_PCT only from a
+ * driver that reports them: mlx5 and bnx2x answer 0 for all three (we
+ * never write UP_MAPPING 0, so an all-zero column means "not kept").
+ */
+static uint8_t
+dcbnl_cee_diff(const struct dcbnl_cee *w, const struct dcbnl_cee *r,
+    uint8_t parts)
+{
+	bool all = false;
+	uint8_t d = 0;
+	int i;
+
+	for (i = 0; i < DCB_NTC; i++)
+		all |= r->tc[i].up != 0;
+
+	if (r->state != w->state)
+		d |= 0x80;
+	for (i = 0; (parts & DCB_HAS_ETS) && i < DCB_NTC; i++)
+		if (r->tc[i].pgid != w->tc[i].pgid || r->bw[i] != w->bw[i] ||
+		    (all && (r->tc[i].strict != w->tc[i].strict ||
+		    r->tc[i].up != w->tc[i].up || r->tc[i].pct != w->tc[i].pct)))
+			d |= DCB_HAS_ETS;
+	if ((parts & DCB_HAS_PFC) && (r->pfc != w->pfc ||
+	    r->pfc_state != w->pfc_state))
+		d |= DCB_HAS_PFC;
+	for (i = 0; (parts & DCB_HAS_APP) && i < w->napp; i++)
+		if (r->app[i].map != w->app[i].map)
+			d |= DCB_HAS_APP;
+	return d;
+}
+
+/*
  * CEE drivers stage settings and commit on SET_ALL; their IEEE getters may
- * not reflect CEE state, so changes are judged against what we last wrote.
+ * not reflect CEE state, so changes are judged against what we last wrote,
+ * and the write is checked with the CEE getters.
  */
 static int
 dcbnl_apply_cee(struct dcbnl_priv *p, const struct dcb_config *want)
 {
-	struct dcb_app_table gone;
+	struct dcbnl_cee *w = &p->cee_w, *r = &p->cee_r;
+	struct dcbnl_ctx *c = &p->ctx;
 	uint8_t d = want->has & (DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP);
 	int rc;
 
 	if (p->cee_valid)
 		d &= dcbnl_diff(p, want, &p->cee_last);
 	if (d == 0) {
-		p->ctx.cnt.skipped++;
+		c->cnt.skipped++;
 		return 0;
 	}
-	if (p->cee_valid)
-		dcbnl_app_minus(&p->cee_last.app, &want->app, &gone);
-	else
-		memset(&gone, 0, sizeof(gone));
+	dcbnl_cee_image(p, want, p->cee_valid ? &p->cee_last.app : NULL, w);
 	p->cee_valid = false;
-	if ((rc = dcbnl_msg_cee(&p->ctx, want, &gone, d)) < 0)
+	if ((rc = dcbnl_msg_cee(c, w, d)) < 0)
 		return rc;
+	*r = *w;	/* the APP ids to ask for */
+	if (p->cee_no_getters)
+		goto done;
+	if ((rc = dcbnl_msg_cee_get(c, r)) == -EOPNOTSUPP || rc == -EINVAL) {
+		/* dcb_doit(): a driver without the CEE getters (the 2.6-era
+		 * kernel said -EINVAL).  Written, but not verifiable. */
+		p->cee_no_getters = true;
+		log_info(LOG_SUB_DCBNL, "%s: the driver has no CEE getters "
+		    "(%s): the CEE config is written but not read back",
+		    c->ifname, strerror(-rc));
+		goto done;
+	}
+	if (rc < 0)
+		return rc;
+	if ((d = dcbnl_cee_diff(w, r, d)) != 0) {
+		c->cnt.readback_mismatch++;
+		snprintf(c->err, sizeof(c->err), "CEE read back after write "
+		    "differs:%s%s%s%s (state %u, PFC state %u, PFC 0x%02x; "
+		    "wrote 1, %u, 0x%02x)", d & 0x80 ? " DCB-state" : "",
+		    d & DCB_HAS_ETS ? " PG" : "", d & DCB_HAS_PFC ? " PFC" : "",
+		    d & DCB_HAS_APP ? " APP" : "", r->state, r->pfc_state,
+		    r->pfc, w->pfc_state, w->pfc);
+		return -EIO;
+	}
+done:
 	p->cee_last = *want;
 	p->cee_valid = true;
-	/*
-	 * net/dcb/dcbnl.c notifies a CEE commit (dcbnl_setall() ->
-	 * dcbnl_cee_notify()) with a CEE fill that we do not parse: count
-	 * the commits to know their echoes, or each would look foreign and
-	 * its re-apply echo again, for ever.
-	 */
-	if (p->echo < 4)
-		p->echo++;
 	return 0;
 }
 
@@ -453,6 +706,19 @@ dcbnl_set_mode(struct dcbnl_priv *p, enum backend_dcbx mode)
 
 	if (!p->has_dcbx || p->dcbx == want)
 		return 0;	/* without getdcbx there is no setdcbx */
+	/*
+	 * Leaving CEE: take our CEE APP entries off first, while the driver
+	 * still reads SAPP.  The kernel keeps them in the same dcb_app list
+	 * (selector = idtype 0/1, priority = a bitmap), where IEEE_GET would
+	 * show them as IEEE entries we can neither read nor delete.
+	 */
+	if ((p->dcbx & DCB_CAP_DCBX_VER_CEE) && mode != BACKEND_DCBX_CEE &&
+	    p->cee_valid) {
+		dcbnl_cee_image(p, &(struct dcb_config){ .has = 0 },
+		    &p->cee_last.app, &p->cee_w);
+		if ((rc = dcbnl_msg_cee_apps(&p->ctx, &p->cee_w)) < 0)
+			return rc;
+	}
 	if ((rc = dcbnl_msg_sdcbx(&p->ctx, want)) < 0)
 		return rc;
 	log_info(LOG_SUB_DCBNL, "%s: DCBX mode 0x%02x -> 0x%02x",
@@ -486,6 +752,7 @@ dcbnl_apply(struct backend *b, const struct dcb_config *oper,
     enum backend_dcbx mode)
 {
 	struct dcbnl_priv *p = b->priv;
+	uint64_t cn = p->ctx.cnt.cee_notifying, n;
 	int rc;
 
 	p->ctx.err[0] = '\0';
@@ -495,6 +762,19 @@ dcbnl_apply(struct backend *b, const struct dcb_config *oper,
 		rc = mode == BACKEND_DCBX_CEE ? dcbnl_apply_cee(p, oper) :
 		    dcbnl_apply_ieee(p, oper);
 	b->writes = p->ctx.cnt.writes;
+	/*
+	 * net/dcb/dcbnl.c notifies IEEE_SET/IEEE_DEL with the IEEE fill,
+	 * which dcbnl_backend_event() matches against our last write, but a
+	 * CEE commit (dcbnl_setall()) and each CEE App entry (dcbnl_setapp())
+	 * only with a CEE fill (dcbnl_cee_notify()) that we do not parse:
+	 * count the SET_ALLs and SAPPs the kernel accepted -- also in an
+	 * apply that failed later, at the read-back, and the SAPPs that
+	 * clear our entries when leaving CEE -- to know their echoes, or
+	 * each would look foreign and its re-apply echo again, for ever.
+	 */
+	n = p->ctx.cnt.cee_notifying - cn;
+	p->echo = n >= DCBNL_ECHO_MAX - p->echo ? DCBNL_ECHO_MAX :
+	    p->echo + (unsigned int)n;
 	if (rc < 0) {
 		backend_record_err(b, rc, p->ctx.err);
 		log_warnx(LOG_SUB_DCBNL, "%s: apply failed: %s", b->ifname,
@@ -613,6 +893,7 @@ dcbnl_backend_open_tr(struct backend *b, struct dcbnl_tr *tr,
 	if (opts != NULL)
 		p->opts = *opts;
 	p->firmware = pr->firmware;
+	p->quirk = dcbnl_quirk(pr->driver);
 	p->has_dcbx = pr->has_dcbx;
 	p->dcbx = p->orig_dcbx = pr->dcbx;
 	/* What the NIC had at startup: an apply that matches writes nothing. */
@@ -620,6 +901,7 @@ dcbnl_backend_open_tr(struct backend *b, struct dcbnl_tr *tr,
 		p->has_nic = p->has_orig = true;
 		p->nic.cfg = pr->nic;
 		memcpy(p->nic.tc_rx_bw, pr->nic_tc_rx_bw, DCB_NTC);
+		p->nic.cee_left = pr->nic_cee_left;
 		p->orig = p->nic;
 	}
 	memset(b, 0, sizeof(*b));
@@ -667,12 +949,25 @@ bool
 dcbnl_backend_event(struct backend *b, const struct dcbnl_event *ev)
 {
 	struct dcbnl_priv *p = b->priv;
-	bool own;
+	bool own, fw_moved = false;
 
 	if (strcmp(ev->ifname, b->ifname) != 0)
 		return false;
-	if (!ev->has_cfg && ev->cmd == DCB_CMD_SET_ALL && p->echo > 0) {
-		p->echo--;		/* our own CEE commit */
+	/* The firmware took DCBX over, or gave it back (i40e, ice: the
+	 * fw-lldp private flag): GDCBX's answer rides on IEEE fills. */
+	if (ev->has_dcbx) {
+		bool fw = (ev->dcbx & DCB_CAP_DCBX_LLD_MANAGED) != 0;
+
+		/* Given back: what b->last holds is the firmware's. */
+		if (p->firmware && !fw)
+			b->applied = false;
+		fw_moved = fw != p->firmware;
+		p->firmware = b->firmware = fw;
+		p->dcbx = ev->dcbx;
+	}
+	if (!ev->has_cfg && (ev->cmd == DCB_CMD_SET_ALL ||
+	    ev->cmd == DCB_CMD_SAPP) && p->echo > 0) {
+		p->echo--;		/* our own CEE commit or App entry */
 		return true;
 	}
 	if (!ev->has_cfg) {
@@ -681,7 +976,9 @@ dcbnl_backend_event(struct backend *b, const struct dcbnl_event *ev)
 		p->has_nic = false;
 		return false;
 	}
-	own = b->applied && dcbnl_diff(p, &b->last, &ev->cfg) == 0;
+	/* The firmware moving is news to the owner even in a known fill. */
+	own = !fw_moved && b->applied &&
+	    dcbnl_diff(p, &b->last, &ev->cfg) == 0;
 	/* Keep the real state: the next apply rewrites what others changed. */
 	p->nic.cfg = ev->cfg;
 	p->has_nic = true;

@@ -55,6 +55,8 @@ struct dcbnl_probe_result {
 	bool			has_nic; /* IEEE_GET answered: nic is valid */
 	struct dcb_config	nic;	/* the NIC's current IEEE config */
 	uint8_t			nic_tc_rx_bw[DCB_NTC]; /* not in the model */
+	char			driver[32]; /* ETHTOOL_GDRVINFO, "" unknown */
+	struct dcb_app_table	nic_cee_left; /* CEE App entries left */
 	char			why[160];
 };
 
@@ -99,6 +101,9 @@ struct dcbnl_counters {
 	uint64_t	nl_errors;	/* NLMSG_ERROR answers */
 	uint64_t	readback_mismatch;
 	uint64_t	bad_replies;	/* malformed or unexpected replies */
+	/* Accepted commands the kernel multicasts with a CEE fill only
+	 * (SAPP, SET_ALL: dcbnl_cee_notify()): their echoes to expect. */
+	uint64_t	cee_notifying;
 };
 const struct dcbnl_counters *dcbnl_backend_counters(struct backend *);
 

@@ -57,6 +57,17 @@ static const struct dcbnl_cmd dcbnl_cmds[DCB_CMD_MAX + 1] = {
 	[DCB_CMD_PGRX_SCFG] = { "PGRX_SCFG", RTM_SETDCB, DCB_ATTR_PG_CFG, ST_INFO },
 	[DCB_CMD_SAPP]      = { "SAPP", RTM_SETDCB, DCB_ATTR_APP, ST_ERRNO },
 	[DCB_CMD_SET_ALL]   = { "SET_ALL", RTM_SETDCB, DCB_ATTR_SET_ALL, ST_INFO },
+	/* setstate() returns nonzero when the driver refuses (ixgbe: !!err). */
+	[DCB_CMD_SSTATE]    = { "SSTATE", RTM_SETDCB, DCB_ATTR_STATE, ST_NONZERO },
+	[DCB_CMD_GSTATE]    = { "GSTATE", RTM_GETDCB, DCB_ATTR_STATE, ST_NONE },
+	/* dcbnl_setpfcstate() always answers 0; nonzero would be new. */
+	[DCB_CMD_PFC_SSTATE] = { "PFC_SSTATE", RTM_SETDCB, DCB_ATTR_PFC_STATE,
+	    ST_NONZERO },
+	[DCB_CMD_PFC_GSTATE] = { "PFC_GSTATE", RTM_GETDCB, DCB_ATTR_PFC_STATE,
+	    ST_NONE },
+	[DCB_CMD_PGTX_GCFG] = { "PGTX_GCFG", RTM_GETDCB, DCB_ATTR_PG_CFG, ST_NONE },
+	[DCB_CMD_PFC_GCFG]  = { "PFC_GCFG", RTM_GETDCB, DCB_ATTR_PFC_CFG, ST_NONE },
+	[DCB_CMD_GAPP]      = { "GAPP", RTM_GETDCB, DCB_ATTR_APP, ST_NONE },
 };
 
 /*
@@ -67,6 +78,7 @@ static const struct dcbnl_cmd dcbnl_cmds[DCB_CMD_MAX + 1] = {
 static const struct nla_policy dcbnl_policy[DCB_ATTR_MAX + 1] = {
 	[DCB_ATTR_IFNAME]	= { .type = NLA_STRING, .maxlen = 16 },
 	[DCB_ATTR_STATE]	= { .type = NLA_U8 },
+	[DCB_ATTR_PFC_STATE]	= { .type = NLA_U8 },
 	[DCB_ATTR_SET_ALL]	= { .type = NLA_U8 },
 	[DCB_ATTR_DCBX]		= { .type = NLA_U8 },
 	[DCB_ATTR_CEE]		= { .type = NLA_NESTED },
@@ -230,6 +242,8 @@ dcbnl_transact(struct dcbnl_ctx *c, struct nl_msg *m, uint8_t cmd,
 		c->cnt.bad_replies++;
 		return dcbnl_fail(c, -EPROTO, name, what, "no ACK");
 	}
+	if (rc == 0 && (cmd == DCB_CMD_SAPP || cmd == DCB_CMD_SET_ALL))
+		c->cnt.cee_notifying++;
 	return rc;
 }
 
@@ -276,9 +290,15 @@ dcbnl_pfc_from(const struct ieee_pfc *k, struct dcbnl_nic *n)
 	n->cfg.has |= DCB_HAS_PFC;
 }
 
-/* DCB_ATTR_IEEE_APP_TABLE: IEEE_APP entries; DCB_APP (PCP...) skipped. */
+/*
+ * DCB_ATTR_IEEE_APP_TABLE: IEEE_APP entries; DCB_APP (PCP...) skipped.
+ * What our model cannot hold is not ours to manage -- except entries in
+ * CEE's shape (selector = idtype 0 ethertype or 1 port, priority a
+ * bitmap), which CEE mode left: those go to left, to be deleted.
+ */
 static int
-dcbnl_apps_from(struct nlattr *tab, struct dcb_app_table *t)
+dcbnl_apps_from(struct nlattr *tab, struct dcb_app_table *t,
+    struct dcb_app_table *left)
 {
 	struct kdcb_app k;
 	struct dcb_app a;
@@ -296,9 +316,12 @@ dcbnl_apps_from(struct nlattr *tab, struct dcb_app_table *t)
 		a.selector = k.selector;
 		a.priority = k.priority;
 		a.protocol = k.protocol;
-		/* An entry our model cannot hold is not ours to manage. */
-		if (dcb_app_validate(&a, NULL) != DCB_OK)
+		if (dcb_app_validate(&a, NULL) != DCB_OK) {
+			if (k.selector <= DCB_APP_IDTYPE_PORTNUM &&
+			    left->n < DCB_APP_MAX)
+				left->e[left->n++] = a;
 			continue;
+		}
 		if (dcb_app_add(t, &a) == DCB_ERR_TOO_MANY)
 			bad++;
 	}
@@ -328,7 +351,7 @@ dcbnl_ieee_fill(struct nlattr *ieee, struct dcbnl_nic *n)
 	if (tb[DCB_ATTR_IEEE_APP_TABLE] != NULL) {
 		n->cfg.has |= DCB_HAS_APP;
 		if (dcbnl_apps_from(tb[DCB_ATTR_IEEE_APP_TABLE],
-		    &n->cfg.app) != 0)
+		    &n->cfg.app, &n->cee_left) != 0)
 			return -EBADMSG;
 	}
 	return 0;
@@ -476,40 +499,25 @@ dcbnl_msg_app(struct dcbnl_ctx *c, uint8_t cmd, const struct dcb_app_table *t)
 
 /* ---------------------------------------------------------------- CEE */
 
-/*
- * CEE PG (PROTOCOLS.md C): traffic class i carries priority i, as lldpad
- * programs ixgbe-style NICs, so the ETS prio->TC map becomes each TC's
- * priority group (PGID 15 with link strict for strict TCs), and a group's
- * bandwidth is split between its members.
- */
+/* One TC nest of a PG_CFG request (__dcbnl_pg_setcfg() in KC). */
 static int
-dcbnl_cee_pg_tc(struct nl_msg *m, const struct dcb_ets *e, int i)
+dcbnl_cee_pg_tc(struct nl_msg *m, const struct dcbnl_cee_tc *t, int i)
 {
 	struct nlattr *tc;
-	uint8_t g = e->prio_tc[i] & 7, pct = 0, strict, n = 0, first = 8;
-	int j;
 
-	strict = e->tc_tsa[g] == DCB_TSA_STRICT;
-	for (j = 0; j < DCB_NPRIO; j++)
-		if ((e->prio_tc[j] & 7) == g) {
-			n++;
-			first = j < first ? (uint8_t)j : first;
-		}
-	if (!strict)
-		pct = (uint8_t)(100 / n + (first == i ? 100 % n : 0));
 	if ((tc = nla_nest_start(m, (DCB_PG_ATTR_TC_0 + i) | NLA_F_NESTED)) ==
 	    NULL ||
-	    nla_put_u8(m, DCB_TC_ATTR_PARAM_PGID, strict ? 15 : g) < 0 ||
-	    nla_put_u8(m, DCB_TC_ATTR_PARAM_UP_MAPPING, 1u << i) < 0 ||
-	    nla_put_u8(m, DCB_TC_ATTR_PARAM_STRICT_PRIO, strict ? 2 : 0) < 0 ||
-	    nla_put_u8(m, DCB_TC_ATTR_PARAM_BW_PCT, pct) < 0)
+	    nla_put_u8(m, DCB_TC_ATTR_PARAM_PGID, t->pgid) < 0 ||
+	    nla_put_u8(m, DCB_TC_ATTR_PARAM_UP_MAPPING, t->up) < 0 ||
+	    nla_put_u8(m, DCB_TC_ATTR_PARAM_STRICT_PRIO, t->strict) < 0 ||
+	    nla_put_u8(m, DCB_TC_ATTR_PARAM_BW_PCT, t->pct) < 0)
 		return -ENOMEM;
 	nla_nest_end(m, tc);
 	return 0;
 }
 
 static int
-dcbnl_cee_pg(struct dcbnl_ctx *c, uint8_t cmd, const struct dcb_ets *e)
+dcbnl_cee_pg(struct dcbnl_ctx *c, uint8_t cmd, const struct dcbnl_cee *img)
 {
 	struct nl_msg *m = dcbnl_req(c, cmd);
 	struct nlattr *pg = NULL;
@@ -519,10 +527,9 @@ dcbnl_cee_pg(struct dcbnl_ctx *c, uint8_t cmd, const struct dcb_ets *e)
 	    NLA_F_NESTED)) == NULL)
 		rc = -ENOMEM;
 	for (i = 0; rc == 0 && i < DCB_NTC; i++)
-		rc = dcbnl_cee_pg_tc(m, e, i);
+		rc = dcbnl_cee_pg_tc(m, &img->tc[i], i);
 	for (i = 0; rc == 0 && i < DCB_NTC; i++)
-		if (nla_put_u8(m, DCB_PG_ATTR_BW_ID_0 + i,
-		    e->tc_tsa[i] == DCB_TSA_STRICT ? 0 : e->tc_bw[i]) < 0)
+		if (nla_put_u8(m, DCB_PG_ATTR_BW_ID_0 + i, img->bw[i]) < 0)
 			rc = -ENOMEM;
 	if (rc < 0) {
 		nlmsg_free(m);
@@ -533,7 +540,7 @@ dcbnl_cee_pg(struct dcbnl_ctx *c, uint8_t cmd, const struct dcb_ets *e)
 }
 
 static int
-dcbnl_cee_pfc(struct dcbnl_ctx *c, const struct dcb_pfc *p)
+dcbnl_cee_pfc(struct dcbnl_ctx *c, uint8_t pfc)
 {
 	struct nl_msg *m = dcbnl_req(c, DCB_CMD_PFC_SCFG);
 	struct nlattr *nest = NULL;
@@ -543,8 +550,7 @@ dcbnl_cee_pfc(struct dcbnl_ctx *c, const struct dcb_pfc *p)
 	    NLA_F_NESTED)) == NULL)
 		rc = -ENOMEM;
 	for (i = 0; rc == 0 && i < DCB_NPRIO; i++)
-		if (nla_put_u8(m, DCB_PFC_UP_ATTR_0 + i,
-		    (p->pfc_en >> i) & 1) < 0)
+		if (nla_put_u8(m, DCB_PFC_UP_ATTR_0 + i, (pfc >> i) & 1) < 0)
 			rc = -ENOMEM;
 	if (rc < 0) {
 		nlmsg_free(m);
@@ -554,46 +560,30 @@ dcbnl_cee_pfc(struct dcbnl_ctx *c, const struct dcb_pfc *p)
 	return dcbnl_transact(c, m, DCB_CMD_PFC_SCFG, "PFC", NULL, NULL);
 }
 
-/* CEE App: idtype 0 ethertype, 1 port; the priority is a bitmap. */
+/* SSTATE / PFC_SSTATE / SET_ALL: one u8 attribute. */
 static int
-dcbnl_cee_idtype(uint8_t sel)
+dcbnl_cee_u8(struct dcbnl_ctx *c, uint8_t cmd, const char *what, uint8_t v)
 {
-	switch (sel) {
-	case DCB_APP_SEL_ETHERTYPE:
-		return DCB_APP_IDTYPE_ETHTYPE;
-	case DCB_APP_SEL_STREAM:
-	case DCB_APP_SEL_DGRAM:
-	case DCB_APP_SEL_ANY:
-		return DCB_APP_IDTYPE_PORTNUM;
-	default:
-		return -1;	/* DSCP has no CEE encoding */
+	struct nl_msg *m = dcbnl_req(c, cmd);
+
+	if (m != NULL && nla_put_u8(m, dcbnl_cmds[cmd].attr, v) < 0) {
+		nlmsg_free(m);
+		m = NULL;
 	}
-}
-
-static uint8_t
-dcbnl_cee_prio_map(const struct dcb_app_table *t, int idtype, uint16_t id)
-{
-	uint8_t map = 0;
-	int i;
-
-	for (i = 0; t != NULL && i < t->n; i++)
-		if (dcbnl_cee_idtype(t->e[i].selector) == idtype &&
-		    t->e[i].protocol == id)
-			map |= (uint8_t)(1u << (t->e[i].priority & 7));
-	return map;
+	return dcbnl_transact(c, m, cmd, what, NULL, NULL);
 }
 
 static int
-dcbnl_cee_sapp(struct dcbnl_ctx *c, int idtype, uint16_t id, uint8_t map)
+dcbnl_cee_sapp(struct dcbnl_ctx *c, const struct dcbnl_cee_app *a)
 {
 	struct nl_msg *m = dcbnl_req(c, DCB_CMD_SAPP);
 	struct nlattr *nest;
 
 	if (m != NULL && ((nest = nla_nest_start(m, DCB_ATTR_APP |
 	    NLA_F_NESTED)) == NULL ||
-	    nla_put_u8(m, DCB_APP_ATTR_IDTYPE, (uint8_t)idtype) < 0 ||
-	    nla_put_u16(m, DCB_APP_ATTR_ID, id) < 0 ||
-	    nla_put_u8(m, DCB_APP_ATTR_PRIORITY, map) < 0)) {
+	    nla_put_u8(m, DCB_APP_ATTR_IDTYPE, a->idtype) < 0 ||
+	    nla_put_u16(m, DCB_APP_ATTR_ID, a->id) < 0 ||
+	    nla_put_u8(m, DCB_APP_ATTR_PRIORITY, a->map) < 0)) {
 		nlmsg_free(m);
 		m = NULL;
 	} else if (m != NULL)
@@ -602,56 +592,222 @@ dcbnl_cee_sapp(struct dcbnl_ctx *c, int idtype, uint16_t id, uint8_t map)
 }
 
 /*
- * One SAPP per (idtype, id) in the new table, and a zero priority map for
- * ids that vanished: dcb_setapp() deletes an entry set to priority 0.
+ * The order is the drivers': DCB on first (bnx2x's setters and set_all do
+ * nothing while its dcb_state is off), the PFC state before SET_ALL (ixgbe
+ * stages it in temp_dcb_cfg and copies it on SET_ALL), SET_ALL last.
  */
-static int
-dcbnl_cee_apps(struct dcbnl_ctx *c, const struct dcb_app_table *t,
-    const struct dcb_app_table *gone)
+int
+dcbnl_msg_cee_apps(struct dcbnl_ctx *c, const struct dcbnl_cee *img)
 {
-	const struct dcb_app *e;
-	int i, it, rc;
+	int i, rc;
 
-	for (i = 0; i < t->n + (gone != NULL ? gone->n : 0); i++) {
-		e = i < t->n ? &t->e[i] : &gone->e[i - t->n];
-		if ((it = dcbnl_cee_idtype(e->selector)) < 0)
-			continue;
-		if (i >= t->n && dcbnl_cee_prio_map(t, it, e->protocol) != 0)
-			continue;
-		rc = dcbnl_cee_sapp(c, it, e->protocol,
-		    dcbnl_cee_prio_map(t, it, e->protocol));
-		if (rc < 0)
+	for (i = 0; i < img->napp; i++)
+		if ((rc = dcbnl_cee_sapp(c, &img->app[i])) < 0)
 			return rc;
-	}
 	return 0;
 }
 
 int
-dcbnl_msg_cee(struct dcbnl_ctx *c, const struct dcb_config *cfg,
-    const struct dcb_app_table *removed, uint8_t parts)
+dcbnl_msg_cee(struct dcbnl_ctx *c, const struct dcbnl_cee *img,
+    uint8_t parts)
 {
-	struct nl_msg *m;
 	int rc = 0;
 
+	if ((rc = dcbnl_cee_u8(c, DCB_CMD_SSTATE, "DCB on", img->state)) < 0)
+		return rc;
+	if ((parts & DCB_HAS_PFC) && (rc = dcbnl_cee_u8(c, DCB_CMD_PFC_SSTATE,
+	    "PFC state", img->pfc_state)) < 0)
+		return rc;
 	if ((parts & DCB_HAS_ETS) &&
-	    ((rc = dcbnl_cee_pg(c, DCB_CMD_PGTX_SCFG, &cfg->ets)) < 0 ||
-	    (rc = dcbnl_cee_pg(c, DCB_CMD_PGRX_SCFG, &cfg->ets)) < 0))
+	    ((rc = dcbnl_cee_pg(c, DCB_CMD_PGTX_SCFG, img)) < 0 ||
+	    (rc = dcbnl_cee_pg(c, DCB_CMD_PGRX_SCFG, img)) < 0))
 		return rc;
-	if ((parts & DCB_HAS_PFC) && (rc = dcbnl_cee_pfc(c, &cfg->pfc)) < 0)
+	if ((parts & DCB_HAS_PFC) && (rc = dcbnl_cee_pfc(c, img->pfc)) < 0)
 		return rc;
-	if ((parts & DCB_HAS_APP) &&
-	    (rc = dcbnl_cee_apps(c, &cfg->app, removed)) < 0)
+	if ((parts & DCB_HAS_APP) && (rc = dcbnl_msg_cee_apps(c, img)) < 0)
 		return rc;
 	/*
 	 * The CEE setters only stage; SET_ALL commits.  dcbnl_setall()
-	 * wants the attribute present (-EINVAL otherwise); its value is unused.
+	 * wants the attribute present (-EINVAL otherwise); its value is
+	 * unused, and so is the answer: ixgbe returns 0/1/2 for "changed
+	 * with reset"/"no change"/"changed", bnx2x 1 for "refused".  The
+	 * read-back decides instead.
 	 */
-	m = dcbnl_req(c, DCB_CMD_SET_ALL);
-	if (m != NULL && nla_put_u8(m, DCB_ATTR_SET_ALL, 1) < 0) {
+	return dcbnl_cee_u8(c, DCB_CMD_SET_ALL, "commit", 1);
+}
+
+/* ----------------------------------------------------------- CEE gets */
+
+static int
+dcbnl_u8_cb(struct dcbnl_ctx *c, uint8_t cmd, struct nlattr **tb, void *arg)
+{
+	struct nlattr *a = tb[dcbnl_cmds[cmd].attr];
+
+	if (a == NULL || nla_len(a) < 1) {
+		c->cnt.bad_replies++;
+		return dcbnl_fail(c, -EPROTO, dcbnl_cmds[cmd].name, "",
+		    "no state attribute");
+	}
+	*(uint8_t *)arg = nla_get_u8(a);
+	return 0;
+}
+
+static int
+dcbnl_gstate_cb(struct dcbnl_ctx *c, struct nlattr **tb, void *arg)
+{
+	return dcbnl_u8_cb(c, DCB_CMD_GSTATE, tb, arg);
+}
+
+static int
+dcbnl_pfc_gstate_cb(struct dcbnl_ctx *c, struct nlattr **tb, void *arg)
+{
+	return dcbnl_u8_cb(c, DCB_CMD_PFC_GSTATE, tb, arg);
+}
+
+static int
+dcbnl_bad_nest(struct dcbnl_ctx *c, uint8_t cmd)
+{
+	c->cnt.bad_replies++;
+	return dcbnl_fail(c, -EBADMSG, dcbnl_cmds[cmd].name, "",
+	    "malformed reply nest");
+}
+
+/* The PG_CFG nest of __dcbnl_pg_getcfg(): TC_0..7 {4 params}, BW_ID_0..7. */
+static int
+dcbnl_pg_get_cb(struct dcbnl_ctx *c, struct nlattr **tb, void *arg)
+{
+	struct dcbnl_cee *img = arg;
+	struct nlattr *pg[DCB_PG_ATTR_MAX + 1], *p[DCB_TC_ATTR_PARAM_MAX + 1];
+	int i, k;
+
+	if (tb[DCB_ATTR_PG_CFG] == NULL || nla_parse_nested(pg,
+	    DCB_PG_ATTR_MAX, tb[DCB_ATTR_PG_CFG], NULL) < 0)
+		return dcbnl_bad_nest(c, DCB_CMD_PGTX_GCFG);
+	for (i = 0; i < DCB_NTC; i++) {
+		if (pg[DCB_PG_ATTR_TC_0 + i] == NULL ||
+		    pg[DCB_PG_ATTR_BW_ID_0 + i] == NULL ||
+		    nla_parse_nested(p, DCB_TC_ATTR_PARAM_MAX,
+		    pg[DCB_PG_ATTR_TC_0 + i], NULL) < 0)
+			return dcbnl_bad_nest(c, DCB_CMD_PGTX_GCFG);
+		for (k = DCB_TC_ATTR_PARAM_PGID; k <= DCB_TC_ATTR_PARAM_BW_PCT;
+		    k++)
+			if (p[k] == NULL || nla_len(p[k]) < 1)
+				return dcbnl_bad_nest(c, DCB_CMD_PGTX_GCFG);
+		img->tc[i].pgid = nla_get_u8(p[DCB_TC_ATTR_PARAM_PGID]);
+		img->tc[i].up = nla_get_u8(p[DCB_TC_ATTR_PARAM_UP_MAPPING]);
+		img->tc[i].strict = nla_get_u8(p[DCB_TC_ATTR_PARAM_STRICT_PRIO]);
+		img->tc[i].pct = nla_get_u8(p[DCB_TC_ATTR_PARAM_BW_PCT]);
+		img->bw[i] = nla_get_u8(pg[DCB_PG_ATTR_BW_ID_0 + i]);
+	}
+	return 0;
+}
+
+static int
+dcbnl_pfc_get_cb(struct dcbnl_ctx *c, struct nlattr **tb, void *arg)
+{
+	struct dcbnl_cee *img = arg;
+	struct nlattr *u[DCB_PFC_UP_ATTR_MAX + 1];
+	int i;
+
+	if (tb[DCB_ATTR_PFC_CFG] == NULL || nla_parse_nested(u,
+	    DCB_PFC_UP_ATTR_MAX, tb[DCB_ATTR_PFC_CFG], NULL) < 0)
+		return dcbnl_bad_nest(c, DCB_CMD_PFC_GCFG);
+	img->pfc = 0;
+	for (i = 0; i < DCB_NPRIO; i++) {
+		if (u[DCB_PFC_UP_ATTR_0 + i] == NULL ||
+		    nla_len(u[DCB_PFC_UP_ATTR_0 + i]) < 1)
+			return dcbnl_bad_nest(c, DCB_CMD_PFC_GCFG);
+		if (nla_get_u8(u[DCB_PFC_UP_ATTR_0 + i]) != 0)
+			img->pfc |= (uint8_t)(1u << i);
+	}
+	return 0;
+}
+
+static int
+dcbnl_gapp_cb(struct dcbnl_ctx *c, struct nlattr **tb, void *arg)
+{
+	struct dcbnl_cee_app *a = arg;
+	struct nlattr *t[DCB_APP_ATTR_MAX + 1];
+
+	if (tb[DCB_ATTR_APP] == NULL || nla_parse_nested(t, DCB_APP_ATTR_MAX,
+	    tb[DCB_ATTR_APP], NULL) < 0 || t[DCB_APP_ATTR_PRIORITY] == NULL ||
+	    nla_len(t[DCB_APP_ATTR_PRIORITY]) < 1)
+		return dcbnl_bad_nest(c, DCB_CMD_GAPP);
+	a->map = nla_get_u8(t[DCB_APP_ATTR_PRIORITY]);
+	return 0;
+}
+
+/* A GET whose request carries one nest holding the "all" flags. */
+static struct nl_msg *
+dcbnl_get_all_req(struct dcbnl_ctx *c, uint8_t cmd)
+{
+	struct nl_msg *m = dcbnl_req(c, cmd);
+	struct nlattr *nest, *tc;
+
+	if (m == NULL)
+		return NULL;
+	if ((nest = nla_nest_start(m, dcbnl_cmds[cmd].attr | NLA_F_NESTED)) ==
+	    NULL)
+		goto fail;
+	if (cmd == DCB_CMD_PFC_GCFG) {
+		if (nla_put_flag(m, DCB_PFC_UP_ATTR_ALL) < 0)
+			goto fail;
+	} else {
+		/* TC_ALL { PARAM_ALL } and BW_ID_ALL, as lldpad asks. */
+		if ((tc = nla_nest_start(m, DCB_PG_ATTR_TC_ALL |
+		    NLA_F_NESTED)) == NULL ||
+		    nla_put_flag(m, DCB_TC_ATTR_PARAM_ALL) < 0)
+			goto fail;
+		nla_nest_end(m, tc);
+		if (nla_put_flag(m, DCB_PG_ATTR_BW_ID_ALL) < 0)
+			goto fail;
+	}
+	nla_nest_end(m, nest);
+	return m;
+fail:
+	nlmsg_free(m);
+	return NULL;
+}
+
+static int
+dcbnl_cee_gapp(struct dcbnl_ctx *c, struct dcbnl_cee_app *a)
+{
+	struct nl_msg *m = dcbnl_req(c, DCB_CMD_GAPP);
+	struct nlattr *nest;
+
+	if (m != NULL && ((nest = nla_nest_start(m, DCB_ATTR_APP |
+	    NLA_F_NESTED)) == NULL ||
+	    nla_put_u8(m, DCB_APP_ATTR_IDTYPE, a->idtype) < 0 ||
+	    nla_put_u16(m, DCB_APP_ATTR_ID, a->id) < 0)) {
 		nlmsg_free(m);
 		m = NULL;
-	}
-	return dcbnl_transact(c, m, DCB_CMD_SET_ALL, "commit", NULL, NULL);
+	} else if (m != NULL)
+		nla_nest_end(m, nest);
+	return dcbnl_transact(c, m, DCB_CMD_GAPP, "APP", dcbnl_gapp_cb, a);
+}
+
+/*
+ * Read a CEE NIC back: GSTATE, PFC_GSTATE, PGTX_GCFG, PFC_GCFG and one GAPP
+ * per id in img->app (the ids are kept, the maps replaced).
+ */
+int
+dcbnl_msg_cee_get(struct dcbnl_ctx *c, struct dcbnl_cee *img)
+{
+	int i, rc;
+
+	if ((rc = dcbnl_transact(c, dcbnl_req(c, DCB_CMD_GSTATE),
+	    DCB_CMD_GSTATE, "", dcbnl_gstate_cb, &img->state)) < 0 ||
+	    (rc = dcbnl_transact(c, dcbnl_req(c, DCB_CMD_PFC_GSTATE),
+	    DCB_CMD_PFC_GSTATE, "", dcbnl_pfc_gstate_cb, &img->pfc_state)) < 0 ||
+	    (rc = dcbnl_transact(c, dcbnl_get_all_req(c, DCB_CMD_PGTX_GCFG),
+	    DCB_CMD_PGTX_GCFG, "PG", dcbnl_pg_get_cb, img)) < 0 ||
+	    (rc = dcbnl_transact(c, dcbnl_get_all_req(c, DCB_CMD_PFC_GCFG),
+	    DCB_CMD_PFC_GCFG, "PFC", dcbnl_pfc_get_cb, img)) < 0)
+		return rc;
+	for (i = 0; i < img->napp; i++)
+		if ((rc = dcbnl_cee_gapp(c, &img->app[i])) < 0)
+			return rc;
+	return 0;
 }
 
 /* ------------------------------------------------------- notification */

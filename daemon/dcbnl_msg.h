@@ -17,6 +17,12 @@ struct dcbnl_nic {
 	uint8_t			tc_rx_bw[DCB_NTC]; /* kept as found, not ours */
 	bool			has_stats;
 	struct backend_stats	stats;
+	/*
+	 * Entries of the kernel's APP list that no IEEE entry can be but a
+	 * CEE one is (dcb_setapp() keeps idtype 0/1 and a priority bitmap
+	 * in the same list): left behind by CEE mode, ours to delete.
+	 */
+	struct dcb_app_table	cee_left;
 };
 
 struct dcbnl_ctx {
@@ -38,9 +44,42 @@ int	dcbnl_msg_set_pfc(struct dcbnl_ctx *, const struct dcb_pfc *);
 /* cmd: DCB_CMD_IEEE_SET adds the entries, DCB_CMD_IEEE_DEL removes them. */
 int	dcbnl_msg_app(struct dcbnl_ctx *, uint8_t cmd,
 	    const struct dcb_app_table *);
-/* CEE command set; parts: DCB_HAS_ETS / _PFC / _APP to write, then SET_ALL. */
-int	dcbnl_msg_cee(struct dcbnl_ctx *, const struct dcb_config *,
-	    const struct dcb_app_table *removed, uint8_t parts);
+/*
+ * A CEE NIC as the CEE commands see it: one row per traffic class (the
+ * DCB_TC_ATTR_PARAM_* values), the priority groups' bandwidth (BW_ID_n),
+ * the PFC map, DCB and PFC state, and APP priority bitmaps per (idtype, id).
+ * dcbnl.c builds it from the negotiated config; dcbnl_msg.c writes it and
+ * reads it back.
+ */
+struct dcbnl_cee_tc {
+	uint8_t	pgid;		/* priority group 0..7 (15: bnx2x strict) */
+	uint8_t	up;		/* UP_MAPPING: priorities in this TC */
+	uint8_t	strict;		/* STRICT_PRIO: 0 none, 1 group, 2 link */
+	uint8_t	pct;		/* BW_PCT: share of the group */
+};
+struct dcbnl_cee_app {
+	uint8_t		idtype;	/* DCB_APP_IDTYPE_ETHTYPE / _PORTNUM */
+	uint16_t	id;
+	uint8_t		map;	/* priority bitmap; 0 deletes (dcb_setapp) */
+};
+struct dcbnl_cee {
+	uint8_t			state;		/* SSTATE: DCB on */
+	uint8_t			pfc_state;	/* PFC_SSTATE */
+	struct dcbnl_cee_tc	tc[DCB_NTC];
+	uint8_t			bw[DCB_NTC];	/* BW_ID_n: group n percent */
+	uint8_t			pfc;		/* bit n: priority n */
+	int			napp;
+	struct dcbnl_cee_app	app[DCB_APP_MAX];
+};
+
+/* CEE command set: SSTATE, PFC_SSTATE, PG TX/RX, PFC, SAPP, SET_ALL
+ * (parts: DCB_HAS_ETS / _PFC / _APP to write). */
+int	dcbnl_msg_cee(struct dcbnl_ctx *, const struct dcbnl_cee *,
+	    uint8_t parts);
+/* One SAPP per id in img (map 0 deletes the entry: dcb_setapp()). */
+int	dcbnl_msg_cee_apps(struct dcbnl_ctx *, const struct dcbnl_cee *);
+/* GSTATE, PFC_GSTATE, PGTX_GCFG, PFC_GCFG, GAPP for each id in img. */
+int	dcbnl_msg_cee_get(struct dcbnl_ctx *, struct dcbnl_cee *img);
 
 /* One notification message (nlmsghdr first, len bytes): 1 event, 0 not
  * one of ours, -EBADMSG malformed. */

@@ -408,18 +408,5 @@ doctor_port(const struct port *cp, json_t *out)
 json_t *
 doctor_run(const struct port *only)
 {
-	const struct port **v;
-	json_t *out = json_array();
-	size_t i;
-
-	if (only != NULL) {
-		doctor_port(only, out);
-		return (out);
-	}
-	if ((v = port_sorted()) == NULL)
-		return (out);
-	for (i = 0; v[i] != NULL; i++)
-		doctor_port(v[i], out);
-	free(v);
-	return (out);
+	return (show_rows_each(only, doctor_port));
 }

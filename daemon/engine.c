@@ -111,7 +111,24 @@ engine_event_next(struct backend *b, struct engine_event *ev)
 	return (got);
 }
 
-static void
+/*
+ * A deadline ms from now for pthread_cond_timedwait() on e->cv, which has
+ * the default clock attribute: CLOCK_REALTIME (a CLOCK_MONOTONIC reading
+ * lies in the realtime past, and every wait would time out at once).
+ */
+void
+eng_deadline(struct timespec *dl, unsigned int ms)
+{
+	clock_gettime(CLOCK_REALTIME, dl);
+	dl->tv_sec += ms / 1000;
+	dl->tv_nsec += (long)(ms % 1000) * 1000000;
+	if (dl->tv_nsec >= 1000000000) {
+		dl->tv_sec++;
+		dl->tv_nsec -= 1000000000;
+	}
+}
+
+void
 eng_kick(struct engine *e)
 {
 	uint64_t one = 1;
@@ -160,12 +177,7 @@ engine_refresh(struct backend *b)
 
 	if (b->kind != BACKEND_ENGINE || e == NULL)
 		return (-EINVAL);
-	clock_gettime(CLOCK_MONOTONIC, &dl);
-	dl.tv_nsec += 200000000;
-	if (dl.tv_nsec >= 1000000000) {
-		dl.tv_sec++;
-		dl.tv_nsec -= 1000000000;
-	}
+	eng_deadline(&dl, 200);
 	pthread_mutex_lock(&e->mu);
 	seq = e->snap_seq;
 	__atomic_store_n(&e->want_snap, true, __ATOMIC_RELAXED);
@@ -243,6 +255,9 @@ show_prio(const struct eng_snap *s, int p)
 	    "pfc_requests", (json_int_t)s->c.pfc_req[p],
 	    "pfc_indications", (json_int_t)s->c.pfc_ind[p],
 	    "paused_ns", (json_int_t)s->paused_ns[p]));
+	/* Ignored as a NIC ignores them: PFC naming a priority without PFC. */
+	json_object_set_new(json_object_get(o, "counters"), "pfc_ignored",
+	    json_integer((json_int_t)s->c.pfc_ignored[p]));
 	json_object_set_new(o, "drops", d);
 	json_object_set_new(o, "queues", json_pack("{s:I,s:I,s:I,s:I}",
 	    "egress_bytes", (json_int_t)s->eg_used[p],
@@ -364,13 +379,26 @@ eng_ifreq(const char *name, unsigned long req, struct ifreq *ifr)
 	return (rc);
 }
 
+/* A plain open; the daemon under -u sets the root helper's instead. */
+static int
+eng_tun_open_direct(void)
+{
+	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+
+	return (fd < 0 ? -errno : fd);
+}
+
+int	(*engine_tun_open)(void) = eng_tun_open_direct;
+
 static int
 eng_open_tap(struct engine *e)
 {
 	struct ifreq ifr;
 	int rc;
 
-	if ((e->tap = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0)
+	if ((e->tap = engine_tun_open()) < 0)
+		return (e->tap);
+	if (fcntl(e->tap, F_SETFL, fcntl(e->tap, F_GETFL) | O_NONBLOCK) < 0)
 		return (-errno);
 	memset(&ifr, 0, sizeof(ifr));
 	ifr.ifr_flags = IFF_TAP | IFF_NO_PI;

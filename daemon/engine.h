@@ -56,6 +56,11 @@ void	engine_opts_from_conf(struct engine_opts *, const char *ifname,
  * Fills b->ops/kind/priv.  0 or a negative errno (b->error says why).
  */
 int	engine_open(struct backend *, const struct engine_opts *);
+/*
+ * How the TAP's /dev/net/tun is opened: an fd or -errno.  A plain open by
+ * default; the daemon under -u points it at its root helper (priv.h).
+ */
+extern int	(*engine_tun_open)(void);
 
 enum engine_ev_kind {
 	ENGINE_EV_STALL,	/* host stopped draining prio: XOFF given up */
@@ -83,5 +88,40 @@ int	engine_refresh(struct backend *);
 int	engine_event_fd(struct backend *);
 /* 1 and *ev filled, or 0 when none is left. */
 int	engine_event_next(struct backend *, struct engine_event *);
+
+/*
+ * ---- PFC watchdog (daemon/pfcwd.c; data-plane side in engine_wd.c) ----
+ *
+ * A narrow, exact sample of each priority for the watchdog, taken by the
+ * data plane between two frames on request, and the watchdog's actions:
+ * 'ignore' priorities stop obeying the peer's PFC (forward and drop);
+ * 'drop' priorities also drop their queued and new frames both ways and
+ * stop sending our XOFF (the priority is lossy until restored).
+ */
+struct engine_wd_prio {
+	uint64_t	pfc_rx;		/* PFC frames naming it */
+	uint64_t	pfc_ignored;	/* naming it without PFC: ignored */
+	uint64_t	tx, rx;		/* frames to / from the port */
+	uint64_t	tx_drop, rx_drop; /* dropped by the drop action */
+	uint64_t	xoff_ns;	/* our own XOFF in force, in total */
+	uint32_t	queued;		/* frames waiting for the port */
+	bool		paused;		/* the peer's pause in force now */
+	bool		xoff;		/* our XOFF in force now */
+};
+
+struct engine_wd {
+	struct engine_wd_prio	p[8];
+	uint64_t		pause_rx;	/* 802.3x PAUSE frames */
+	uint64_t		pause_ns;	/* 802.3x pause in force, total */
+	bool			pause_on;	/* an 802.3x pause now */
+	uint8_t			pfc_en;		/* PFC priorities running */
+	uint8_t			ignore, drop;	/* overrides in force */
+};
+
+/* Fill *w; 0, -EAGAIN when the data plane did not answer in time, -EINVAL
+ * when b is no engine. */
+int	engine_wd_sample(struct backend *, struct engine_wd *);
+/* Set the overrides (drop is a subset of ignore); 0 or -EINVAL. */
+int	engine_wd_set(struct backend *, uint8_t ignore, uint8_t drop);
 
 #endif /* ENGINE_H */

@@ -64,7 +64,7 @@ dp_thresholds(struct engine *e)
 	react = e->reaction_used ? e->reaction_used : 1 * MS;
 	hr += react * e->speed / 8000000000ull + esched_ring_cost(frame);
 	e->headroom = hr > UINT32_MAX ? UINT32_MAX : (uint32_t)hr;
-	e->in.pfc_en = e->eg.cfg.pfc_en;
+	e->in.pfc_en = (uint8_t)(e->eg.cfg.pfc_en & ~e->wd.drop);
 	e->fits = esched_ingress_init(&e->in, e->qsize, e->headroom, e->mtu,
 	    pfc_quanta_to_ns(PFC_QUANTA_MAX, mbps) / 2,
 	    (uint64_t)(e->o.stall_ms ? e->o.stall_ms : 100) * MS);
@@ -191,6 +191,10 @@ dp_control(struct engine *e, uint64_t now)
 	}
 	pthread_mutex_unlock(&e->mu);
 	if (cfg)
+		eng_wd_obey(e);
+	if (eng_wd_control(e, now))
+		cfg = true;
+	if (cfg)
 		dp_thresholds(e);
 	if (snap || stop)
 		dp_publish(e, now);
@@ -207,6 +211,7 @@ dp_macctrl(struct engine *e, const uint8_t *f, size_t len, uint64_t t0,
 	struct pfc_frame pf;
 	uint32_t mbps = dp_mbps(e);
 	uint64_t last;
+	uint8_t ign;
 	int p;
 
 	if (pfc_decode(f, len, e->mac, 0, &pf) != PFC_DEC_OK) {
@@ -218,11 +223,11 @@ dp_macctrl(struct engine *e, const uint8_t *f, size_t len, uint64_t t0,
 		esched_pause_8023x(&e->eg.pause, t0, pf.time[0], mbps);
 		return;
 	}
-	esched_pause_pfc(&e->eg.pause, t0, pf.enable, pf.time, mbps);
+	ign = esched_pause_pfc(&e->eg.pause, t0, pf.enable, pf.time, mbps);
+	eng_wd_pfc_in(e, pf.enable, ign);
 	for (p = 0; p < ESCHED_NPRIO; p++) {
-		if (!(pf.enable & (1u << p)))
+		if (!(pf.enable & ~ign & (1u << p)))
 			continue;
-		e->c.pfc_ind[p]++;
 		if (pf.time[p] == 0)
 			continue;
 		/* Reaction: arrival to the last frame of p that left after it
@@ -302,6 +307,8 @@ dp_ingress_frame(struct engine *e, const uint8_t *f, size_t len)
 	p = esched_classify(&e->eg.cfg.cls, f, len, -1);
 	e->c.rx_f[p]++;
 	e->c.rx_b[p] += len;
+	if (eng_wd_drops(e, p, false))
+		return;
 	if ((why = esched_ingress_admit(&e->in, p, &e->inq[p],
 	    (uint32_t)len)) >= 0 ||
 	    esched_ring_push(&e->inq[p], f, (uint32_t)len, 0) < 0) {
@@ -383,6 +390,8 @@ dp_tap_rx(struct engine *e)
 		p = esched_classify(&e->eg.cfg.cls, e->buf, (size_t)n, -1);
 		e->c.host_in_f[p]++;
 		e->c.host_in_b[p] += (uint64_t)n;
+		if (eng_wd_drops(e, p, true))
+			continue;
 		if (esched_ring_push(&e->eg.q[p], e->buf, (uint32_t)n, 0) < 0)
 			e->c.drops[p][ESCHED_DROP_EGRESS_FULL]++;
 	}
@@ -443,6 +452,7 @@ dp_send_pfc(struct engine *e, const struct esched_pfc_out *o)
 		return;
 	}
 	e->c.pfc_tx++;
+	eng_wd_xoff(e, o->enable, o->time, eng_now());
 	for (p = 0; p < ESCHED_NPRIO; p++)
 		if (o->enable & (1u << p))
 			e->c.pfc_req[p]++;

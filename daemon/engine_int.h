@@ -11,6 +11,7 @@
 #define ENGINE_INT_H
 
 #include <pthread.h>
+#include <time.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -37,6 +38,23 @@ struct eng_cnt {
 	uint64_t	link_local;		/* 01-80-C2-00-00-0x not relayed */
 	uint64_t	oversize;		/* larger than ENG_BUF */
 	uint64_t	sock_drops;		/* PACKET_STATISTICS tp_drops */
+	/* PFC watchdog and PFC-disabled priorities (engine_wd.c). */
+	uint64_t	pfc_ignored[ESCHED_NPRIO]; /* PFC naming a non-PFC prio */
+	uint64_t	wd_tx_drop[ESCHED_NPRIO], wd_rx_drop[ESCHED_NPRIO];
+	uint64_t	xoff_ns[ESCHED_NPRIO];	/* our XOFF spells, closed */
+};
+
+/* The watchdog's half of the engine (engine_wd.c). */
+struct eng_wd {
+	/* shared, under mu */
+	bool		want, set;	/* a sample / new overrides asked */
+	uint8_t		set_ignore, set_drop;
+	uint64_t	seq;		/* samples taken */
+	struct engine_wd sample;
+	/* data plane */
+	uint8_t		ignore, drop;
+	bool		xoff_on[ESCHED_NPRIO];
+	uint64_t	xoff_since[ESCHED_NPRIO];
 };
 
 /* The last ENG_SAMPLES values of a latency, for p50/p99. */
@@ -92,6 +110,7 @@ struct engine {
 	struct engine_event	evq[ENG_EVQ];
 	unsigned int		evn;
 	uint64_t		ev_lost;
+	struct eng_wd		wd;	/* PFC watchdog, see struct eng_wd */
 
 	/* data plane */
 	struct esched_egress	eg;
@@ -112,6 +131,15 @@ struct engine {
 };
 
 uint64_t	eng_now(void);
+void		eng_kick(struct engine *);
+void		eng_deadline(struct timespec *, unsigned int ms);
+/* engine_wd.c: the data plane's side of the PFC watchdog. */
+bool		eng_wd_control(struct engine *, uint64_t now);
+void		eng_wd_obey(struct engine *);
+bool		eng_wd_drops(struct engine *, int prio, bool tx);
+void		eng_wd_pfc_in(struct engine *, uint8_t enable, uint8_t ignored);
+void		eng_wd_xoff(struct engine *, uint8_t enable,
+		    const uint16_t *time, uint64_t now);
 void		eng_event(struct engine *, enum engine_ev_kind, int, int);
 void		*eng_dp_main(void *);
 

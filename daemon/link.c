@@ -13,6 +13,7 @@
 #include <net/if_arp.h>
 #include <netlink/cache.h>
 #include <netlink/netlink.h>
+#include <netlink/route/addr.h>
 #include <netlink/route/link.h>
 #include <netlink/socket.h>
 
@@ -27,6 +28,8 @@ static struct {
 	struct nl_sock		*sync;		/* refills */
 	struct nl_cache_mngr	*mngr;
 	struct nl_cache		*cache;
+	struct nl_cache		*acache;	/* route/addr, for addr_cb */
+	link_addr_cb		*addr_cb;
 	struct ev_io		*io;
 	link_cb			*cb;
 	link_sweep_cb		*sweep;
@@ -75,6 +78,25 @@ link_change(struct nl_cache *cache, struct nl_object *obj, int action,
 	(void)cache;
 	(void)arg;
 	link_report(obj, action != NL_ACT_DEL);
+}
+
+/* An address came or went: the Management Address TLV may change. */
+static void
+link_addr_change(struct nl_cache *cache, struct nl_object *obj, int action,
+    void *arg)
+{
+	(void)cache;
+	(void)action;
+	(void)arg;
+	if (lk.addr_cb != NULL)
+		lk.addr_cb(rtnl_addr_get_ifindex((struct rtnl_addr *)obj),
+		    lk.arg);
+}
+
+void
+link_on_addr(link_addr_cb *cb)
+{
+	lk.addr_cb = cb;
 }
 
 static void
@@ -138,6 +160,9 @@ link_open(void)
 	    &lk.cache);
 	if (rc < 0)
 		goto nlerr;
+	if (lk.addr_cb != NULL && (rc = nl_cache_mngr_add(lk.mngr,
+	    "route/addr", link_addr_change, NULL, &lk.acache)) < 0)
+		goto nlerr;
 	return (0);
 nlerr:
 	log_warnx(LOG_SUB_LINK, "netlink: %s", nl_geterror(rc));
@@ -169,6 +194,8 @@ link_init(link_cb *cb, link_sweep_cb *sweep, void *arg)
 void
 link_fini(void)
 {
+	link_addr_cb *acb = lk.addr_cb;
+
 	ev_io_free(lk.io);
 	if (lk.mngr != NULL)
 		nl_cache_mngr_free(lk.mngr);	/* and its caches, not lk.sk */
@@ -177,4 +204,5 @@ link_fini(void)
 	if (lk.sync != NULL)
 		nl_socket_free(lk.sync);
 	memset(&lk, 0, sizeof(lk));
+	lk.addr_cb = acb;	/* a setting, not state */
 }

@@ -26,6 +26,11 @@ typedef void	link_cb(const struct link_info *, bool present, void *);
 /* Called after a full resync (startup, overrun): remove what was not seen. */
 typedef void	link_sweep_cb(void *);
 
+/* An address was added to or removed from ifindex (RTNLGRP_IPV*_IFADDR). */
+typedef void	link_addr_cb(int ifindex, void *);
+
+/* Before link_init(): who hears of address changes (NULL: nobody). */
+void	link_on_addr(link_addr_cb *);
 int	link_init(link_cb *, link_sweep_cb *, void *);
 /* Report every link again (reload), then sweep. */
 int	link_resync(void);

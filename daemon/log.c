@@ -1,5 +1,9 @@
 /*
  * log.c -- stderr or syslog, one line per message, with the subsystem.
+ * When stderr is the journal (systemd sets JOURNAL_STREAM to its device
+ * and inode), each line starts with "<N>", its syslog priority, which
+ * journald takes as the priority (SyslogLevelPrefix=, on by default),
+ * and carries no timestamp of its own: the journal has one.
  */
 #include "config.h"
 
@@ -9,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <sys/stat.h>
 
 #include "log.h"
 
@@ -23,17 +30,35 @@ const char *const log_sub_name[LOG_SUB__MAX] = {
 	[LOG_SUB_DCBNL] = "dcbnl",
 	[LOG_SUB_ENGINE] = "engine",
 	[LOG_SUB_SNMP] = "snmp",
+	[LOG_SUB_PFCWD] = "pfcwd",
 };
 
 unsigned int	log_debug_mask;
 int		log_level = LOG_INFO;
 static bool	log_stderr = true;
+static bool	log_journal;
+
+/* Is stderr the stream systemd connected to the journal? */
+static bool
+stderr_is_journal(void)
+{
+	const char *js = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	if (js == NULL || sscanf(js, "%llu:%llu", &dev, &ino) != 2 ||
+	    fstat(STDERR_FILENO, &st) < 0)
+		return false;
+	return (unsigned long long)st.st_dev == dev &&
+	    (unsigned long long)st.st_ino == ino;
+}
 
 void
 log_init(const char *ident, bool to_stderr, int level)
 {
 	log_stderr = to_stderr;
 	log_level = level;
+	log_journal = to_stderr && stderr_is_journal();
 	if (!to_stderr)
 		openlog(ident, LOG_PID | LOG_NDELAY, LOG_DAEMON);
 }
@@ -90,7 +115,10 @@ log_vemit(int prio, enum log_sub sub, const char *suffix, const char *fmt,
 	if (prio > log_level)
 		return;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (log_stderr) {
+	if (log_journal)
+		fprintf(stderr, "<%d>[%s] %s%s%s\n", prio, log_sub_name[sub],
+		    msg, suffix ? ": " : "", suffix ? suffix : "");
+	else if (log_stderr) {
 		clock_gettime(CLOCK_REALTIME, &ts);
 		fprintf(stderr, "%lld.%03ld [%s/%s] %s%s%s\n",
 		    (long long)ts.tv_sec, ts.tv_nsec / 1000000, prio_name(prio),

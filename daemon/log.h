@@ -21,6 +21,7 @@ enum log_sub {
 	LOG_SUB_DCBNL,
 	LOG_SUB_ENGINE,
 	LOG_SUB_SNMP,
+	LOG_SUB_PFCWD,
 	LOG_SUB__MAX
 };
 extern const char *const log_sub_name[LOG_SUB__MAX];

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,10 +23,12 @@
 #include "ctl.h"
 #include "dcbnl.h"
 #include "dcbxd.h"
+#include "engine.h"
 #include "event.h"
 #include "link.h"
 #include "log.h"
 #include "metrics.h"
+#include "pfcwd_port.h"
 #include "port.h"
 #include "priv.h"
 #include "snmp.h"
@@ -102,17 +105,54 @@ parse_opts(int argc, char **argv, struct opts *o)
  * The config at startup.  A missing default file is not an error: run
  * with defaults and say so.  A file named with -c must exist.
  */
+static bool conf_legacy;
+
+/*
+ * The path kept for reload and --persist is absolute: the daemon runs
+ * from "/" once in the background.
+ */
+static void
+set_conf_path(const char *path)
+{
+	char cwd[PATH_MAX];
+
+	size_t n;
+
+	snprintf(dx.conf_path, sizeof(dx.conf_path), "%s", path);
+	if (path[0] == '/' || getcwd(cwd, sizeof(cwd)) == NULL ||
+	    (n = strlen(cwd)) + strlen(path) + 2 > sizeof(dx.conf_path))
+		return;
+	if (n > 1)
+		cwd[n++] = '/';
+	memcpy(dx.conf_path, cwd, n);
+	memcpy(dx.conf_path + n, path, strlen(path) + 1);
+}
+
+/*
+ * The config at startup.  A missing default file is not an error: run
+ * with defaults and say so; the old default, /etc/dcbxd.conf, is still
+ * read when it is there and the new one is not.  A file named with -c
+ * must exist.
+ */
 static int
 load_conf(const struct opts *o, struct conf *c, char *err, size_t len)
 {
-	snprintf(dx.conf_path, sizeof(dx.conf_path), "%s", o->conf);
-	if (!o->conf_given && !o->test && access(o->conf, F_OK) < 0 &&
+	const char *path = o->conf;
+
+	if (!o->conf_given && access(path, F_OK) < 0 && errno == ENOENT &&
+	    access(CONF_LEGACY_PATH, F_OK) == 0) {
+		path = CONF_LEGACY_PATH;
+		conf_legacy = true;
+	}
+	set_conf_path(path);
+	if (!o->conf_given && !o->test && access(path, F_OK) < 0 &&
 	    errno == ENOENT) {
 		conf_defaults(c);
+		snprintf(c->path, sizeof(c->path), "%s", dx.conf_path);
 		dx.conf_defaults = true;
 		return (0);
 	}
-	return (conf_load(o->conf, c, err, len));
+	return (conf_load(dx.conf_path, c, err, len));
 }
 
 static int
@@ -125,6 +165,9 @@ check_conf(const struct opts *o)
 		fprintf(stderr, "%s\n", err);
 		return (1);
 	}
+	if (conf_legacy)
+		fprintf(stderr, "%s: read instead of %s (move it there)\n",
+		    CONF_LEGACY_PATH, CONF_DEFAULT_PATH);
 	if (o->verbose)
 		conf_print(&c, stdout);
 	else
@@ -302,9 +345,6 @@ setup(const struct opts *o)
 		if ((sig_ev[i] = ev_signal_new(sigs[i], on_signal, NULL)) ==
 		    NULL)
 			fatalx("signal %d: cannot watch", sigs[i]);
-	snprintf(dx.ctl_path, sizeof(dx.ctl_path), "%s", o->sock != NULL ?
-	    o->sock : dx.conf.ctl_socket[0] != '\0' ? dx.conf.ctl_socket :
-	    CONF_DEFAULT_SOCKET);
 	make_sock_dir(dx.ctl_path);
 	if ((rc = ctl_init(dx.ctl_path, dx.conf.ctl_group, &dx, &ctl_ops)) <
 	    0)
@@ -312,12 +352,35 @@ setup(const struct opts *o)
 	(void)dcbnl_watch_init(port_be_unowned, &port_lookup);
 						/* logs why if it cannot */
 	port_init(&dx);
+	link_on_addr(port_addr_changed);
 	if ((rc = link_init(port_link, port_sweep, NULL)) < 0)
 		fatalx("link monitor: %s", strerror(-rc));
 	/* Without a master agent the subagent logs once and keeps trying. */
 	(void)snmp_init(&dx.conf, &dx.nf);
 	/* Bound before privileges are dropped; a failure is logged. */
 	(void)metrics_init(&dx.conf);
+	if (pfcwd_init(&dx) < 0)
+		log_warnx(LOG_SUB_PFCWD, "no room on the bus: no PFC watchdog");
+}
+
+/*
+ * Under -u: the root helper (priv.h) for /dev/net/tun, --persist and the
+ * socket and pid file at exit, forked before anything else is open.
+ */
+static void
+start_helper(const struct opts *o)
+{
+	static const char *unl[3];
+	int rc, n = 0;
+
+	unl[n++] = dx.ctl_path;
+	if (o->pidfile != NULL)
+		unl[n++] = o->pidfile;
+	unl[n] = NULL;
+	if ((rc = priv_helper_start(dx.conf_path, conf_write_file, unl)) < 0)
+		fatalx("privileged helper: %s", strerror(-rc));
+	engine_tun_open = priv_open_tun;
+	conf_writer = priv_write_conf;
 }
 
 int
@@ -325,6 +388,7 @@ main(int argc, char **argv)
 {
 	struct opts o;
 	char err[512];
+	int rc;
 
 	memset(&o, 0, sizeof(o));
 	parse_opts(argc, argv, &o);
@@ -342,22 +406,35 @@ main(int argc, char **argv)
 		log_init("dcbxd", false, log_level);
 	}
 	write_pidfile(o.pidfile);
+	if (conf_legacy)
+		log_notice(LOG_SUB_CONF, "%s not found, reading %s: move it to "
+		    "%s (--persist can write only there under the shipped "
+		    "unit)", CONF_DEFAULT_PATH, CONF_LEGACY_PATH,
+		    CONF_DEFAULT_PATH);
 	if (dx.conf_defaults)
 		log_notice(LOG_SUB_CONF, "%s not found: running with defaults",
 		    dx.conf_path);
+	if ((rc = conf_clean_temps(dx.conf_path)) > 0)
+		log_notice(LOG_SUB_CONF, "removed %d %s.XXXXXX temp file(s) left "
+		    "by an interrupted --persist", rc, dx.conf_path);
 	dx.read_only = o.read_only || dx.conf.read_only;
 	dx.start_ms = ev_now_ms();
-	notify_init(&dx.nf);
-	setup(&o);
+	snprintf(dx.ctl_path, sizeof(dx.ctl_path), "%s", o.sock != NULL ?
+	    o.sock : dx.conf.ctl_socket[0] != '\0' ? dx.conf.ctl_socket :
+	    CONF_DEFAULT_SOCKET);
 	/* -u wins over the file's user = "NAME"; both drop the same way. */
 	if (o.user == NULL && dx.conf.user[0] != '\0')
 		o.user = dx.conf.user;
+	if (o.user != NULL)
+		start_helper(&o);
+	notify_init(&dx.nf);
+	setup(&o);
 	if (o.user != NULL && priv_drop(o.user, err, sizeof(err)) < 0)
 		fatalx("%s %s: %s", o.user == dx.conf.user ? "user" : "-u",
 		    o.user, err);
 	if (o.user != NULL)
 		log_info(LOG_SUB_MAIN, "running as %s with CAP_NET_RAW and "
-		    "CAP_NET_ADMIN only", o.user);
+		    "CAP_NET_ADMIN only%s", o.user, PRIV_SECCOMP_NOTE);
 	log_info(LOG_SUB_MAIN, "dcbxd %s started, %u ports, control socket %s",
 	    PACKAGE_VERSION, port_count(), dx.ctl_path);
 #ifdef HAVE_SYSTEMD
@@ -370,6 +447,7 @@ main(int argc, char **argv)
 	(void)sd_notify(0, "STOPPING=1");
 #endif
 	/* Clean exit: tell every neighbour we are gone (TTL 0). */
+	pfcwd_fini();		/* NICs get their PFC bits back */
 	snmp_fini();
 	metrics_fini();
 	port_shutdown_all();

@@ -17,6 +17,7 @@
 #include "ifspeed.h"
 #include "link.h"
 #include "log.h"
+#include "mgmt.h"
 #include "port.h"
 #include "sock.h"
 
@@ -171,7 +172,7 @@ port_unlink(struct port *p)
 
 /* ---------------------------------------------------------- transmit */
 
-static void
+void
 port_local(const struct port *p, struct lldp_local *l)
 {
 	const struct dcbxd *d = p->daemon;
@@ -188,9 +189,8 @@ port_local(const struct port *p, struct lldp_local *l)
 	l->sys_name = d->conf.sys_name[0] != '\0' ? d->conf.sys_name : NULL;
 	l->sys_desc = d->conf.sys_desc[0] != '\0' ? d->conf.sys_desc : NULL;
 	l->has_caps = true;
-	l->cap_sys = LLDP_CAP_BRIDGE | LLDP_CAP_STATION;
-	l->cap_en = p->cp.role == CONF_ROLE_CONTROLLER ? LLDP_CAP_BRIDGE :
-	    LLDP_CAP_STATION;
+	conf_caps(&d->conf, &l->cap_sys, &l->cap_en);
+	mgmt_local(&d->conf, p->ifname, p->ifindex, p->mac, l);
 	if (p->mtu > 0 && p->mtu <= 65535 - 18)
 		l->max_frame = (uint16_t)(p->mtu + 18);	/* + header, FCS */
 }
@@ -207,7 +207,8 @@ port_build_frame(void *ctx, int agent, struct wcur *w, bool shutdown)
 		lldp_write_shutdown(w, &l);
 	else {
 		lldp_write_local(w, &l);
-		if (agent == LLDP_AGENT_NEAREST_BRIDGE)
+		if (agent == LLDP_AGENT_NEAREST_BRIDGE &&
+		    port_be_dcbx_silent(p) == NULL)
 			dcbx_write_tlvs(&p->ds, &p->dl, w);
 		lldp_write_end(w);
 	}
@@ -579,12 +580,12 @@ port_dcbx_result(struct port *p, int chg)
 		    dcbx_status_name[p->ds.feat[DCBX_F_APP].status]);
 		port_note(p, NOTE_DCBX_STATUS);
 	}
-	if (chg & DCBX_CHG_OPER) {
+	if (chg & DCBX_CHG_OPER)
 		log_info(LOG_SUB_DCBX, "%s: operational config changed",
 		    p->ifname);
-		port_apply_oper(p);
+	(void)port_be_dcbx_result(p, chg);
+	if (chg & DCBX_CHG_OPER)
 		port_note(p, NOTE_DCBX_OPER);
-	}
 	if ((chg & DCBX_CHG_TX) && p->agent[LLDP_AGENT_NEAREST_BRIDGE])
 		agent_local_change(p->agent[LLDP_AGENT_NEAREST_BRIDGE]);
 }
@@ -652,6 +653,24 @@ port_dcbx_reconf(struct port *p)
 	port_dcbx_result(p, dcbx_local_changed(&p->ds, &p->dl));
 }
 
+/*
+ * The link's MAC changed (bonding rewrites a slave's) or it came up (at
+ * another speed, perhaps): the PFC tie-break must use the MAC our PDUs
+ * now carry, and the PFC delay the new speed.  Negotiate again if either
+ * moved.
+ */
+static void
+port_dcbx_link(struct port *p)
+{
+	uint16_t delay = p->dl.admin.pfc.delay;
+	uint8_t mac[6];
+
+	memcpy(mac, p->dl.mac, 6);
+	port_dcbx_local(p);
+	if (memcmp(mac, p->dl.mac, 6) != 0 || delay != p->dl.admin.pfc.delay)
+		port_dcbx_result(p, dcbx_local_changed(&p->ds, &p->dl));
+}
+
 /* -------------------------------------------------------- neighbours */
 
 static void
@@ -664,6 +683,17 @@ port_nbr_added(void *ctx, struct agent *a, struct nbr *n,
 	    p->ifname, pdu->ttl, a->n, lldp_agent_name[a->type]);
 	port_note_nbr(p, NOTE_NBR_ADDED, a, n, pdu, 0);
 	port_dcbx_rx(p, a, n, pdu);
+}
+
+static bool
+port_nbr_repeat_wanted(void *ctx, struct agent *a)
+{
+	const struct port *p = ctx;
+
+	/* run_control_protocol step 3: resend while our SeqNo is unacked. */
+	return (a->type == LLDP_AGENT_NEAREST_BRIDGE &&
+	    p->ds.active == DCBX_MODE_CEE && p->ds.have_cee &&
+	    !dcbx_cee_synced(&p->ds));
 }
 
 static void
@@ -701,6 +731,7 @@ static const struct agent_ops port_agent_ops = {
 	.nbr_changed = port_nbr_changed,
 	.nbr_gone = port_nbr_gone,
 	.nbr_dropped = port_nbr_dropped,
+	.repeat_wanted = port_nbr_repeat_wanted,
 };
 
 /* --------------------------------------------------------- lifecycle */
@@ -711,11 +742,33 @@ port_apply_state(struct port *p)
 	enum conf_admin st = p->cp.admin_status;
 	bool tx = p->up && (st == CONF_ADMIN_RXTX || st == CONF_ADMIN_TX);
 	bool rx = p->up && (st == CONF_ADMIN_RXTX || st == CONF_ADMIN_RX);
+	/* The firmware's own agent speaks on the nearest-bridge address. */
+	bool fw_rx_only = port_be_dcbx_silent(p) != NULL &&
+	    p->cp.firmware_dcbx == CONF_FW_RX_ONLY;
 	int i;
 
 	for (i = 0; i < LLDP_AGENT__MAX; i++)
 		if (p->agent[i] != NULL)
-			agent_set_state(p->agent[i], tx, rx);
+			agent_set_state(p->agent[i], tx && !(fw_rx_only &&
+			    i == LLDP_AGENT_NEAREST_BRIDGE), rx);
+}
+
+void
+port_dcbx_tx_changed(struct port *p)
+{
+	const char *why = port_be_dcbx_silent(p);
+
+	if ((why != NULL) == p->dcbx_silent)
+		return;
+	p->dcbx_silent = why != NULL;
+	if (why != NULL)
+		log_notice(LOG_SUB_DCBX, "%s: our DCBX TLVs stop: %s",
+		    p->ifname, why);
+	else
+		log_notice(LOG_SUB_DCBX, "%s: the firmware no longer runs "
+		    "DCBX: our DCBX TLVs are sent again", p->ifname);
+	port_apply_state(p);
+	port_local_change(p);
 }
 
 static int
@@ -792,6 +845,7 @@ port_backend_open(struct port *p)
 	if (p->be_open)
 		log_info(LOG_SUB_DCBX, "%s: backend %s (%s)", p->ifname,
 		    p->be.ops->name, p->be.why);
+	port_dcbx_tx_changed(p);
 }
 
 static struct port *
@@ -889,10 +943,15 @@ port_update(struct port *p, const struct link_info *li)
 		changed = true;
 	}
 	if (memcmp(p->mac, li->mac, 6) != 0 || p->mtu != li->mtu) {
+		if (memcmp(p->mac, li->mac, 6) != 0)
+			log_info(LOG_SUB_LINK, "%s: MAC address changed",
+			    p->ifname);
 		memcpy(p->mac, li->mac, 6);
 		p->mtu = li->mtu;
 		changed = true;
 	}
+	if (changed || (li->up && !p->up))
+		port_dcbx_link(p);
 	if (p->up != li->up) {
 		log_info(LOG_SUB_LINK, "%s: link %s", p->ifname,
 		    li->up ? "up" : "down");
@@ -920,6 +979,18 @@ port_wanted(const char *ifname, struct conf_port *cp)
 	const struct conf *c = &port_daemon->conf;
 
 	return (conf_port_for(c, ifname, cp) || c->nports == 0);
+}
+
+void
+port_addr_changed(int ifindex, void *arg)
+{
+	struct port *p = port_by_index(ifindex);
+
+	(void)arg;
+	mgmt_invalidate();
+	/* Configured addresses are the same whatever the port holds. */
+	if (p != NULL && port_daemon->conf.nmgmt == 0)
+		port_local_change(p);
 }
 
 void
@@ -998,6 +1069,7 @@ port_shutdown_all(void)
 		port_unlink(p);
 		port_free(p, true);
 	}
+	mgmt_fini();
 }
 
 /*

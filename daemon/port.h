@@ -63,10 +63,16 @@ struct port {
 	unsigned int	 be_attempt;	/* failed tries in a row */
 	uint64_t	 be_retry_at_ms; /* its deadline, 0: none pending */
 	uint64_t	 nic_changes;	/* DCB config changed by others */
+	bool		 dcbx_silent;	/* port_be_dcbx_silent() != NULL, as
+					   port_dcbx_tx_changed() last saw */
 	struct ev_timer	*stats_timer;
 	struct backend_stats pfc;	/* PFC counters, last sample */
 	uint64_t	 pfc_ms;	/* when sampled, 0: never */
 	uint64_t	 pfc_samples;
+	/* PFC watchdog (pfcwd.c): its state, and on a NIC the priorities
+	 * whose PFC it has turned off (an override of what is applied). */
+	struct pfcwd_port *wd;
+	uint8_t		 pfcwd_off;
 };
 
 /*
@@ -80,6 +86,15 @@ int	port_be_start(struct port *);
 void	port_be_stop(struct port *);
 void	port_be_reset(struct port *);
 void	port_be_result(struct port *, int rc);
+/*
+ * Why our DCBX TLVs are not sent on p, or NULL when they are: the NIC's
+ * firmware runs DCBX (LLD_MANAGED), and two DCBX speakers on one link
+ * look like multiple peers to the switch.  p->cp.firmware_dcbx then says
+ * whether we still send basic LLDP or only receive.
+ */
+const char *port_be_dcbx_silent(const struct port *);
+/* port.c: that answer may have changed (backend opened, GDCBX changed). */
+void	port_dcbx_tx_changed(struct port *);
 /*
  * Open p->be for settings cp: its engine events become NOTE_ENGINE, a NIC
  * changed by others is re-applied and reported (NOTE_NIC_CHANGED).
@@ -99,6 +114,9 @@ struct port_lookup {
 void	port_be_unowned(void *arg, const char *ifname, uint8_t cmd);
 /* Apply the operational config through the backend (and retry). */
 void	port_apply_oper(struct port *);
+/* After negotiation returned chg (DCBX_CHG_*): apply if it matters to the
+ * NIC (a new operational config or a new mode); true when applied. */
+bool	port_be_dcbx_result(struct port *, int chg);
 
 /*
  * The daemon the ports belong to (its config, chassis ID and event bus):
@@ -107,6 +125,8 @@ void	port_apply_oper(struct port *);
 void	port_init(struct dcbxd *);
 /* Link notifications (link.h's callbacks). */
 void	port_link(const struct link_info *, bool present, void *);
+/* An address of ifindex changed: our Management Address TLVs may. */
+void	port_addr_changed(int ifindex, void *);
 void	port_sweep(void *);
 /* The config changed from *old to the daemon's: apply it to every port. */
 void	port_reconf(const struct conf *old);
@@ -128,5 +148,8 @@ unsigned int	 port_nbr_count(const struct port *);
  */
 int		 port_set_admin(struct port *, const struct dcb_config *,
 		    char *err, size_t errlen);
+
+/* What the port advertises in its basic TLVs (also for the MIB). */
+void	port_local(const struct port *, struct lldp_local *);
 
 #endif /* PORT_H */

@@ -143,7 +143,9 @@ port_be_fallback(struct port *p, int rc)
 	if (!p->be_open)
 		return;
 	snprintf(p->be.why, sizeof(p->be.why), "%s", why);
+	p->pfcwd_off = 0;	/* read-only: nothing to override */
 	(void)backend_apply(&p->be, &p->ds.oper, port_be_version(p));
+	port_dcbx_tx_changed(p);
 }
 
 void
@@ -183,15 +185,32 @@ port_be_result(struct port *p, int rc)
 	p->be_attempt++;
 }
 
+/*
+ * What goes to the backend: the negotiated config, less the PFC that the
+ * watchdog turned off on a NIC port (pfcwd.c) -- an override applied on
+ * top, never a change of oper.
+ */
+static const struct dcb_config *
+port_be_want(const struct port *p, struct dcb_config *buf)
+{
+	if (p->pfcwd_off == 0)
+		return (&p->ds.oper);
+	*buf = p->ds.oper;
+	buf->pfc.pfc_en &= (uint8_t)~p->pfcwd_off;
+	return (buf);
+}
+
 /* Apply, keep the books (error event, retry or fallback); rc of apply. */
 static int
 port_be_apply(struct port *p)
 {
+	struct dcb_config buf;
 	int rc;
 
 	if (!p->be_open)
 		return (0);
-	rc = backend_apply(&p->be, &p->ds.oper, port_be_version(p));
+	rc = backend_apply(&p->be, port_be_want(p, &buf),
+	    port_be_version(p));
 	if (rc < 0) {
 		log_warnx(LOG_SUB_DCBX, "%s: %s backend refused the config: %s",
 		    p->ifname, p->be.ops->name, p->be.error);
@@ -205,6 +224,20 @@ void
 port_apply_oper(struct port *p)
 {
 	(void)port_be_apply(p);
+}
+
+bool
+port_be_dcbx_result(struct port *p, int chg)
+{
+	/*
+	 * A new active mode is the NIC's business too (SDCBX, and the CEE
+	 * or IEEE command set) even when the operational config is the
+	 * same in both: apply on either.
+	 */
+	if (!(chg & (DCBX_CHG_OPER | DCBX_CHG_MODE)))
+		return (false);
+	port_apply_oper(p);
+	return (true);
 }
 
 static void
@@ -246,6 +279,18 @@ port_be_stats_fire(void *arg)
 
 /* ---------------------------------------------- changes made by others */
 
+const char *
+port_be_dcbx_silent(const struct port *p)
+{
+	if (!p->be_open || !p->be.firmware)
+		return (NULL);
+	return (p->cp.firmware_dcbx == CONF_FW_RX_ONLY ?
+	    "the NIC's firmware runs DCBX (LLD_MANAGED): receiving only "
+	    "(firmware-dcbx = rx-only)" :
+	    "the NIC's firmware runs DCBX (LLD_MANAGED): basic LLDP only, "
+	    "no DCBX TLVs");
+}
+
 static void
 port_be_report(struct port *p, uint8_t cmd, bool reapplied)
 {
@@ -269,6 +314,8 @@ port_be_nic_changed(void *arg, int cmd)
 	uint64_t w = p->be.writes;
 	int rc;
 
+	/* The firmware may have taken DCBX over or given it back. */
+	port_dcbx_tx_changed(p);
 	rc = port_be_apply(p);
 	if (p->be_open && p->be.writes > w)
 		port_be_report(p, (uint8_t)cmd, rc == 0);

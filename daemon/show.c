@@ -3,14 +3,17 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "agent.h"
 #include "dcbxd.h"
 #include "engine.h"
 #include "event.h"
+#include "pfcwd_port.h"
 #include "port.h"
 #include "proto.h"
 #include "show.h"
@@ -86,6 +89,56 @@ json_text(const struct lldp_pdu *pdu, int type, const struct lldp_bytes *b)
 	return (json_bytes_hex(b));
 }
 
+/* System Capabilities as the config's words (802.1AB 8.5.8.1). */
+static json_t *
+json_caps(uint16_t caps)
+{
+	json_t *a = json_array();
+	const struct dcb_kw *kw;
+
+	for (kw = conf_cap_kw; a != NULL && kw->name != NULL; kw++)
+		if (caps & kw->val)
+			json_array_append_new(a, json_string(kw->name));
+	return (a);
+}
+
+/* Management addresses (8.5.9): IPv4, IPv6, MAC, else hex. */
+static json_t *
+json_mgmt(const struct lldp_pdu *pdu)
+{
+	static const char *const ifs[] = { "?", "unknown", "ifindex",
+	    "system-port" };
+	json_t *a = json_array();
+	const struct lldp_mgmt *m;
+	char buf[INET6_ADDRSTRLEN];
+	json_t *addr;
+	int i;
+
+	for (i = 0; a != NULL && i < pdu->nmgmt; i++) {
+		m = &pdu->mgmt[i];
+		if (m->addr_subtype == 1 && m->addr.len == 4 &&
+		    inet_ntop(AF_INET, m->addr.p, buf, sizeof(buf)) != NULL)
+			addr = json_string(buf);
+		else if (m->addr_subtype == 2 && m->addr.len == 16 &&
+		    inet_ntop(AF_INET6, m->addr.p, buf, sizeof(buf)) != NULL)
+			addr = json_string(buf);
+		else if (m->addr_subtype == 6 && m->addr.len == 6) {
+			fmt_mac(m->addr.p, buf, sizeof(buf));
+			addr = json_string(buf);
+		} else
+			addr = json_bytes_hex(&m->addr);
+		json_array_append_new(a, json_pack("{s:s, s:i, s:o, s:s, s:I}",
+		    "family", m->addr_subtype == 1 ? "ipv4" :
+		    m->addr_subtype == 2 ? "ipv6" : m->addr_subtype == 6 ?
+		    "mac" : "other",
+		    "family_number", m->addr_subtype,
+		    "address", addr,
+		    "if_subtype", ifs[m->if_subtype <= 3 ? m->if_subtype : 0],
+		    "if_number", (json_int_t)m->if_number));
+	}
+	return (a);
+}
+
 /* Which DCBX flavours a neighbour sends: IEEE 802.1Qaz and/or CEE/CIN. */
 static const char *
 nbr_dcbx(const struct lldp_pdu *pdu)
@@ -147,6 +200,13 @@ show_nbr(const struct nbr *n, const struct lldp_pdu *pdu)
 	json_object_set_new(o, "ttl", json_integer(n->ttl));
 	json_object_set_new(o, "ttl_left", json_integer(nbr_ttl_left(n)));
 	json_object_set_new(o, "dcbx", json_string(nbr_dcbx(pdu)));
+	json_object_set_new(o, "capabilities",
+	    LLDP_HAS(pdu, LLDP_TLV_SYS_CAP) ? json_caps(pdu->cap_sys) :
+	    json_null());
+	json_object_set_new(o, "capabilities_enabled",
+	    LLDP_HAS(pdu, LLDP_TLV_SYS_CAP) ? json_caps(pdu->cap_en) :
+	    json_null());
+	json_object_set_new(o, "mgmt_addrs", json_mgmt(pdu));
 	json_object_set_new(o, "src_mac", json_string(mac));
 	return (o);
 }
@@ -281,6 +341,8 @@ show_port(const struct port *p)
 	    "neighbors", (json_int_t)port_nbr_count(p),
 	    "too_many_neighbors", p->agent[0] != NULL &&
 		agent_too_many(p->agent[0]));
+	json_object_set_new(o, "dcbx_tlvs", json_string(
+	    port_be_dcbx_silent(p) != NULL ? port_be_dcbx_silent(p) : "sent"));
 	show_port_backend(o, p);
 	return (o);
 }
@@ -304,6 +366,32 @@ json_t *
 show_ports(void)
 {
 	return (show_each(show_port));
+}
+
+json_t *
+show_rows_each(const struct port *only, void (*fn)(const struct port *,
+    json_t *))
+{
+	const struct port **v;
+	json_t *arr = json_array();
+	size_t i;
+
+	if (only != NULL) {
+		fn(only, arr);
+		return (arr);
+	}
+	if ((v = port_sorted()) == NULL)
+		return (arr);
+	for (i = 0; v[i] != NULL; i++)
+		fn(v[i], arr);
+	free(v);
+	return (arr);
+}
+
+json_t *
+show_pfcwd(const struct port *only)
+{
+	return (show_rows_each(only, pfcwd_port_rows));
 }
 
 json_t *
@@ -390,11 +478,7 @@ show_stats_all(const struct port *only)
 const struct dcb_config *
 show_peer_cfg(const struct port *p)
 {
-	if (p->ds.active == DCBX_MODE_IEEE && p->ds.have_ieee)
-		return (&p->ds.ieee.cfg);
-	if (p->ds.active == DCBX_MODE_CEE && p->ds.have_cee)
-		return (&p->ds.cee.cfg);
-	return (NULL);
+	return (dcbx_peer_config(&p->ds));
 }
 
 static json_t *
@@ -412,6 +496,17 @@ opt(bool have, json_t *v)
 		return (v);
 	json_decref(v);
 	return (json_null());
+}
+
+static json_t *
+show_prio_bits(uint8_t m)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < DCB_NPRIO; i++)
+		json_array_append_new(a, json_boolean(m & (1u << i)));
+	return (a);
 }
 
 json_t *
@@ -433,19 +528,25 @@ show_dcbx(const struct port *p)
 	json_object_set_new(pfc, "peer", opt(pc && (pc->has & DCB_HAS_PFC),
 	    proto_pfc_to_json(pc ? &pc->pfc : &a->pfc)));
 	json_object_set_new(pfc, "oper", proto_pfc_to_json(&o->pfc));
+	/* Not negotiated: what the PFC watchdog turned off on top of oper. */
+	json_object_set_new(pfc, "watchdog_override", show_prio_bits(
+	    pfcwd_port_override(p)));
 	json_object_set_new(app, "admin", proto_app_to_json(&a->app));
 	json_object_set_new(app, "peer", opt(pc && (pc->has & DCB_HAS_APP),
 	    proto_app_to_json(pc ? &pc->app : &a->app)));
 	json_object_set_new(app, "oper", proto_app_to_json(&o->app));
 	fmt_mac(p->ds.peer_mac, mac, sizeof(mac));
-	return (json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I}",
+	return (json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I, "
+	    "s:s}",
 	    "ifname", p->ifname,
 	    "mode", dcb_kw_name(conf_mode_kw, p->cp.mode),
 	    "active", dcbx_mode_name[p->ds.active],
 	    "role", dcb_kw_name(conf_role_kw, p->cp.role),
 	    "peer_mac", p->ds.peer_present ? json_string(mac) : json_null(),
 	    "ets", ets, "pfc", pfc, "app", app,
-	    "invalid_peer", (json_int_t)p->ds.invalid_peer));
+	    "invalid_peer", (json_int_t)p->ds.invalid_peer,
+	    "dcbx_tlvs", port_be_dcbx_silent(p) != NULL ?
+	    port_be_dcbx_silent(p) : "sent"));
 }
 
 /* ------------------------------------------------- monitor events */
@@ -523,6 +624,10 @@ show_note_extra(const struct note *n, const char **name)
 		return (json_pack("{s:s, s:i}", "kind",
 		    engine_ev_name[n->engine.kind], "priority",
 		    n->engine.prio));
+	case NOTE_PFC_STORM:
+	case NOTE_PFC_STORM_RESTORED:
+		return (json_pack("{s:i, s:s}", "priority", n->storm.prio,
+		    "action", dcb_kw_name(pfcwd_action_kw, n->storm.action)));
 	default:
 		break;
 	}

@@ -16,6 +16,14 @@ struct port;
 
 json_t	*show_port(const struct port *);
 json_t	*show_ports(void);			/* sorted by ifname */
+/*
+ * The rows fn appends for one port (only) or for every port by name: for
+ * commands with any number of rows per port (doctor, pfcwd).
+ */
+json_t	*show_rows_each(const struct port *only,
+	    void (*fn)(const struct port *, json_t *));
+/* PFC watchdog rows (pfcwd_port.c), sorted by ifname then priority. */
+json_t	*show_pfcwd(const struct port *);	/* NULL: every port */
 json_t	*show_nbr(const struct nbr *, const struct lldp_pdu *);
 /* Neighbours of one port, or of all when p is NULL. */
 json_t	*show_nbrs(const struct port *);

@@ -266,7 +266,7 @@ dcbxd_varbinds(netsnmp_variable_list **vars, enum snmp_notif n,
 	const uint32_t peers[] = { 1, 1, 1, 9, ifx };
 	const uint32_t be[] = { 1, 1, 1, 6, ifx };
 	const uint32_t beerr[] = { 1, 1, 1, 7, ifx };
-	const oid prio_oid[] = { 1, 3, 6, 1, 4, 1, 32473, 1, 1, 3, 1, 0 };
+	const oid prio_oid[] = { 1, 3, 6, 1, 4, 1, DCBXD_PEN, 1, 1, 3, 1, 0 };
 	u_long prio = (u_long)arg;
 
 	vb_add(vars, SNMP_TREE_DCBXD, name, 5);

@@ -384,21 +384,11 @@ dd_port(struct snmp_view *vw, const struct port *p)
 	}
 }
 
-const struct dcb_config *
-snmp_peer_config(const struct port *p)
-{
-	if (p->ds.have_ieee)
-		return (&p->ds.ieee.cfg);
-	if (p->ds.have_cee)
-		return (&p->ds.cee.cfg);
-	return (NULL);
-}
-
 static void
 dd_feat(struct snmp_view *vw, const struct port *p, int f)
 {
 	const struct dcbx_feat_state *fs = &p->ds.feat[f];
-	const struct dcb_config *peer = snmp_peer_config(p);
+	const struct dcb_config *peer = dcbx_peer_config(&p->ds);
 	char buf[256];
 	struct snmp_oid o;
 

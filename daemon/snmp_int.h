@@ -86,7 +86,7 @@ enum snmp_tree {
 	SNMP_TREE_LLDP,		/* LLDP-MIB, 1.0.8802.1.1.2 */
 	SNMP_TREE_DCBX,		/* lldpXdot1dcbxMIB, ...13.1.5.32962.5 */
 	SNMP_TREE_PFC,		/* IEEE8021-PFC-MIB, 1.3.111.2.802.1.1.21 */
-	SNMP_TREE_DCBXD,	/* DCBXD-MIB, enterprises.32473.1 */
+	SNMP_TREE_DCBXD,	/* DCBXD-MIB, enterprises.DCBXD_PEN.1 */
 	SNMP_TREE__MAX
 };
 struct snmp_root {
@@ -113,9 +113,6 @@ uint32_t	snmp_ticks(uint64_t ms);
 struct dcb_config;
 void	snmp_feat_text(const struct dcb_config *, int feature,
 	    char *, size_t);
-/* The peer's config as negotiation saw it (IEEE first, else CEE), or NULL. */
-const struct dcb_config *snmp_peer_config(const struct port *);
-
 /*
  * Notifications (snmp_trap.c decides, snmp.c sends).  DCBXD-MIB numbers
  * them dcbxdNotifications.N; each condition has a raise and a clear.

@@ -22,8 +22,9 @@ const struct snmp_root snmp_roots[SNMP_TREE__MAX] = {
 	    { 1, 3, 111, 2, 802, 1, 1, 13, 1, 5, 32962, 5 }, 12 },
 	[SNMP_TREE_PFC] = { "ieee8021PFCMib",
 	    { 1, 3, 111, 2, 802, 1, 1, 21 }, 8 },
-	/* 32473: IANA's enterprise number for documentation (RFC 5612). */
-	[SNMP_TREE_DCBXD] = { "dcbxdMIB", { 1, 3, 6, 1, 4, 1, 32473, 1 }, 8 },
+	/* configure --with-enterprise-number; 32473 by default, IANA's
+	 * enterprise number for documentation (RFC 5612). */
+	[SNMP_TREE_DCBXD] = { "dcbxdMIB", { 1, 3, 6, 1, 4, 1, DCBXD_PEN, 1 }, 8 },
 };
 
 /* One LLDP-MIB object: lldpObjects (.1) + group + arc(s). */
@@ -175,16 +176,13 @@ build_stats(struct snmp_view *vw)
 static void
 build_local(struct snmp_view *vw)
 {
-	uint8_t cap_sys = caps_bits(LLDP_CAP_BRIDGE | LLDP_CAP_STATION);
-	uint16_t en = 0;
-	uint8_t cap_en;
+	uint16_t sys, en;
+	uint8_t cap_sys, cap_en;
 	struct port *p;
 
-	/* The enabled capabilities follow each port's role (port_local()):
-	 * the system has those of all its ports. */
-	for (p = port_first(); p != NULL; p = p->next)
-		en |= p->cp.role == CONF_ROLE_CONTROLLER ? LLDP_CAP_BRIDGE :
-		    LLDP_CAP_STATION;
+	/* What every port's PDUs carry (port_local()). */
+	conf_caps(&dx.conf, &sys, &en);
+	cap_sys = caps_bits(sys);
 	cap_en = caps_bits(en);
 
 	add_scalar(vw, 3, 1, SV_INT, LLDP_CHASSIS_MAC);
@@ -204,6 +202,68 @@ build_local(struct snmp_view *vw)
 		o.n[o.len - 2] = 4;			/* lldpLocPortDesc */
 		snmp_view_str(vw, &o, p->ifname, strlen(p->ifname));
 	}
+}
+
+/*
+ * A management address as a table index (LLDP-MIB: subtype, then the
+ * LldpManAddress OCTET STRING, length first: not IMPLIED).
+ */
+static void
+mgmt_index(struct snmp_oid *o, uint8_t subtype, const uint8_t *a,
+    size_t len)
+{
+	size_t i;
+
+	snmp_oid_push(o, subtype);
+	snmp_oid_push(o, (uint32_t)len);
+	for (i = 0; i < len; i++)
+		snmp_oid_push(o, a[i]);
+}
+
+static void
+loc_mgmt_row(struct snmp_view *vw, uint8_t subtype, const uint8_t *a,
+    size_t len, uint32_t ifindex)
+{
+	struct snmp_oid o;
+	uint32_t col;
+
+	for (col = 3; col <= 5; col++) {
+		lldp_oid(&o, 3, 8, 1);
+		snmp_oid_push(&o, col);
+		mgmt_index(&o, subtype, a, len);
+		snmp_view_num(vw, &o, SV_INT, col == 3 ? (int64_t)len + 1 :
+		    col == 4 ? 2 : (int64_t)ifindex);	/* ifIndex(2) */
+	}
+}
+
+/*
+ * lldpLocManAddrTable (lldpLocalSystemData 8): every address some port
+ * advertises (mgmt.c), once -- the view keeps one row per index.  The
+ * lldpLocManAddrOID column is not served (we send no OID).
+ */
+static void
+build_local_mgmt(struct snmp_view *vw)
+{
+	struct lldp_local *l;
+	struct port *p;
+	int i;
+
+	if ((l = malloc(sizeof(*l))) == NULL) {
+		vw->oom = true;
+		return;
+	}
+	for (p = port_first(); p != NULL; p = p->next) {
+		port_local(p, l);
+		if (!l->has_mgmt)
+			continue;
+		loc_mgmt_row(vw, l->mgmt_addr_subtype, l->mgmt_addr,
+		    l->mgmt_addr_len, l->mgmt_ifindex);
+		for (i = 0; i < l->mgmt_nmore; i++)
+			loc_mgmt_row(vw, l->mgmt_more[i].subtype,
+			    l->mgmt_more[i].addr, l->mgmt_more[i].len,
+			    l->mgmt_more[i].ifindex);
+	}
+	free(l);
 }
 
 struct rem_ctx {
@@ -233,6 +293,33 @@ rem_str(const struct rem_ctx *c, const struct nbr *n, uint32_t col,
 	snmp_view_str(c->vw, &o, b->p, b->p != NULL ? b->len : 0);
 }
 
+/*
+ * lldpRemManAddrTable (lldpRemoteSystemsData 2): the neighbour's
+ * management addresses; IfSubtype and IfId (the OID column is not served).
+ */
+static void
+rem_mgmt(const struct rem_ctx *c, const struct nbr *n)
+{
+	const struct lldp_mgmt *m;
+	struct snmp_oid o;
+	uint32_t col;
+	int i;
+
+	for (i = 0; i < c->pdu->nmgmt; i++) {
+		m = &c->pdu->mgmt[i];
+		for (col = 3; col <= 4; col++) {
+			lldp_oid(&o, 4, 2, 1);
+			snmp_oid_push(&o, col);
+			snmp_oid_push(&o, snmp_ticks(n->changed_ms));
+			snmp_oid_push(&o, (uint32_t)c->p->ifindex);
+			snmp_oid_push(&o, snmp_rem_index(n));
+			mgmt_index(&o, m->addr_subtype, m->addr.p, m->addr.len);
+			snmp_view_num(c->vw, &o, SV_INT, col == 3 ?
+			    m->if_subtype : (int64_t)m->if_number);
+		}
+	}
+}
+
 static void
 rem_one(struct nbr *n, void *arg)
 {
@@ -258,6 +345,7 @@ rem_one(struct nbr *n, void *arg)
 	b = caps_bits(pdu->cap_en);
 	rem_oid(&o, c, n, 12);
 	snmp_view_str(c->vw, &o, &b, LLDP_HAS(pdu, LLDP_TLV_SYS_CAP) ? 1 : 0);
+	rem_mgmt(c, n);
 }
 
 static void
@@ -282,6 +370,7 @@ snmp_lldp_build(struct snmp_view *vw)
 	build_config(vw);
 	build_stats(vw);
 	build_local(vw);
+	build_local_mgmt(vw);
 	build_remote(vw);
 }
 

@@ -91,7 +91,7 @@ ctrl_decode(struct cur *c, struct cee_tlv *t)
 static int
 pg_map(struct cur *c, struct dcb_ets *ets, struct cee_tlv *t)
 {
-	uint8_t pgid[DCB_NPRIO], used = 0, strict_tc = DCB_NTC - 1;
+	uint8_t pgid[DCB_NPRIO], used = 0, strict_tc = DCB_NTC;
 	char msg[64];
 
 	for (int p = 0; p < DCB_NPRIO; p += 2) {
@@ -112,8 +112,15 @@ pg_map(struct cur *c, struct dcb_ets *ets, struct cee_tlv *t)
 		if (pgid[p] < DCB_NTC)
 			used |= (uint8_t)(1u << pgid[p]);
 	}
-	while (strict_tc > 0 && (used & (1u << strict_tc)))
-		strict_tc--;
+	/*
+	 * Strict priorities go to the lowest TC no PG uses -- one whose PG
+	 * has no bandwidth if there is one -- so that they fit a port with
+	 * fewer TCs (ets-cap 4 on X540/X550-class NICs) whenever they can.
+	 */
+	for (int tc = DCB_NTC - 1; tc >= 0; tc--)
+		if (!(used & (1u << tc)) && (ets->tc_bw[tc] == 0 ||
+		    strict_tc == DCB_NTC || ets->tc_bw[strict_tc] != 0))
+			strict_tc = (uint8_t)tc;
 	for (int tc = 0; tc < DCB_NTC; tc++)
 		ets->tc_tsa[tc] = (used & (1u << tc)) ? DCB_TSA_ETS :
 		    DCB_TSA_STRICT;

@@ -71,8 +71,9 @@ struct cee_tlv {
  *
  * Mapping onto the model (lossy where CEE has no field):
  *  - PG: prio_tc[p] = PGID; the PGs some priority uses get TSA ets and
- *    tc_bw = PG %; priorities with PGID 15 go to the highest TC no other
- *    priority uses, with TSA strict; unused TCs are strict.  ets_cap is 8
+ *    tc_bw = PG %; priorities with PGID 15 go to the lowest TC no other
+ *    priority uses (one with PG % 0 if any), with TSA strict, so that
+ *    they fit a port with fewer TCs; unused TCs are strict.  ets_cap is 8
  *    (CEE has eight PGs whatever NumTCsSupported says; that is kept in
  *    feat[CEE_FEAT_PG].num_tcs).  PGIDs 8..14 are invalid.
  *  - PFC: pfc_en = enable map, pfc_cap = NumTCsPFCSupported.

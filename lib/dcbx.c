@@ -137,6 +137,9 @@ ieee_absent_why(const struct dcbx_state *st)
 {
 	if (st->npeers == 0)
 		return "no neighbour: using the admin config";
+	if (st->have_cee && st->cee.subtype == CEE_SUBTYPE_CIN)
+		return "the peer speaks only CIN (DCBX 1.0), which is not "
+		    "supported: using the admin config";
 	if (st->have_cee)
 		return "the peer speaks only CEE DCBX; this port is set to IEEE";
 	return "the neighbour sends no DCBX TLVs";
@@ -301,9 +304,14 @@ dcbx_rx_tlvs(struct dcbx_state *st, const struct dcbx_local *l,
 		memcpy(st->peer_mac, peer_mac, sizeof(st->peer_mac));
 		st->invalid_peer += store_peer(st, ieee, cee);
 		st->peer_present = st->have_ieee || st->have_cee;
-		/* Auto mode (lldpad, Solaris): legacy TLVs and no IEEE ones. */
+		/*
+		 * Auto mode (lldpad, Solaris): CEE TLVs and no IEEE ones.  Not
+		 * for CIN, which we do not speak: switching would only turn
+		 * every feature into an error.
+		 */
 		if (l->mode == DCBX_CFG_AUTO && st->active == DCBX_MODE_IEEE &&
-		    st->have_cee && !st->have_ieee) {
+		    st->have_cee && st->cee.subtype == CEE_SUBTYPE_CEE &&
+		    !st->have_ieee) {
 			st->active = DCBX_MODE_CEE;
 			st->mode_switches++;
 			dcbx_cee_reset(st);
@@ -449,6 +457,17 @@ dcbx_local_changed(struct dcbx_state *st, const struct dcbx_local *l)
 	if (st->active == DCBX_MODE_IEEE)
 		flags |= DCBX_CHG_TX;
 	return flags | snap_diff(st, &s);
+}
+
+const struct dcb_config *
+dcbx_peer_config(const struct dcbx_state *st)
+{
+	if (st->active == DCBX_MODE_IEEE && st->have_ieee)
+		return (&st->ieee.cfg);
+	if (st->active == DCBX_MODE_CEE && st->have_cee &&
+	    st->cee.subtype == CEE_SUBTYPE_CEE)
+		return (&st->cee.cfg);
+	return (NULL);
 }
 
 void

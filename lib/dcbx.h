@@ -98,6 +98,7 @@ struct dcbx_state {
 	uint8_t			oper_ver;
 	bool			cee_err[DCBX_F__MAX];	/* our Error bits */
 	struct cee_tlv		cee_tx;		/* what we advertise in CEE */
+	bool			cee_tx_set;	/* cee_tx holds seq's content */
 
 	/*
 	 * dcbx_rx()'s last input: the neighbour count, the peer's MAC and its
@@ -154,6 +155,12 @@ int	dcbx_local_changed(struct dcbx_state *, const struct dcbx_local *);
 /* Append our DCBX TLVs for the active mode to an LLDPDU being built. */
 void	dcbx_write_tlvs(const struct dcbx_state *, const struct dcbx_local *,
 	    struct wcur *);
+/*
+ * The peer's config negotiation uses -- the TLVs of the active mode, as
+ * vetted -- or NULL.  dcbctl (show.c) and SNMP (snmp_dcbx.c) both show
+ * this one, so that they cannot disagree.
+ */
+const struct dcb_config *dcbx_peer_config(const struct dcbx_state *);
 /* CEE: true when the peer has acknowledged our latest seq. */
 bool	dcbx_cee_synced(const struct dcbx_state *);
 

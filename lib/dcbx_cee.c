@@ -3,12 +3,16 @@
  * handshake (SeqNo/AckNo) and the per-feature state machine (enable,
  * willing and error bits), as lldpad's dcb_protocol.c describes them.
  *
- * Our advertised content (feature flags and tables) lives in st->cee_tx.
- * Whenever it changes we move to a new SeqNo -- only once the previous one
- * has been acknowledged; until then the change rides on the pending SeqNo
- * (run_control_protocol, step 4) -- and a feature counts as synchronised,
- * and is evaluated against the peer, only once the peer's AckNo has
- * reached the SeqNo at which that feature last changed.
+ * Our advertised content (feature flags and our desired, i.e. admin,
+ * tables -- not the operational ones: adopting the peer's config changes
+ * nothing we send) lives in st->cee_tx.  Whenever it changes we move to a
+ * new SeqNo, and only once the previous one has been acknowledged
+ * (run_control_protocol, step 4): until then we keep sending the pending
+ * SeqNo's content unchanged, so the peer's ack of it can never cover a
+ * newer content; the PDU carrying that ack re-evaluates and sends the
+ * change under the next SeqNo.  A feature counts as synchronised, and is
+ * evaluated against the peer, only once the peer's AckNo has reached the
+ * SeqNo at which that feature last changed.
  */
 #include "dcbx.h"
 
@@ -40,6 +44,7 @@ dcbx_cee_reset(struct dcbx_state *st)
 		st->cee_err[f] = false;
 	}
 	memset(&st->cee_tx, 0, sizeof(st->cee_tx));
+	st->cee_tx_set = false;
 }
 
 bool
@@ -294,8 +299,10 @@ static void
 cee_build(const struct dcbx_state *st, const struct dcbx_local *l,
     struct cee_tlv *t)
 {
+	struct dcb_config a;
 	int f;
 
+	dcbx_oper_admin(l, &a);
 	memset(t, 0, sizeof(*t));
 	t->subtype = CEE_SUBTYPE_CEE;
 	t->has_ctrl = true;
@@ -306,9 +313,9 @@ cee_build(const struct dcbx_state *st, const struct dcbx_local *l,
 		t->feat[f].error = st->cee_err[f];
 	}
 	t->cfg.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
-	t->cfg.ets = st->oper.ets;
-	t->cfg.pfc = st->oper.pfc;
-	cee_app_project(&st->oper.app, &t->cfg.app);
+	t->cfg.ets = a.ets;
+	t->cfg.pfc = a.pfc;
+	cee_app_project(&a.app, &t->cfg.app);
 }
 
 /* DCBX_F_* bits of the features whose advertised content differs. */
@@ -337,16 +344,22 @@ int
 dcbx_cee_eval(struct dcbx_state *st, const struct dcbx_local *l)
 {
 	struct cee_tlv t;
-	unsigned int m;
+	unsigned int m = 0;
 	int f;
 
 	for (f = 0; f < DCBX_F__MAX; f++)
 		cee_feat(st, l, f);
 	cee_build(st, l, &t);
-	if ((m = cee_diff(&t, &st->cee_tx)) == 0)
+	if (st->cee_tx_set && (m = cee_diff(&t, &st->cee_tx)) == 0)
 		return 0;
-	/* run_control_protocol step 4: a new SeqNo only once acked. */
-	if (st->my_ack == st->seq && ++st->seq == 0)
+	if (!st->cee_tx_set) {
+		/* The first content of a fresh SeqNo: nobody has seen it. */
+		m = (1u << DCBX_F__MAX) - 1;
+		st->cee_tx_set = true;
+	} else if (st->my_ack != st->seq) {
+		/* Step 4: the pending SeqNo keeps its content until acked. */
+		return 0;
+	} else if (++st->seq == 0)
 		st->seq = 1;
 	for (f = 0; f < DCBX_F__MAX; f++)
 		if (m & (1u << f))

@@ -33,8 +33,14 @@ ieee_ets(const struct dcbx_local *l, const struct ieee_peer *p,
 	struct dcb_ets cand;
 	struct dcb_why why;
 
-	/* A peer whose ETS TLVs are broken is not followed in part. */
-	if (p->bad & (DCB_HAS_RECO | DCB_HAS_ETS)) {
+	/*
+	 * A willing port follows the Recommendation alone: the peer's own
+	 * ETS Configuration is what the peer runs, not what it asks of us,
+	 * so a broken one stops nothing here.  A port that is not willing
+	 * follows neither, and reports whichever is broken.
+	 */
+	if (l->willing ? (p->bad & DCB_HAS_RECO) != 0 :
+	    (p->bad & (DCB_HAS_RECO | DCB_HAS_ETS)) != 0) {
 		dcbx_feat_set(fs, DCBX_ST_ERROR, "peer ETS %s rejected: %s",
 		    (p->bad & DCB_HAS_RECO) ? "recommendation" :
 		    "configuration", why_of(p, (p->bad & DCB_HAS_RECO) ? 1 : 0));
@@ -135,13 +141,34 @@ ieee_pfc(const struct dcbx_local *l, const struct ieee_peer *p,
 }
 
 /*
- * APP: the TLV has no willing bit (802.1Qaz D.2.12), so the local role
- * decides: a willing port runs the peer's table merged over its own.
+ * APP (802.1Q-2018 D.2.12, lldptool-app(8)).  The TLV has no willing bit
+ * and carries the sender's own (admin) table, never a merged one -- so an
+ * entry a peer learnt from us is not echoed back, and one we remove is
+ * gone from the peer at our next PDU.  A port that is not willing runs
+ * its own table.  A willing port runs the union of both tables; where
+ * both map the same selector and protocol to different priorities:
+ *  - a peer that is not willing (its PFC willing bit, else its ETS one;
+ *    neither TLV: not willing) wins;
+ *  - between two willing ports, the PFC tie-break decides: the port with
+ *    the lower MAC takes the peer's entry, the higher keeps its own.
+ * Both ends of a willing-willing link so run the same table, whoever
+ * received first.
  */
+static bool
+peer_app_willing(const struct ieee_peer *p)
+{
+	if (peer_has(p, DCB_HAS_PFC))
+		return (p->cfg.pfc.willing);
+	return (peer_has(p, DCB_HAS_ETS) && p->cfg.ets.willing);
+}
+
 static void
 ieee_app(const struct dcbx_local *l, const struct ieee_peer *p,
-    struct dcb_app_table *oper, struct dcbx_feat_state *fs)
+    const uint8_t peer_mac[6], struct dcb_app_table *oper,
+    struct dcbx_feat_state *fs)
 {
+	bool pw = peer_app_willing(p);
+
 	if (p->bad & DCB_HAS_APP)
 		dcbx_feat_set(fs, DCBX_ST_ERROR, "peer APP table rejected: %s",
 		    why_of(p, 3));
@@ -150,11 +177,20 @@ ieee_app(const struct dcbx_local *l, const struct ieee_peer *p,
 	else if (!l->willing)
 		dcbx_feat_set(fs, DCBX_ST_LOCAL, "not willing: keeping our "
 		    "APP table");
-	else {
+	else if (!pw || memcmp(l->mac, peer_mac, 6) < 0) {
 		dcbx_app_merge(&l->admin.app, &p->cfg.app, oper);
 		oper->willing = l->willing;
-		dcbx_feat_set(fs, DCBX_ST_PEER, "willing: adopted the peer's "
-		    "%u APP entries", (unsigned int)p->cfg.app.n);
+		dcbx_feat_set(fs, DCBX_ST_PEER, "%s: the peer's %u APP entries "
+		    "added, winning over ours", pw ? "both willing and our MAC "
+		    "is lower" : "willing and the peer is not",
+		    (unsigned int)p->cfg.app.n);
+	} else {
+		/* Our entries first: the peer's only where we have none. */
+		dcbx_app_merge(&p->cfg.app, &l->admin.app, oper);
+		oper->willing = l->willing;
+		dcbx_feat_set(fs, DCBX_ST_PEER, "both willing and our MAC is "
+		    "higher: the peer's %u APP entries added where ours have "
+		    "none", (unsigned int)p->cfg.app.n);
 	}
 }
 
@@ -175,15 +211,16 @@ dcbx_ieee_negotiate(const struct dcbx_local *l, const struct ieee_peer *p,
 	else
 		dcbx_feat_set(&feat[DCBX_F_PFC], DCBX_ST_LOCAL, off);
 	if (l->advertise & DCB_HAS_APP)
-		ieee_app(l, p, &oper->app, &feat[DCBX_F_APP]);
+		ieee_app(l, p, peer_mac, &oper->app, &feat[DCBX_F_APP]);
 	else
 		dcbx_feat_set(&feat[DCBX_F_APP], DCBX_ST_LOCAL, off);
 }
 
 /*
- * Our TLVs carry the operational tables with the local willing, CBS and
- * capability fields; the ETS Recommendation always carries the admin
- * recommendation (OL bld_ieee8021qaz_etscfg_tlv).
+ * Our ETS and PFC TLVs carry the operational tables with the local
+ * willing, CBS and capability fields; the ETS Recommendation always
+ * carries the admin recommendation (OL bld_ieee8021qaz_etscfg_tlv); the
+ * APP TLV carries our admin table (see ieee_app()).
  */
 void
 dcbx_ieee_write(const struct dcbx_state *st, const struct dcbx_local *l,
@@ -205,5 +242,5 @@ dcbx_ieee_write(const struct dcbx_state *st, const struct dcbx_local *l,
 	if (l->advertise & DCB_HAS_PFC)
 		ieee_pfc_write(w, &o->pfc);
 	if (l->advertise & DCB_HAS_APP)
-		(void)ieee_app_write(w, &o->app);
+		(void)ieee_app_write(w, &l->admin.app);
 }

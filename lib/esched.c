@@ -325,6 +325,7 @@ void
 esched_pause_init(struct esched_pause *ps)
 {
 	memset(ps, 0, sizeof(*ps));
+	ps->obey = 0xff;
 }
 
 static void
@@ -347,17 +348,18 @@ pause_set(bool *on, uint64_t *until, uint64_t *since, uint64_t *total,
 	*until = now + ns;		/* reload, never add */
 }
 
-void
+uint8_t
 esched_pause_pfc(struct esched_pause *ps, uint64_t now, uint8_t enable,
     const uint16_t time[ESCHED_NPRIO], uint32_t speed_mbps)
 {
 	int p;
 
 	for (p = 0; p < ESCHED_NPRIO; p++)
-		if (enable & (1u << p))
+		if (enable & ps->obey & (1u << p))
 			pause_set(&ps->on[p], &ps->until[p], &ps->since[p],
 			    &ps->total[p], now,
 			    pfc_quanta_to_ns(time[p], speed_mbps));
+	return ((uint8_t)(enable & ~ps->obey));
 }
 
 void
@@ -377,6 +379,10 @@ esched_pause_active(struct esched_pause *ps, int p, uint64_t now)
 	}
 	if (ps->on[p] && ps->until[p] <= now) {
 		ps->total[p] += ps->until[p] - ps->since[p];
+		ps->on[p] = false;
+	}
+	if (ps->on[p] && !(ps->obey & (1u << p))) {	/* no longer obeyed */
+		ps->total[p] += now > ps->since[p] ? now - ps->since[p] : 0;
 		ps->on[p] = false;
 	}
 	return (ps->on[p] || ps->all_on);
@@ -422,6 +428,7 @@ esched_egress_init(struct esched_egress *e, uint8_t *bufs[ESCHED_NPRIO],
 	memset(e, 0, sizeof(*e));
 	esched_cfg_build(&e->cfg, NULL);
 	esched_pause_init(&e->pause);
+	e->pause.obey = e->cfg.pfc_en;
 	for (p = 0; p < ESCHED_NPRIO; p++)
 		esched_ring_init(&e->q[p], bufs[p], size);
 }
@@ -430,6 +437,7 @@ void
 esched_egress_set(struct esched_egress *e, const struct esched_cfg *c)
 {
 	e->cfg = *c;
+	e->pause.obey = c->pfc_en;
 	memset(e->deficit, 0, sizeof(e->deficit));
 }
 

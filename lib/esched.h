@@ -105,6 +105,7 @@ void	esched_cfg_build(struct esched_cfg *, const struct dcb_config *);
  * once, expiry resumes.  An 802.3x PAUSE stops every priority.
  */
 struct esched_pause {
+	uint8_t		obey;		/* priorities whose PFC is obeyed */
 	uint64_t	until[ESCHED_NPRIO];
 	uint64_t	since[ESCHED_NPRIO];
 	uint64_t	total[ESCHED_NPRIO];	/* ns paused, closed spells */
@@ -113,14 +114,21 @@ struct esched_pause {
 	bool		all_on;
 };
 
+/* Every priority obeyed; esched_egress_set() obeys the config's PFC. */
 void	 esched_pause_init(struct esched_pause *);
-/* A PFC frame arrived: reload each enabled priority's timer. */
-void	 esched_pause_pfc(struct esched_pause *, uint64_t now, uint8_t enable,
+/*
+ * A PFC frame arrived: reload the timer of each enabled priority that is
+ * obeyed.  Like a NIC, a priority without PFC ignores the frame (802.1Qbb
+ * 36.1.3.2 applies to PFC-enabled priorities only): returns the enabled
+ * priorities that were ignored, for the caller to count.
+ */
+uint8_t	 esched_pause_pfc(struct esched_pause *, uint64_t now, uint8_t enable,
 	    const uint16_t time[ESCHED_NPRIO], uint32_t speed_mbps);
 /* An 802.3x PAUSE arrived. */
 void	 esched_pause_8023x(struct esched_pause *, uint64_t now, uint16_t quanta,
 	    uint32_t speed_mbps);
-/* Close spells that ended by now; true if prio may not send. */
+/* Close spells that ended by now (or are no longer obeyed); true if prio
+ * may not send. */
 bool	 esched_pause_active(struct esched_pause *, int prio, uint64_t now);
 /* Earliest expiry still ahead, UINT64_MAX if nothing is paused. */
 uint64_t esched_pause_wake(const struct esched_pause *);
@@ -140,7 +148,8 @@ struct esched_egress {
 /* bufs[p] of size bytes each; cfg may be NULL (defaults). */
 void	esched_egress_init(struct esched_egress *, uint8_t *bufs[ESCHED_NPRIO],
 	    uint32_t size);
-/* Take a new config live; queued frames stay where they are. */
+/* Take a new config live; queued frames stay where they are.  PFC is
+ * obeyed on the config's PFC priorities from now on. */
 void	esched_egress_set(struct esched_egress *, const struct esched_cfg *);
 /*
  * The priority whose head frame goes next, or -1: then *wake is when a

@@ -546,20 +546,21 @@ write_string(struct wcur *w, unsigned int type, const char *s)
 
 /* Management Address with an ifIndex and no OID (8.5.9). */
 static void
-write_mgmt(struct wcur *w, const struct lldp_local *l)
+write_mgmt(struct wcur *w, uint8_t subtype, const uint8_t *addr,
+    uint8_t alen, uint32_t ifindex)
 {
-	size_t len = 1 + 1 + l->mgmt_addr_len + 1 + 4 + 1;
+	size_t len = 1 + 1 + (size_t)alen + 1 + 4 + 1;
 
-	if (l->mgmt_addr_len < 1 || l->mgmt_addr_len > 31) {
+	if (alen < 1 || alen > 31) {
 		w->bad = true;
 		return;
 	}
 	wcur_u16(w, (uint16_t)(LLDP_TLV_MGMT_ADDR << 9 | len));
-	wcur_u8(w, (uint8_t)(l->mgmt_addr_len + 1));
-	wcur_u8(w, l->mgmt_addr_subtype);
-	wcur_bytes(w, l->mgmt_addr, l->mgmt_addr_len);
+	wcur_u8(w, (uint8_t)(alen + 1));
+	wcur_u8(w, subtype);
+	wcur_bytes(w, addr, alen);
 	wcur_u8(w, 2);			/* ifIndex */
-	wcur_u32(w, l->mgmt_ifindex);
+	wcur_u32(w, ifindex);
 	wcur_u8(w, 0);			/* no OID */
 }
 
@@ -567,6 +568,7 @@ void
 lldp_write_local(struct wcur *w, const struct lldp_local *l)
 {
 	uint8_t v[4];
+	int i;
 
 	write_mandatory(w, l, l->ttl);
 	write_string(w, LLDP_TLV_PORT_DESC, l->port_desc);
@@ -579,8 +581,14 @@ lldp_write_local(struct wcur *w, const struct lldp_local *l)
 		v[3] = (uint8_t)l->cap_en;
 		lldp_write_tlv(w, LLDP_TLV_SYS_CAP, v, 4);
 	}
-	if (l->has_mgmt)
-		write_mgmt(w, l);
+	if (l->has_mgmt) {
+		write_mgmt(w, l->mgmt_addr_subtype, l->mgmt_addr,
+		    l->mgmt_addr_len, l->mgmt_ifindex);
+		for (i = 0; i < l->mgmt_nmore && i < LLDP_MAX_MGMT - 1; i++)
+			write_mgmt(w, l->mgmt_more[i].subtype,
+			    l->mgmt_more[i].addr, l->mgmt_more[i].len,
+			    l->mgmt_more[i].ifindex);
+	}
 	if (l->max_frame != 0) {
 		v[0] = (uint8_t)(l->max_frame >> 8);
 		v[1] = (uint8_t)l->max_frame;

@@ -208,6 +208,15 @@ struct lldp_local {
 	uint8_t		mgmt_addr_len;
 	uint8_t		mgmt_addr[31];
 	uint32_t	mgmt_ifindex;
+	/* Further Management Address TLVs after that one (IPv6 beside
+	 * IPv4), each with its own ifIndex; only with has_mgmt. */
+	uint8_t		mgmt_nmore;
+	struct lldp_local_mgmt {
+		uint8_t		subtype;	/* IANA address family */
+		uint8_t		len;		/* 1..31 */
+		uint8_t		addr[31];
+		uint32_t	ifindex;
+	}		mgmt_more[LLDP_MAX_MGMT - 1];
 	uint16_t	max_frame;		/* 0: TLV omitted */
 };
 

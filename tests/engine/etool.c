@@ -9,7 +9,9 @@
  *       RATE in b/s (0: as fast as possible); COUNT 0: until --duration.
  *   etool sink IF --duration MS [--skip MS] [--idle MS]
  *       per priority: frames, bytes, gaps, reorders (JSON).
- *   etool pfc IF (--prio P --quanta N | --pause N)
+ *   etool pfc IF (--prio P --quanta N | --pause N) [--every MS --duration MS]
+ *       one frame, or one every MS for MS (a storm; prints when it began
+ *       and ended, CLOCK_REALTIME seconds, and the frames sent, as JSON).
  *   etool pausecheck IF --prio P --other O (--quanta N | --pause N)
  *       --speed RATE [--xon-after MS]: send one pause while frames flow and
  *       measure how long P stopped and whether O kept flowing (JSON).
@@ -334,6 +336,7 @@ struct pc {
 	long		quanta;
 	bool		pause;
 	uint64_t	speed, xon_after;
+	uint64_t	every, duration;	/* ns: a storm */
 };
 
 static void
@@ -358,7 +361,41 @@ pc_args(int argc, char **argv, struct pc *c)
 			c->speed = num(argv[i + 1]);
 		else if (strcmp(argv[i], "--xon-after") == 0)
 			c->xon_after = num(argv[i + 1]) * 1000000ull;
+		else if (strcmp(argv[i], "--every") == 0)
+			c->every = num(argv[i + 1]) * 1000000ull;
+		else if (strcmp(argv[i], "--duration") == 0)
+			c->duration = num(argv[i + 1]) * 1000000ull;
 	}
+}
+
+static double
+real_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+}
+
+/* A pause frame every c->every ns for c->duration ns, on schedule. */
+static int
+storm(int fd, const struct pc *c)
+{
+	uint64_t t0 = now_ns(), t = t0;
+	unsigned long sent = 0, failed = 0;
+	double r0 = real_s();
+
+	while (t - t0 < c->duration) {
+		if (send_pause(fd, c->prio, (uint16_t)c->quanta, c->pause) < 0)
+			failed++;
+		else
+			sent++;
+		t += c->every;
+		sleep_until(t);
+	}
+	printf("{\"start\":%.6f,\"end\":%.6f,\"sent\":%lu,\"failed\":%lu}\n",
+	    r0, real_s(), sent, failed);
+	return (sent == 0);
 }
 
 static int
@@ -368,6 +405,8 @@ pfc_main(int argc, char **argv)
 	int fd = open_if(argv[2]);
 
 	pc_args(argc, argv, &c);
+	if (c.every != 0 && c.quanta >= 0)
+		return (storm(fd, &c));
 	return (c.quanta < 0 || send_pause(fd, c.prio, (uint16_t)c.quanta,
 	    c.pause) < 0);
 }

@@ -7,7 +7,7 @@ DCBXD=${DCBXD:-$top_builddir/daemon/dcbxd}
 SN_OID_LLDP=.1.0.8802.1.1.2
 SN_OID_DCBX=.1.3.111.2.802.1.1.13.1.5.32962.5
 SN_OID_PFC=.1.3.111.2.802.1.1.21
-SN_OID_OURS=.1.3.6.1.4.1.32473.1
+SN_OID_OURS=.1.3.6.1.4.1.$(sed -n "s/^#define DCBXD_PEN //p" "$top_builddir/config.h").1
 MIBS=""; export MIBS		# numeric OIDs only, no MIB files needed
 . "$top_srcdir/tests/lib/ctl.sh"
 

@@ -10,7 +10,7 @@
 
 sn_need
 sn_setup
-plan 24
+plan 29
 ns_add ctl && ns_add srv || bail "namespaces"
 veth_add ctl s0 srv s1 02:00:00:00:c0:01 02:00:00:00:5e:01 || bail "veth"
 nsx ctl ip link set s0 up; nsx srv ip link set s1 up
@@ -33,6 +33,16 @@ cid=$(sn_get $L.3.2.0 | tr -d '"')
 check "lldpLocChassisId is a MAC ($cid)" \
 	sh -c "printf '%s' \"\$1\" | grep -Eq '^([0-9A-F]{2} ){5}[0-9A-F]{2} ?\$'" _ "$cid"
 sn_expect "lldpLocSysName = srv" $L.3.3.0 srv
+# A willing server is Station Only, alone (802.1AB 8.5.8.1): BITS
+# stationOnly(7) = 0x01, enabled the same.
+caps=$(snmpget -v2c -c public -On -Oqv -Ox -t 1 -r 1 "127.0.0.1:$SN_PORT" \
+    $L.3.5.0 $L.3.6.0 2>/dev/null | tr -d ' "\n')
+check "lldpLocSysCapSupported/Enabled = stationOnly only ($caps)" \
+    [ "$caps" = "0101" ]
+rcaps=$(snmpwalk -v2c -c public -On -Ox -t 2 -r 1 "127.0.0.1:$SN_PORT" \
+    $L.4.1.1.11 2>/dev/null)
+check "lldpRemSysCapSupported of the controller = bridge(2) only" \
+    sh -c "printf '%s\n' \"\$1\" | grep -q '= Hex-STRING: 20 *\$'" _ "$rcaps"
 sn_expect "lldpPortConfigAdminStatus = txAndRx(3)" $L.1.6.1.2.$IF 3
 rx=$(sn_get $L.2.7.1.4.$IF)
 check "lldpStatsRxPortFramesTotal counts frames ($rx)" [ "${rx:-0}" -ge 1 ]
@@ -46,6 +56,17 @@ check "lldpRemChassisId is the controller's chassis MAC (6 octets)" \
 check "lldpRemPortIdSubtype = interfaceName(5), lldpRemPortId = s0" \
 	sh -c "printf '%s\n' \"\$1\" | grep -q '^$L.4.1.1.6\..* = INTEGER: 5' &&
 	    printf '%s\n' \"\$1\" | grep -q '^$L.4.1.1.7\..* = STRING: \"s0\"'" _ "$rem"
+# Management addresses: neither end has an IP address, so each sends its
+# port's MAC (family 6): lldpLocManAddrTable and lldpRemManAddrTable,
+# indexed by subtype, length and the address octets.
+CIF=$(sn_ifindex ctl s0)
+sn_expect "lldpLocManAddrIfSubtype (s1's MAC) = ifIndex(2)" \
+	$L.3.8.1.4.6.6.2.0.0.0.94.1 2
+sn_expect "lldpLocManAddrIfId (s1's MAC) = s1's ifIndex" \
+	$L.3.8.1.5.6.6.2.0.0.0.94.1 "$IF"
+rm_=$(sn_walk $L.4.2.1.4)
+check "lldpRemManAddrIfId of the controller's MAC = its s0 ifIndex ($CIF)" \
+	sh -c "printf '%s\n' \"\$1\" | grep -q '^$L.4.2.1.4\.[0-9]*\.$IF\.[0-9]*\.6\.6\.2\.0\.0\.0\.192\.1 = INTEGER: $CIF\$'" _ "$rm_"
 
 # DCBX local (operational) data of the server: the controller's policy.
 sn_expect "LocETSConTrafficClassBandwidth TC0 = 50" $D.2.1.3.1.2.$IF.0 50

@@ -106,6 +106,13 @@ basic_init(struct lldp_local *l)
 	l->mgmt_addr_len = 4;
 	memcpy(l->mgmt_addr, ip, 4);
 	l->mgmt_ifindex = 2;
+	/* and an IPv6 one, as dcbxd sends both when a port has both */
+	l->mgmt_nmore = 2;
+	l->mgmt_more[0] = (struct lldp_local_mgmt){ 2, 16,
+	    { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 }, 3 };
+	/* and a MAC (IANA 6), what dcbxd sends from a port without IP */
+	l->mgmt_more[1] = (struct lldp_local_mgmt){ 6, 6,
+	    { 0x02, 0x00, 0x00, 0x00, 0x0a, 0x01 }, 4 };
 	l->max_frame = 9216;
 }
 
@@ -241,6 +248,25 @@ exp_caps(struct mk *m, const char *base, uint16_t v)
 	}
 }
 
+/* One Management Address TLV: string length, subtype, address, ifIndex
+ * subtype and number, OID length 0; tshark names the address field by
+ * family (lldp.mgn.addr.ip4/ip6/hex). */
+static void
+exp_mgmt(struct mk *m, unsigned int subtype, unsigned int alen,
+    const char *field, const char *addr, uint32_t ifindex)
+{
+	char name[32];
+
+	exp_tlv(m, LLDP_TLV_MGMT_ADDR, 1 + 1 + alen + 1 + 4 + 1u);
+	mk_expect(m, "lldp.mgn.address.len", "%u", alen + 1u);
+	mk_expect(m, "lldp.mgn.address.subtype", "%u", subtype);
+	snprintf(name, sizeof(name), "lldp.mgn.addr.%s", field);
+	mk_expect(m, name, "%s", addr);
+	mk_expect(m, "lldp.mgn.interface.subtype", "%u", 2u);
+	mk_expect(m, "lldp.mgn.interface.number", "%u", ifindex);
+	mk_expect(m, "lldp.mgn.obj.len", "%u", 0u);
+}
+
 static void
 exp_basic(struct mk *m, const struct lldp_local *l)
 {
@@ -253,15 +279,10 @@ exp_basic(struct mk *m, const struct lldp_local *l)
 	exp_tlv(m, LLDP_TLV_SYS_CAP, 4);
 	exp_caps(m, "lldp.tlv.system_cap", l->cap_sys);
 	exp_caps(m, "lldp.tlv.enable_system_cap", l->cap_en);
-	/* string length, subtype, address, ifIndex subtype, number, OID len */
-	exp_tlv(m, LLDP_TLV_MGMT_ADDR, 1 + 1 + l->mgmt_addr_len + 1 + 4 + 1u);
-	mk_expect(m, "lldp.mgn.address.len", "%u", l->mgmt_addr_len + 1u);
-	mk_expect(m, "lldp.mgn.address.subtype", "%u", l->mgmt_addr_subtype);
-	mk_expect(m, "lldp.mgn.addr.ip4", "%u.%u.%u.%u", l->mgmt_addr[0],
-	    l->mgmt_addr[1], l->mgmt_addr[2], l->mgmt_addr[3]);
-	mk_expect(m, "lldp.mgn.interface.subtype", "%u", 2u);
-	mk_expect(m, "lldp.mgn.interface.number", "%u", l->mgmt_ifindex);
-	mk_expect(m, "lldp.mgn.obj.len", "%u", 0u);
+	exp_mgmt(m, l->mgmt_addr_subtype, l->mgmt_addr_len, "ip4",
+	    "192.0.2.1", l->mgmt_ifindex);
+	exp_mgmt(m, 2, 16, "ip6", "2001:db8::1", l->mgmt_more[0].ifindex);
+	exp_mgmt(m, 6, 6, "hex", "02:00:00:00:0a:01", l->mgmt_more[1].ifindex);
 	exp_tlv(m, LLDP_TLV_ORG, 6);
 	mk_expect(m, "lldp.orgtlv.oui", "%u", 0x00120fu);
 	mk_expect(m, "lldp.ieee.802_3.subtype", "0x%02x", 4u);

@@ -16,12 +16,13 @@ layer() {
 	conf|conf_field) echo conf ;;
 	dcbxd) echo context ;;
 	agent|sock) echo lldp ;;
-	backend|dcbnl|dcbnl_msg|dcbnl_watch|engine|engine_dp|engine_int)
+	backend|dcbnl|dcbnl_msg|dcbnl_watch|engine|engine_dp|engine_int|engine_wd)
 		echo backend ;;
-	port|port_be) echo port ;;
+	port|port_be|mgmt) echo port ;;
 	ctl|show|doctor) echo control ;;
 	metrics) echo metrics ;;
 	snmp|snmp_int|snmp_view|snmp_mib|snmp_dcbx|snmp_trap) echo snmp ;;
+	pfcwd_port) echo watchdog ;;
 	main) echo main ;;
 	*) echo "" ;;
 	esac

@@ -158,22 +158,48 @@ fx_link(struct fx_agent *sw, enum dcbx_cfg_mode sw_mode,
 	dcbx_init(&sw->st, &sw->l);
 }
 
+/* What a's LLDPDUs carry, through the real encoder and decoder. */
+static inline void
+fx_encode(const struct fx_agent *a, uint8_t buf[LLDP_MAX_PDU],
+    struct lldp_pdu *pdu)
+{
+	struct wcur w;
+
+	wcur_init(&w, buf, LLDP_MAX_PDU);
+	lldp_write_local(&w, &a->ll);
+	dcbx_write_tlvs(&a->st, &a->l, &w);
+	lldp_write_end(&w);
+	assert_false(w.bad);
+	assert_int_equal(lldp_decode(buf, w.len, pdu), LLDP_DEC_OK);
+}
+
 /* from sends one LLDPDU to to, through the real encoder and decoder. */
 static inline int
 fx_send(const struct fx_agent *from, struct fx_agent *to)
 {
 	uint8_t buf[LLDP_MAX_PDU];
 	struct lldp_pdu pdu;
-	struct wcur w;
 
-	wcur_init(&w, buf, sizeof(buf));
-	lldp_write_local(&w, &from->ll);
-	dcbx_write_tlvs(&from->st, &from->l, &w);
-	lldp_write_end(&w);
-	assert_false(w.bad);
-	assert_int_equal(lldp_decode(buf, w.len, &pdu), LLDP_DEC_OK);
+	fx_encode(from, buf, &pdu);
 	to->last = dcbx_rx(&to->st, &to->l, &pdu, from->l.mac, 1);
 	return to->last;
+}
+
+/* What st puts on the wire in CEE mode, decoded by the real codecs. */
+static inline void
+fx_cee_written(const struct dcbx_state *st, const struct dcbx_local *l,
+    struct cee_tlv *t)
+{
+	static struct fx_agent a;
+	uint8_t buf[LLDP_MAX_PDU];
+	struct lldp_pdu pdu;
+
+	fx_agent(&a, l->willing, l->mac, l->mode);
+	a.st = *st;
+	a.l = *l;
+	fx_encode(&a, buf, &pdu);
+	memset(t, 0, sizeof(*t));
+	assert_int_equal(cee_peer_decode(&pdu, t), CEE_SUBTYPE_CEE);
 }
 
 /*

@@ -278,12 +278,107 @@ cee_pg(struct fake *f, const struct fa *pg, struct fake_cee_tc *tc,
 
 		if (t == NULL || !t->nested || attrs(f, t->p, t->len, p, 4) != 4)
 			return bad(f, "PG TC nest wrong");
-		tc[i].pgid = u8val(f, p, 4, DCB_TC_ATTR_PARAM_PGID);
+		if (!f->ignore_pgid)
+			tc[i].pgid = u8val(f, p, 4, DCB_TC_ATTR_PARAM_PGID);
+		else
+			(void)u8val(f, p, 4, DCB_TC_ATTR_PARAM_PGID);
 		tc[i].up = u8val(f, p, 4, DCB_TC_ATTR_PARAM_UP_MAPPING);
 		tc[i].strict = u8val(f, p, 4, DCB_TC_ATTR_PARAM_STRICT_PRIO);
 		tc[i].pct = u8val(f, p, 4, DCB_TC_ATTR_PARAM_BW_PCT);
 		if ((v = u8attr(f, a, n, DCB_PG_ATTR_BW_ID_0 + i)) != NULL)
 			bw[i] = *v;
+	}
+}
+
+/* An "all" request: nest attr holding flag (and, for PG, TC_ALL{ALL}). */
+static bool
+get_all_ok(struct fake *f, const struct fa *top, int n, uint16_t attr)
+{
+	struct fa a[4], t[2];
+	const struct fa *x = find(top, n, attr), *tc;
+	int k;
+
+	if (x == NULL || !x->nested || (k = attrs(f, x->p, x->len, a, 4)) < 1)
+		return false;
+	if (attr == DCB_ATTR_PFC_CFG)
+		return find(a, k, DCB_PFC_UP_ATTR_ALL) != NULL;
+	return (tc = find(a, k, DCB_PG_ATTR_TC_ALL)) != NULL &&
+	    find(a, k, DCB_PG_ATTR_BW_ID_ALL) != NULL &&
+	    attrs(f, tc->p, tc->len, t, 2) == 1 &&
+	    t[0].type == DCB_TC_ATTR_PARAM_ALL;
+}
+
+/* The CEE getters of dcbnl.c, answering from the committed state. */
+static int
+cee_get(struct fake *f, uint8_t cmd, const struct fa *top, int n,
+    struct wb *w)
+{
+	struct fa a[4];
+	const struct fa *x, *id;
+	size_t nest, tc;
+	uint16_t v;
+	int i, k;
+
+	if (f->no_cee_getters && (cmd == DCB_CMD_GSTATE ||
+	    cmd == DCB_CMD_PFC_GSTATE || cmd == DCB_CMD_PGTX_GCFG ||
+	    cmd == DCB_CMD_PFC_GCFG || cmd == DCB_CMD_GAPP))
+		return -EOPNOTSUPP;
+	switch (cmd) {
+	case DCB_CMD_GSTATE:
+		wb_u8(w, DCB_ATTR_STATE, f->cee_state);
+		return 0;
+	case DCB_CMD_PFC_GSTATE:
+		wb_u8(w, DCB_ATTR_PFC_STATE, f->hw_pfc_state);
+		return 0;
+	case DCB_CMD_PGTX_GCFG:
+		if (!get_all_ok(f, top, n, DCB_ATTR_PG_CFG))
+			return bad(f, "PGTX_GCFG without TC_ALL/BW_ID_ALL"),
+			    -EINVAL;
+		nest = wb_nest(w, DCB_ATTR_PG_CFG);
+		for (i = 0; i < 8; i++) {
+			tc = wb_nest(w, DCB_PG_ATTR_TC_0 + i);
+			wb_u8(w, DCB_TC_ATTR_PARAM_PGID, f->hw_tx[i].pgid);
+			wb_u8(w, DCB_TC_ATTR_PARAM_UP_MAPPING,
+			    f->cee_get_zeros ? 0 : f->hw_tx[i].up);
+			wb_u8(w, DCB_TC_ATTR_PARAM_STRICT_PRIO,
+			    f->cee_get_zeros ? 0 : f->hw_tx[i].strict);
+			wb_u8(w, DCB_TC_ATTR_PARAM_BW_PCT,
+			    f->cee_get_zeros ? 0 : f->hw_tx[i].pct);
+			wb_end(w, tc);
+		}
+		for (i = 0; i < 8; i++)
+			wb_u8(w, DCB_PG_ATTR_BW_ID_0 + i, f->hw_bw_tx[i]);
+		wb_end(w, nest);
+		return 0;
+	case DCB_CMD_PFC_GCFG:
+		if (!get_all_ok(f, top, n, DCB_ATTR_PFC_CFG))
+			return bad(f, "PFC_GCFG without PFC_UP_ATTR_ALL"),
+			    -EINVAL;
+		nest = wb_nest(w, DCB_ATTR_PFC_CFG);
+		for (i = 0; i < 8; i++)
+			wb_u8(w, DCB_PFC_UP_ATTR_0 + i, f->hw_pfc[i]);
+		wb_end(w, nest);
+		return 0;
+	case DCB_CMD_GAPP:
+		if ((x = find(top, n, DCB_ATTR_APP)) == NULL ||
+		    (k = attrs(f, x->p, x->len, a, 4)) != 2 ||
+		    (id = find(a, k, DCB_APP_ATTR_ID)) == NULL || id->len != 2)
+			return bad(f, "GAPP wrong"), -EINVAL;
+		memcpy(&v, id->p, 2);
+		nest = wb_nest(w, DCB_ATTR_APP);
+		wb_u8(w, DCB_APP_ATTR_IDTYPE, u8val(f, a, k,
+		    DCB_APP_ATTR_IDTYPE));
+		wb_put(w, DCB_APP_ATTR_ID, &v, 2);
+		for (i = 0; i < f->cee_app_n; i++)
+			if (f->cee_app_id[i] == v && f->cee_app_idtype[i] ==
+			    u8val(f, a, k, DCB_APP_ATTR_IDTYPE))
+				break;
+		wb_u8(w, DCB_APP_ATTR_PRIORITY, i < f->cee_app_n ?
+		    f->cee_app_prio[i] : 0);
+		wb_end(w, nest);
+		return 0;
+	default:
+		return -EOPNOTSUPP;
 	}
 }
 
@@ -318,22 +413,59 @@ cee_set(struct fake *f, uint8_t cmd, const struct fa *top, int n,
 		if ((x = find(top, n, DCB_ATTR_APP)) == NULL ||
 		    (k = attrs(f, x->p, x->len, a, 16)) != 3 ||
 		    (id = find(a, k, DCB_APP_ATTR_ID)) == NULL ||
-		    id->len != 2 || f->cee_app_n == 16)
+		    id->len != 2)
 			return bad(f, "SAPP wrong"), -EINVAL;
-		i = f->cee_app_n++;
+		/* dcb_setapp(): replace the (idtype, id) entry in place. */
+		for (i = 0; i < f->cee_app_n; i++)
+			if (f->cee_app_idtype[i] == u8val(f, a, k,
+			    DCB_APP_ATTR_IDTYPE) && memcmp(&f->cee_app_id[i],
+			    id->p, 2) == 0)
+				break;
+		if (i == 16)
+			return bad(f, "SAPP table full"), -EINVAL;
+		if (i == f->cee_app_n)
+			f->cee_app_n++;
 		f->cee_app_idtype[i] = u8val(f, a, k, DCB_APP_ATTR_IDTYPE);
 		memcpy(&f->cee_app_id[i], id->p, 2);
 		f->cee_app_prio[i] = u8val(f, a, k, DCB_APP_ATTR_PRIORITY);
 		wb_u8(w, DCB_ATTR_APP, 0);
 		return 0;
+	case DCB_CMD_SSTATE:
+		if ((x = find(top, n, DCB_ATTR_STATE)) == NULL || x->len != 1)
+			return -EINVAL;
+		f->cee_state = *x->p;
+		f->sstate_at = f->nreq - 1;
+		wb_u8(w, DCB_ATTR_STATE, 0);
+		return 0;
+	case DCB_CMD_PFC_SSTATE:
+		if ((x = find(top, n, DCB_ATTR_PFC_STATE)) == NULL ||
+		    x->len != 1)
+			return -EINVAL;
+		f->cee_pfc_state = f->drop_pfc_state ? 0 : *x->p;
+		wb_u8(w, DCB_ATTR_PFC_STATE, 0);
+		return 0;
 	case DCB_CMD_SET_ALL:
 		if (u8attr(f, top, n, DCB_ATTR_SET_ALL) == NULL)
 			return -EINVAL;
 		f->set_all++;
+		f->set_all_at = f->nreq - 1;
+		/* bnx2x_dcbnl_set_all(): refused (1) while DCB is off. */
+		if (!f->cee_state) {
+			wb_u8(w, DCB_ATTR_SET_ALL, 1);
+			return 0;
+		}
+		for (i = 0; i < 8; i++)
+			if (f->cee_tx[i].pgid > 7 && !f->cee_pgid15)
+				bad(f, "PGID > 7: ixgbe indexes its 8-entry "
+				    "bw_percentage table with it");
+		memcpy(f->hw_tx, f->cee_tx, sizeof(f->hw_tx));
+		memcpy(f->hw_bw_tx, f->cee_bw_tx, sizeof(f->hw_bw_tx));
+		memcpy(f->hw_pfc, f->cee_pfc, sizeof(f->hw_pfc));
+		f->hw_pfc_state = f->cee_pfc_state;
 		wb_u8(w, DCB_ATTR_SET_ALL, 0);
 		return 0;
 	default:
-		return -EOPNOTSUPP;
+		return cee_get(f, cmd, top, n, w);
 	}
 }
 
@@ -411,8 +543,10 @@ fake_send(struct dcbnl_tr *t, const void *buf, size_t len)
 	    top[0].len != sizeof(FAKE_IFNAME) ||
 	    memcmp(top[0].p, FAKE_IFNAME, sizeof(FAKE_IFNAME)) != 0)
 		bad(f, "first attribute is not DCB_ATTR_IFNAME \"eth0\"");
-	if ((r->cmd == DCB_CMD_IEEE_GET || r->cmd == DCB_CMD_GDCBX) !=
-	    (h.nlmsg_type == RTM_GETDCB))
+	if ((r->cmd == DCB_CMD_IEEE_GET || r->cmd == DCB_CMD_GDCBX ||
+	    r->cmd == DCB_CMD_GSTATE || r->cmd == DCB_CMD_PFC_GSTATE ||
+	    r->cmd == DCB_CMD_PGTX_GCFG || r->cmd == DCB_CMD_PFC_GCFG ||
+	    r->cmd == DCB_CMD_GAPP) != (h.nlmsg_type == RTM_GETDCB))
 		bad(f, "GET command not in RTM_GETDCB or SET not in RTM_SETDCB");
 	if (f->stale_first) {
 		w = msg_start(f, r->cmd);
@@ -474,6 +608,7 @@ fake_init(struct fake *f)
 	    100 };
 	f->dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
 	f->pfc_en_keep = 0xff;
+	f->sstate_at = f->set_all_at = -1;
 	/* An mlx5-like NIC after reset: 8 TCs, all priorities in TC 0. */
 	f->ets.ets_cap = 8;
 	f->ets.tc_tx_bw[0] = 100;

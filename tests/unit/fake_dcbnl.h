@@ -54,10 +54,24 @@ struct fake {
 	uint8_t			cee_pfc[8];
 	struct fake_cee_tc	cee_tx[8], cee_rx[8];
 	uint8_t			cee_bw_tx[8], cee_bw_rx[8];
+	uint8_t			cee_pfc_state;	/* staged by PFC_SSTATE */
 	int			cee_app_n;
 	uint8_t			cee_app_idtype[16], cee_app_prio[16];
 	uint16_t		cee_app_id[16];
 	int			set_all;
+	/* CEE state in effect: SSTATE, and what SET_ALL committed (the CEE
+	 * getters answer from here, as ixgbe's read dcb_cfg, not temp) */
+	uint8_t			cee_state;
+	int			sstate_at, set_all_at; /* request index, -1 */
+	bool			cee_pgid15;	/* bnx2x: PGID 15 means strict */
+	bool			drop_pfc_state;	/* a driver that loses it */
+	bool			ignore_pgid;	/* one that keeps its PGIDs */
+	bool			no_cee_getters;	/* -EOPNOTSUPP to CEE GETs */
+	bool			cee_get_zeros;	/* mlx5/bnx2x: the PG getter
+						   reports 0 for STRICT_PRIO,
+						   UP_MAPPING and BW_PCT */
+	struct fake_cee_tc	hw_tx[8];
+	uint8_t			hw_bw_tx[8], hw_pfc[8], hw_pfc_state;
 	/* what we were sent */
 	int			nreq;
 	struct fake_req		req[FAKE_MAXREQ];

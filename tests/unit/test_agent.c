@@ -39,6 +39,7 @@ static struct {
 	uint64_t	last_ms;
 	unsigned int	added, changed, gone[3], dropped;
 	bool		link_up;
+	bool		repeat_wanted;	/* ops->repeat_wanted() says */
 } cap;
 
 static void
@@ -108,6 +109,13 @@ own_nbr_changed(void *ctx, struct agent *a, struct nbr *n,
 	cap.changed++;
 }
 
+static bool
+own_repeat_wanted(void *ctx, struct agent *a)
+{
+	(void)ctx; (void)a;
+	return (cap.repeat_wanted);
+}
+
 static void
 own_nbr_gone(void *ctx, struct agent *a, struct nbr *n, int why)
 {
@@ -126,7 +134,7 @@ static const struct agent_ops own_ops = {
 	.build_frame = own_build_frame, .send = own_send,
 	.link_up = own_link_up, .nbr_added = own_nbr_added,
 	.nbr_changed = own_nbr_changed, .nbr_gone = own_nbr_gone,
-	.nbr_dropped = own_nbr_dropped,
+	.nbr_dropped = own_nbr_dropped, .repeat_wanted = own_repeat_wanted,
 };
 
 /* ------------------------------------------------------------ fixtures */
@@ -213,21 +221,107 @@ feed(struct agent *a, uint8_t id, uint16_t ttl, const char *name)
 
 /* --------------------------------------------------------------- tests */
 
+/*
+ * 802.1AB-2016 9.2.10, the transmit timer machine, one transition per
+ * test.  TX_TIMER_INITIALIZE leaves txTTR 0 and txFast 0: TX_TIMER_EXPIRES
+ * at once, SIGNAL_TX with txTTR = msgTxInterval.  One PDU, then 30 s.
+ */
 static void
-agent_start_sends_at_once_then_fast_tx_then_interval(void **state)
+agent_start_sends_once_then_at_the_interval(void **state)
 {
 	struct fx *fx = *state;
 
 	agent_set_state(fx->a, true, true);
 	assert_int_equal(cap.frames, 1);		/* t = 0 */
-	fake_ev_advance(4500);		/* msgFastTx 1 s, txFastInit 4 */
-	assert_int_equal(cap.frames, 5);
-	fake_ev_advance(29000);		/* t = 33.5 s: interval 30 s */
-	assert_int_equal(cap.frames, 5);
-	fake_ev_advance(1000);		/* t = 34.5 s */
-	assert_int_equal(cap.frames, 6);
+	assert_int_equal(fx->a->tx_fast, 0);
+	fake_ev_advance(29999);
+	assert_int_equal(cap.frames, 1);
+	fake_ev_advance(1);			/* t = 30 s */
+	assert_int_equal(cap.frames, 2);
 	fake_ev_advance(30000);
-	assert_int_equal(cap.frames, 7);
+	assert_int_equal(cap.frames, 3);
+}
+
+/*
+ * TX_FAST_START sets txFast = txFastInit and goes on to TX_TIMER_EXPIRES,
+ * which decrements before SIGNAL_TX: txFastInit PDUs in all (the first at
+ * once, the rest msgFastTx apart), then msgTxInterval.
+ */
+static void
+agent_new_neighbour_gets_exactly_tx_fast_init_pdus(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, true, true);
+	fake_ev_advance(40000);
+	cap.frames = 0;
+	feed(fx->a, 1, 121, "peer");
+	assert_int_equal(cap.frames, 1);	/* at once */
+	assert_int_equal(fx->a->tx_fast, 3);
+	fake_ev_advance(1000);
+	assert_int_equal(cap.frames, 2);
+	fake_ev_advance(2000);
+	assert_int_equal(cap.frames, 4);	/* txFastInit = 4 */
+	assert_int_equal(fx->a->tx_fast, 0);
+	fake_ev_advance(29999);			/* msgTxInterval now */
+	assert_int_equal(cap.frames, 4);
+	fake_ev_advance(1);
+	assert_int_equal(cap.frames, 5);
+}
+
+/* IDLE --localChange--> SIGNAL_TX: one PDU now, txTTR = msgTxInterval. */
+static void
+agent_local_change_sends_once_without_a_burst(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, true, true);
+	fake_ev_advance(10000);
+	cap.frames = 0;
+	agent_local_change(fx->a);
+	assert_int_equal(cap.frames, 1);
+	assert_int_equal(fx->a->tx_fast, 0);
+	fake_ev_advance(29999);		/* txTTR restarted at 30 s */
+	assert_int_equal(cap.frames, 1);
+	fake_ev_advance(1);
+	assert_int_equal(cap.frames, 2);
+}
+
+/* SIGNAL_TX while txFast > 0 keeps msgFastTx, and does not count. */
+static void
+agent_local_change_during_fast_tx_keeps_the_fast_period(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, true, true);
+	feed(fx->a, 1, 121, "peer");		/* 1 + 1 frames, txFast 3 */
+	fake_ev_advance(500);
+	agent_local_change(fx->a);
+	assert_int_equal(cap.frames, 3);
+	assert_int_equal(fx->a->tx_fast, 3);
+	fake_ev_advance(999);			/* txTTR reloaded: 1 s */
+	assert_int_equal(cap.frames, 3);
+	fake_ev_advance(1);
+	assert_int_equal(cap.frames, 4);
+	assert_int_equal(fx->a->tx_fast, 2);
+}
+
+/* TX_FAST_START while txFast > 0: not reloaded, but EXPIRES runs. */
+static void
+agent_second_neighbour_during_fast_tx_does_not_reload_tx_fast(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, true, true);
+	feed(fx->a, 1, 121, "peer");		/* txFast 4 -> 3 */
+	fake_ev_advance(1000);			/* -> 2 */
+	feed(fx->a, 2, 121, "peer");		/* -> 1, sent at once */
+	assert_int_equal(fx->a->tx_fast, 1);
+	assert_int_equal(cap.frames, 4);
+	fake_ev_advance(1000);			/* -> 0 */
+	assert_int_equal(cap.frames, 5);
+	fake_ev_advance(29999);
+	assert_int_equal(cap.frames, 5);
 }
 
 static void
@@ -253,7 +347,7 @@ agent_new_neighbour_is_inserted_and_restarts_fast_tx(void **state)
 	struct fx *fx = *state;
 
 	agent_set_state(fx->a, true, true);
-	fake_ev_advance(40000);		/* fast tx long over */
+	fake_ev_advance(40000);
 	cap.frames = 0;
 	feed(fx->a, 1, 11, "peer");
 	assert_int_equal(fx->a->n, 1);
@@ -262,7 +356,7 @@ agent_new_neighbour_is_inserted_and_restarts_fast_tx(void **state)
 	assert_int_equal(fx->p->rem.inserts, 1);
 	assert_int_equal(cap.frames, 1);	/* newNeighbor: txNow */
 	fake_ev_advance(3500);
-	assert_int_equal(cap.frames, 4);	/* and fast again */
+	assert_int_equal(cap.frames, 4);	/* and fast: 4 in all */
 }
 
 static void
@@ -283,6 +377,24 @@ agent_unchanged_pdu_only_refreshes_the_ttl(void **state)
 	assert_int_equal(fx->a->n, 0);
 	assert_int_equal(cap.gone[NBR_GONE_AGED], 1);
 	assert_int_equal(fx->p->st[LLDP_STAT_AGEOUTS], 1);
+}
+
+/* A CEE peer not yet in sync: its repeats reach DCBX (a resend each). */
+static void
+agent_repeat_reaches_the_port_while_it_wants_repeats(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, false, true);
+	feed(fx->a, 1, 11, "peer");
+	cap.repeat_wanted = true;
+	feed(fx->a, 1, 11, "peer");
+	assert_int_equal(cap.changed, 1);
+	assert_int_equal(fx->p->st[LLDP_STAT_FRAMES_IN], 2);
+	cap.repeat_wanted = false;
+	feed(fx->a, 1, 11, "peer");
+	assert_int_equal(cap.changed, 1);
+	assert_int_equal(fx->p->st[LLDP_STAT_FRAMES_IN], 3);
 }
 
 static void
@@ -388,6 +500,30 @@ agent_link_down_stop_sends_no_shutdown(void **state)
 	assert_int_equal(cap.frames, 1);
 }
 
+/*
+ * Receive machine, adminStatus rx-tx -> tx-only: RX_LLDP_INITIALIZE drops
+ * the remote information at once (no ageout), and transmission goes on
+ * without a shutdown PDU or a reinitDelay.
+ */
+static void
+agent_rx_disabled_deletes_neighbours_at_once(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, true, true);
+	feed(fx->a, 1, 121, "peer");
+	feed(fx->a, 2, 121, "peer");
+	cap.frames = 0;
+	agent_set_state(fx->a, true, false);
+	assert_int_equal(fx->a->n, 0);
+	assert_int_equal(cap.gone[NBR_GONE_FLUSH], 2);
+	assert_int_equal(cap.gone[NBR_GONE_AGED], 0);
+	assert_int_equal(cap.shutdowns, 0);
+	assert_true(fx->a->tx_on);
+	feed(fx->a, 1, 121, "peer");		/* and nothing is received */
+	assert_int_equal(fx->a->n, 0);
+}
+
 static void
 agent_rx_off_ignores_frames(void **state)
 {
@@ -404,17 +540,23 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(f)	cmocka_unit_test_setup_teardown(f, setup, teardown)
-		T(agent_start_sends_at_once_then_fast_tx_then_interval),
+		T(agent_start_sends_once_then_at_the_interval),
+		T(agent_new_neighbour_gets_exactly_tx_fast_init_pdus),
+		T(agent_local_change_sends_once_without_a_burst),
+		T(agent_local_change_during_fast_tx_keeps_the_fast_period),
+		T(agent_second_neighbour_during_fast_tx_does_not_reload_tx_fast),
 		T(agent_credit_limits_a_burst_then_refills_one_per_second),
 		T(agent_new_neighbour_is_inserted_and_restarts_fast_tx),
 		T(agent_unchanged_pdu_only_refreshes_the_ttl),
 		T(agent_changed_pdu_updates_the_neighbour_in_place),
+		T(agent_repeat_reaches_the_port_while_it_wants_repeats),
 		T(agent_shutdown_pdu_deletes_at_once),
 		T(agent_full_table_drops_newcomers_and_sets_too_many),
 		T(agent_table_grows_past_its_initial_size),
 		T(agent_stop_flushes_sends_shutdown_and_waits_reinit_delay),
 		T(agent_link_down_stop_sends_no_shutdown),
 		T(agent_rx_off_ignores_frames),
+		T(agent_rx_disabled_deletes_neighbours_at_once),
 #undef T
 	};
 

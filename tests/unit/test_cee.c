@@ -83,7 +83,8 @@ decode_reads_n5k_capture(void **state)
 static void
 decode_maps_pgid_15_to_a_free_strict_tc(void **state)
 {
-	static const uint8_t prio[] = { 0, 0, 0, 0, 1, 1, 1, 7 };
+	/* PGID 15 goes to the lowest TC no PG uses: 2. */
+	static const uint8_t prio[] = { 0, 0, 0, 0, 1, 1, 1, 2 };
 	static const uint8_t tsa[] = { 2, 2, 0, 0, 0, 0, 0, 0 };
 
 	assert_int_equal(cee_decode(willing_tlv + 6, sizeof(willing_tlv) - 6,
@@ -127,8 +128,9 @@ write_then_decode_is_identity(void **state)
 	in.ctrl = (struct cee_ctrl){ 0, 0, 0x01020304, 0xa0b0c0d0 };
 	dcb_config_default(&in.cfg);
 	in.cfg.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
-	/* Canonical CEE form: used PGs ets, PGID 15 on TC 7, others strict. */
-	memcpy(in.cfg.ets.prio_tc, (const uint8_t[8]){ 0, 1, 2, 2, 0, 1, 3, 7 },
+	/* Canonical CEE form: used PGs ets, PGID 15 on the lowest free TC
+	 * (4), others strict. */
+	memcpy(in.cfg.ets.prio_tc, (const uint8_t[8]){ 0, 1, 2, 2, 0, 1, 3, 4 },
 	    8);
 	memcpy(in.cfg.ets.tc_bw, (const uint8_t[8]){ 10, 20, 30, 40 }, 8);
 	memcpy(in.cfg.ets.tc_tsa, (const uint8_t[8]){ 2, 2, 2, 2 }, 8);

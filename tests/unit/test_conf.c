@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "lldp.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
@@ -123,6 +124,69 @@ conf_load_gives_documented_defaults(void **state)
 	assert_int_equal(p.admin.app.n, 0);
 	assert_false(p.has_engine);
 	assert_string_equal(p.engine.tap, "dcb-eth0");
+	conf_free(&c);
+}
+
+/* A server is Station Only, alone; a controller port makes a Bridge. */
+static void
+conf_caps_default_from_roles_or_as_configured(void **state)
+{
+	struct conf c;
+	uint16_t sys, en;
+	char err[512];
+
+	assert_int_equal(load("ports = ( { match = \"eth0\"; } );\n", &c, err,
+	    sizeof(err)), 0);
+	conf_caps(&c, &sys, &en);
+	assert_int_equal(sys, LLDP_CAP_STATION);
+	assert_int_equal(en, LLDP_CAP_STATION);
+	conf_free(&c);
+	assert_int_equal(load("ports = ( { match = \"eth0\"; },\n"
+	    " { match = \"swp*\"; role = \"controller\"; } );\n", &c, err,
+	    sizeof(err)), 0);
+	conf_caps(&c, &sys, &en);
+	assert_int_equal(sys, LLDP_CAP_BRIDGE);
+	assert_int_equal(en, LLDP_CAP_BRIDGE);
+	conf_free(&c);
+	assert_int_equal(load("dcbxd: { capabilities = [\"bridge\", "
+	    "\"router\"];\n capabilities-enabled = [\"router\"]; };\n", &c,
+	    err, sizeof(err)), 0);
+	conf_caps(&c, &sys, &en);
+	assert_int_equal(sys, LLDP_CAP_BRIDGE | LLDP_CAP_ROUTER);
+	assert_int_equal(en, LLDP_CAP_ROUTER);
+	conf_free(&c);
+}
+
+static void
+conf_load_reads_the_pfc_watchdog(void **state)
+{
+	struct conf c;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(load("dcbxd: { pfc-watchdog-poll = 50; };\n"
+	    "ports = ( { match = \"eth0\"; pfc-watchdog = { action = "
+	    "\"forward\"; detection-time = 300; }; },\n"
+	    "  { match = \"eth1\"; pfc-watchdog = { action = \"alert\"; "
+	    "detection-time = 100; restoration-time = 60000; }; },\n"
+	    "  { match = \"eth2\"; } );\n", &c, err, sizeof(err)), 0);
+	assert_int_equal(c.pfcwd_poll_ms, 50);
+	assert_true(c.ports[0].has_pfcwd);
+	assert_int_equal(c.ports[0].pfcwd.action, PFCWD_ACT_FORWARD);
+	assert_int_equal(c.ports[0].pfcwd.detect_ms, 300);
+	/* Restoration defaults to twice detection, as SONiC's CLI does. */
+	assert_int_equal(c.ports[0].pfcwd.restore_ms, 600);
+	assert_int_equal(c.ports[1].pfcwd.action, PFCWD_ACT_ALERT);
+	assert_int_equal(c.ports[1].pfcwd.restore_ms, 60000);
+	assert_false(c.ports[2].has_pfcwd);
+	conf_free(&c);
+	/* The defaults: poll 100 ms; an empty block is drop, 200, 400. */
+	assert_int_equal(load("ports = ( { match = \"eth0\"; pfc-watchdog = "
+	    "{ }; } );\n", &c, err, sizeof(err)), 0);
+	assert_int_equal(c.pfcwd_poll_ms, 100);
+	assert_int_equal(c.ports[0].pfcwd.action, PFCWD_ACT_DROP);
+	assert_int_equal(c.ports[0].pfcwd.detect_ms, 200);
+	assert_int_equal(c.ports[0].pfcwd.restore_ms, 400);
 	conf_free(&c);
 }
 
@@ -307,6 +371,35 @@ static const struct {
 	  "protocol = 26; priority = 3; },\n { selector = \"dscp\"; "
 	  "protocol = 26; priority = 3; } ); } );\n",
 	  "2: app entry is listed twice" },
+	/* the PFC watchdog: SONiC's ranges and words */
+	{ "ports = ( { match = \"x\";\n pfc-watchdog = { detection-time = 99; }; "
+	  "} );\n", "2: detection-time 99 is out of range 100..5000" },
+	{ "ports = ( { match = \"x\"; pfc-watchdog = { detection-time = 5001; "
+	  "}; } );\n", "1: detection-time 5001 is out of range 100..5000" },
+	{ "ports = ( { match = \"x\"; pfc-watchdog = {\n restoration-time = "
+	  "60001; }; } );\n",
+	  "2: restoration-time 60001 is out of range 100..60000" },
+	{ "ports = ( { match = \"x\"; pfc-watchdog = { restoration-time = 99; "
+	  "}; } );\n", "1: restoration-time 99 is out of range 100..60000" },
+	{ "ports = ( { match = \"x\"; pfc-watchdog = { action = \"shutdown\"; "
+	  "}; } );\n",
+	  "1: action \"shutdown\" is not one of: drop, forward, alert" },
+	{ "ports = ( { match = \"x\"; pfc-watchdog = { action = \"drop\"; "
+	  "detect = 200; }; } );\n",
+	  "1: unknown setting \"detect\" in pfc-watchdog" },
+	{ "dcbxd: { pfc-watchdog-poll = 5; };\n",
+	  "1: pfc-watchdog-poll 5 is out of range 10..1000" },
+	/* System Capabilities, 802.1AB-2016 8.5.8.1 */
+	{ "dcbxd: { capabilities = [\"station-only\", \"bridge\"]; };\n",
+	  "1: capabilities: station-only stands alone (802.1AB 8.5.8.1)" },
+	{ "dcbxd: { capabilities = [\"bridge\"];\n"
+	  " capabilities-enabled = [\"router\"]; };\n",
+	  "2: capabilities-enabled names a capability that capabilities "
+	  "does not" },
+	{ "dcbxd: { capabilities = [\"switch\"]; };\n",
+	  "1: capabilities \"switch\" is not one of: other, repeater, bridge, "
+	  "wlan-ap, router, telephone, docsis, station-only, c-vlan, s-vlan, "
+	  "tpmr" },
 	/* user: checked at load time, like dcbxd -u would at start */
 	{ "dcbxd: {\n user = \"no-such-user-h15\";\n};\n",
 	  "2: unknown user \"no-such-user-h15\"" },
@@ -442,11 +535,16 @@ assert_conf_equal(const struct conf *a, const struct conf *b)
 	assert_string_equal(a->user, b->user);
 	assert_int_equal(a->read_only, b->read_only);
 	assert_int_equal(a->restore_on_exit, b->restore_on_exit);
+	assert_int_equal(a->caps, b->caps);
+	assert_int_equal(a->caps_enabled, b->caps_enabled);
+	assert_int_equal(a->nmgmt, b->nmgmt);
+	assert_memory_equal(a->mgmt, b->mgmt, sizeof(a->mgmt));
 	assert_int_equal(a->snmp_enabled, b->snmp_enabled);
 	assert_string_equal(a->snmp_agentx, b->snmp_agentx);
 	assert_int_equal(a->snmp_notification_interval,
 	    b->snmp_notification_interval);
 	assert_int_equal(a->snmp_holddown, b->snmp_holddown);
+	assert_int_equal(a->pfcwd_poll_ms, b->pfcwd_poll_ms);
 	assert_int_equal(a->nports, b->nports);
 	for (i = 0; i < a->nports; i++) {
 		const struct conf_port *p = &a->ports[i], *q = &b->ports[i];
@@ -455,6 +553,7 @@ assert_conf_equal(const struct conf *a, const struct conf *b)
 		assert_int_equal(p->exclude, q->exclude);
 		assert_int_equal(p->admin_status, q->admin_status);
 		assert_int_equal(p->agents, q->agents);
+		assert_int_equal(p->firmware_dcbx, q->firmware_dcbx);
 		assert_int_equal(p->role, q->role);
 		assert_int_equal(p->mode, q->mode);
 		assert_int_equal(p->backend, q->backend);
@@ -470,6 +569,8 @@ assert_conf_equal(const struct conf *a, const struct conf *b)
 		    q->engine.host_drain_bps);
 		assert_int_equal(p->engine.queue_memory, q->engine.queue_memory);
 		assert_int_equal(p->engine.stall_ms, q->engine.stall_ms);
+		assert_int_equal(p->has_pfcwd, q->has_pfcwd);
+		assert_memory_equal(&p->pfcwd, &q->pfcwd, sizeof(p->pfcwd));
 	}
 }
 
@@ -614,6 +715,123 @@ conf_persist_admin_refuses_an_invalid_policy_and_keeps_the_file(void **state)
 	conf_free(&c);
 }
 
+/* Write text to name in the test's directory; its path in buf. */
+static const char *
+put_named(const char *name, const char *text, char *buf, size_t len)
+{
+	FILE *fp;
+
+	snprintf(buf, len, "%s/%s", tmpdir, name);
+	assert_non_null(fp = fopen(buf, "w"));
+	fputs(text, fp);
+	assert_int_equal(fclose(fp), 0);
+	return buf;
+}
+
+static char *
+slurp(const char *path)
+{
+	static char buf[8192];
+	FILE *fp;
+	size_t n;
+
+	assert_non_null(fp = fopen(path, "r"));
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+/*
+ * From "/" (where the daemon runs once in the background): the @include
+ * resolves from the file's directory, stays an @include, and the
+ * included block is not copied into the main file.
+ */
+static void
+conf_persist_admin_keeps_include_lines_from_any_directory(void **state)
+{
+	struct dcb_config d = some_policy();
+	char inc[PATH_MAX], main_[PATH_MAX], cwd[PATH_MAX], err[512];
+	struct conf c, after;
+	struct conf_port p;
+	const char *text;
+
+	put_named("global.inc", "dcbxd: { tx-interval = 7; };\n", inc,
+	    sizeof(inc));
+	put_named("main.conf", "@include \"global.inc\"\n"
+	    "ports = ( { match = \"swp1\"; role = \"controller\"; } );\n",
+	    main_, sizeof(main_));
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir("/"), 0);
+	if (conf_load(main_, &c, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(c.tx_interval, 7);
+	if (conf_persist_admin(&c, "swp1", &d, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	text = slurp(main_);
+	assert_non_null(strstr(text, "@include \"global.inc\"\n"));
+	assert_null(strstr(text, "tx-interval"));
+	assert_string_equal(slurp(inc), "dcbxd: { tx-interval = 7; };\n");
+	if (conf_load(main_, &after, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(after.tx_interval, 7);
+	assert_true(conf_port_for(&after, "swp1", &p));
+	assert_true(dcb_pfc_equal(&p.admin.pfc, &d.pfc));
+	assert_int_equal(chdir(cwd), 0);
+	conf_free(&after);
+	conf_free(&c);
+}
+
+/* The port's entry lives in the included file: refused, nothing written. */
+static void
+conf_persist_admin_refuses_a_change_inside_an_included_file(void **state)
+{
+	struct dcb_config d = some_policy();
+	char inc[PATH_MAX], main_[PATH_MAX], err[512], before[8192];
+	struct conf c;
+
+	put_named("ports.inc", "ports = ( { match = \"swp1\"; } );\n", inc,
+	    sizeof(inc));
+	put_named("main2.conf", "dcbxd: { tx-interval = 9; };\n"
+	    "@include \"ports.inc\"\n", main_, sizeof(main_));
+	snprintf(before, sizeof(before), "%s", slurp(main_));
+	if (conf_load(main_, &c, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(conf_persist_admin(&c, "swp1", &d, err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "ports.inc"));
+	assert_non_null(strstr(err, "(@include)"));
+	assert_string_equal(slurp(main_), before);
+	assert_string_equal(slurp(inc), "ports = ( { match = \"swp1\"; } );\n");
+	conf_free(&c);
+}
+
+/* NAME.XXXXXX of an interrupted rewrite goes; look-alikes stay. */
+static void
+conf_clean_temps_removes_only_interrupted_rewrites(void **state)
+{
+	char path[PATH_MAX], p2[PATH_MAX];
+
+	put_named("c.conf", "", path, sizeof(path));
+	put_named("c.conf.a1B2c3", "x", p2, sizeof(p2));
+	put_named("c.conf.Zz9yY8", "x", p2, sizeof(p2));
+	put_named("c.conf.keep", "x", p2, sizeof(p2));
+	put_named("c.conf.a1B2c3d", "x", p2, sizeof(p2));
+	put_named("c.conf.a1-2c3", "x", p2, sizeof(p2));
+	snprintf(p2, sizeof(p2), "%s/c.conf.DIRxx1", tmpdir);
+	assert_int_equal(mkdir(p2, 0755), 0);
+	assert_int_equal(conf_clean_temps(path), 2);
+	snprintf(p2, sizeof(p2), "%s/c.conf.a1B2c3", tmpdir);
+	assert_int_equal(access(p2, F_OK), -1);
+	snprintf(p2, sizeof(p2), "%s/c.conf.keep", tmpdir);
+	assert_int_equal(access(p2, F_OK), 0);
+	snprintf(p2, sizeof(p2), "%s/c.conf.a1B2c3d", tmpdir);
+	assert_int_equal(access(p2, F_OK), 0);
+	snprintf(p2, sizeof(p2), "%s/c.conf.DIRxx1", tmpdir);
+	assert_int_equal(access(p2, F_OK), 0);
+	assert_int_equal(access(path, F_OK), 0);
+}
+
 static int
 setup(void **state)
 {
@@ -633,9 +851,11 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(conf_caps_default_from_roles_or_as_configured),
 		cmocka_unit_test(conf_load_reads_the_issue_example),
 		cmocka_unit_test(conf_load_gives_documented_defaults),
 		cmocka_unit_test(conf_load_parses_engine_units_strictly),
+		cmocka_unit_test(conf_load_reads_the_pfc_watchdog),
 		cmocka_unit_test(conf_load_metrics_listen_takes_numeric_addresses_only),
 		cmocka_unit_test(conf_load_reports_each_mistake_at_its_line),
 		cmocka_unit_test(conf_load_reports_every_mistake_not_just_the_first),
@@ -647,6 +867,9 @@ main(void)
 		cmocka_unit_test(conf_persist_admin_rewrites_the_exact_entry),
 		cmocka_unit_test(conf_persist_admin_pins_a_pattern_port_to_an_exact_entry),
 		cmocka_unit_test(conf_persist_admin_refuses_an_invalid_policy_and_keeps_the_file),
+		cmocka_unit_test(conf_persist_admin_keeps_include_lines_from_any_directory),
+		cmocka_unit_test(conf_persist_admin_refuses_a_change_inside_an_included_file),
+		cmocka_unit_test(conf_clean_temps_removes_only_interrupted_rewrites),
 	};
 
 	return cmocka_run_group_tests_name("conf", tests, setup, teardown);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -146,6 +147,57 @@ ieee_get_request_is_byte_exact(void **state)
 	dcbnl_probe_tr(&F.tr, "eth0", &pr);
 	assert_int_equal(F.last_len, sizeof(want));
 	assert_memory_equal(F.last, want, sizeof(want));
+}
+
+/* The request of cmd in F.req[], its sequence number zeroed. */
+static const struct fake_req *
+req_of(uint8_t cmd, uint8_t *buf, size_t len)
+{
+	int i;
+
+	for (i = 0; i < F.nreq; i++)
+		if (F.req[i].cmd == cmd) {
+			assert_int_equal(F.req[i].len, len);
+			memcpy(buf, F.req[i].bytes, len);
+			memset(buf + 8, 0, 4);
+			return &F.req[i];
+		}
+	fail_msg("no request %u", cmd);
+	return NULL;
+}
+
+/* CEE: SSTATE 1 and PGTX_GCFG {TC_ALL {PARAM_ALL}, BW_ID_ALL}, as the
+ * kernel's __dcbnl_pg_getcfg() and dcbnl_setstate() read them. */
+static void
+cee_state_and_pg_get_requests_are_byte_exact(void **state)
+{
+	static const uint8_t sstate[] = {
+	    40, 0, 0, 0, 79, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	    0, 2, 0, 0,					/* SSTATE */
+	    9, 0, 1, 0, 'e', 't', 'h', '0', 0, 0, 0, 0,
+	    5, 0, 2, 0, 1, 0, 0, 0 };			/* STATE = 1 */
+	static const uint8_t pgget[] = {
+	    48, 0, 0, 0, 78, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	    0, 3, 0, 0,					/* PGTX_GCFG */
+	    9, 0, 1, 0, 'e', 't', 'h', '0', 0, 0, 0, 0,
+	    16, 0, 6, 0x80,				/* PG_CFG nest */
+	    8, 0, 10, 0x80,			/* TC_ALL (after TC_MAX) nest */
+	    4, 0, 5, 0,					/* PARAM_ALL */
+	    4, 0, 20, 0 };			/* BW_ID_ALL (after BW_ID_MAX) */
+	uint8_t got[64];
+	struct dcb_config c;
+	struct backend b;
+
+	F.dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_CEE;
+	open_be(&b, false);
+	cfg_nic(&c);
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), 0);
+	req_of(DCB_CMD_SSTATE, got, sizeof(sstate));
+	assert_memory_equal(got, sstate, sizeof(sstate));
+	req_of(DCB_CMD_PGTX_GCFG, got, sizeof(pgget));
+	assert_memory_equal(got, pgget, sizeof(pgget));
+	b.ops->close(&b);
+	assert_layout_ok();
 }
 
 static void
@@ -369,24 +421,196 @@ apply_cee_sends_the_cee_command_set(void **state)
 	assert_int_equal(F.cee_tx[1].pgid, 0);
 	assert_int_equal(F.cee_tx[1].up, 0x02);
 	assert_int_equal(F.cee_tx[0].pct + F.cee_tx[1].pct, 100);
-	assert_int_equal(F.cee_tx[6].pgid, 15);	/* strict */
+	/* Strict TC 3 goes into the unused group 3 (ixgbe indexes an
+	 * 8-entry table with the PGID), link strict, bandwidth 0. */
+	assert_int_equal(F.cee_tx[6].pgid, 3);
+	assert_int_equal(F.cee_tx[7].pgid, 3);
 	assert_int_equal(F.cee_tx[6].strict, 2);
+	assert_int_equal(F.cee_tx[0].strict, 0);
+	assert_int_equal(F.cee_tx[6].pct + F.cee_tx[7].pct, 100);
 	assert_int_equal(F.cee_bw_tx[0], 40);
 	assert_int_equal(F.cee_bw_rx[2], 30);
 	assert_int_equal(F.cee_bw_tx[3], 0);
 	for (i = 0; i < 8; i++)
 		assert_int_equal(F.cee_pfc[i], i == 3);
 	/* Ethertype and port; the port's two priorities in one bitmap;
-	 * DSCP has no CEE encoding. */
-	assert_int_equal(F.cee_app_n, 3);
+	 * DSCP has no CEE encoding.  One SAPP per id. */
+	assert_int_equal(F.cee_app_n, 2);
+	assert_int_equal(fake_count(&F, DCB_CMD_SAPP, 0), 2);
 	assert_int_equal(F.cee_app_idtype[0], DCB_APP_IDTYPE_ETHTYPE);
 	assert_int_equal(F.cee_app_prio[0], 0x08);
 	assert_int_equal(F.cee_app_id[1], 3260);
 	assert_int_equal(F.cee_app_prio[1], 0x30);
+	/* DCB switched on before the commit, and PFC state with it; the
+	 * commit took effect and was read back with the CEE getters. */
+	assert_int_equal(F.cee_state, 1);
+	assert_true(F.sstate_at >= 0 && F.sstate_at < F.set_all_at);
+	assert_int_equal(F.hw_pfc_state, 1);
+	assert_int_equal(F.hw_tx[6].pgid, 3);
+	assert_int_equal(fake_count(&F, DCB_CMD_PFC_SSTATE, 0), 1);
+	assert_int_equal(fake_count(&F, DCB_CMD_GSTATE, 0), 1);
+	assert_int_equal(fake_count(&F, DCB_CMD_PFC_GSTATE, 0), 1);
+	assert_int_equal(fake_count(&F, DCB_CMD_PGTX_GCFG, 0), 1);
+	assert_int_equal(fake_count(&F, DCB_CMD_PFC_GCFG, 0), 1);
+	assert_int_equal(fake_count(&F, DCB_CMD_GAPP, 0), 2);
+	assert_int_equal(dcbnl_backend_counters(&b)->readback_mismatch, 0);
 	/* Same config again: nothing to send. */
 	F.nreq = 0;
 	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), 0);
 	assert_int_equal(F.nreq, 0);
+	/* An APP id that vanished is written with map 0 and reads back 0. */
+	c.app.n = 1;
+	c.pfc.pfc_en = 0;
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), 0);
+	assert_int_equal(F.cee_app_prio[1], 0);
+	assert_int_equal(F.hw_pfc_state, 0);
+	b.ops->close(&b);
+	assert_layout_ok();
+}
+
+/* A driver that loses the PFC state: the CEE read-back says so. */
+static void
+apply_cee_reports_readback_mismatch(void **state)
+{
+	struct dcb_config c;
+	struct backend b;
+
+	F.dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_CEE;
+	F.drop_pfc_state = true;
+	open_be(&b, false);
+	cfg_nic(&c);
+	c.pfc.pfc_en = 0x08;
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), -EIO);
+	assert_int_equal(dcbnl_backend_counters(&b)->readback_mismatch, 1);
+	assert_non_null(strstr(b.error, "PFC"));
+	/* Not recorded as written: the retry writes again. */
+	F.drop_pfc_state = false;
+	F.nreq = 0;
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), 0);
+	assert_int_equal(F.hw_pfc_state, 1);
+	b.ops->close(&b);
+	assert_layout_ok();
+}
+
+/* CEE -> IEEE: the CEE APP entries we wrote are taken off the NIC first. */
+static void
+leaving_cee_deletes_cee_app_entries(void **state)
+{
+	struct dcb_config c;
+	struct backend b;
+
+	F.dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_CEE;
+	open_be(&b, false);
+	cfg_nic(&c);
+	dcb_app_add(&c.app, &(struct dcb_app){ DCB_APP_SEL_ETHERTYPE, 3, 0x8906 });
+	dcb_app_add(&c.app, &(struct dcb_app){ DCB_APP_SEL_ANY, 4, 3260 });
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), 0);
+	assert_int_equal(F.cee_app_prio[0], 0x08);
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE), 0);
+	assert_int_equal(F.dcbx, DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE);
+	assert_int_equal(F.cee_app_n, 2);
+	assert_int_equal(F.cee_app_prio[0], 0);
+	assert_int_equal(F.cee_app_prio[1], 0);
+	b.ops->close(&b);
+	assert_layout_ok();
+}
+
+/*
+ * dcbxd restarted in IEEE mode on a NIC that CEE mode left App entries on
+ * (selector = idtype 0/1, priority a bitmap): IEEE_GET shows them as
+ * entries no IEEE table can hold; they are deleted, byte-exact.
+ */
+static void
+cee_leftovers_in_the_app_list_are_deleted(void **state)
+{
+	struct dcb_config c;
+	struct backend b;
+
+	fake_add_app(&F, DCB_APP_IDTYPE_ETHTYPE, 0x08, 0x8906);
+	fake_add_app(&F, DCB_APP_IDTYPE_PORTNUM, 0x30, 3260);
+	fake_add_app(&F, DCB_APP_SEL_DSCP, 3, 26);	/* an IEEE one */
+	open_be(&b, false);
+	cfg_nic(&c);
+	dcb_app_add(&c.app, &(struct dcb_app){ DCB_APP_SEL_DSCP, 3, 26 });
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE), 0);
+	assert_int_equal(fake_count(&F, DCB_CMD_IEEE_DEL, DCB_ATTR_IEEE_APP_TABLE),
+	    1);
+	assert_int_equal(F.napp, 1);
+	assert_int_equal(F.app[0].selector, DCB_APP_SEL_DSCP);
+	assert_int_equal(F.app[0].protocol, 26);
+	/* Gone: the next apply has nothing to do. */
+	F.nreq = 0;
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE), 0);
+	assert_int_equal(nsets(), 0);
+	b.ops->close(&b);
+	assert_layout_ok();
+}
+
+/* bnx2x reads PGID 15 as strict and ignores STRICT_PRIO. */
+static void
+apply_cee_keeps_pgid15_for_bnx2x(void **state)
+{
+	struct dcbnl_probe_result pr;
+	struct dcb_config c;
+	struct backend b;
+
+	F.dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_CEE;
+	F.cee_pgid15 = true;
+	assert_int_equal(dcbnl_probe_tr(&F.tr, "eth0", &pr), 0);
+	snprintf(pr.driver, sizeof(pr.driver), "bnx2x");
+	assert_int_equal(dcbnl_backend_open_tr(&b, &F.tr, "eth0", &pr, NULL),
+	    0);
+	cfg_nic(&c);
+	c.ets.prio_tc[7] = 1;
+	c.ets.tc_tsa[1] = DCB_TSA_STRICT;
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), 0);
+	assert_int_equal(F.hw_tx[7].pgid, 15);
+	assert_int_equal(F.hw_tx[0].pgid, 0);
+	b.ops->close(&b);
+	assert_layout_ok();
+}
+
+/*
+ * mlx5's (and bnx2x's) PG getter answers 0 for STRICT_PRIO, UP_MAPPING
+ * and BW_PCT: the read-back compares what it reports, and a PGID that
+ * does differ is still caught.
+ */
+static void
+apply_cee_readback_compares_what_the_driver_reports(void **state)
+{
+	struct dcb_config c;
+	struct backend b;
+
+	F.dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_CEE;
+	F.cee_get_zeros = true;
+	open_be(&b, false);
+	cfg_nic(&c);
+	c.ets.prio_tc[7] = 1;
+	c.ets.tc_tsa[1] = DCB_TSA_STRICT;
+	c.pfc.pfc_en = 0x08;
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), 0);
+	assert_int_equal(dcbnl_backend_counters(&b)->readback_mismatch, 0);
+	assert_int_equal(F.hw_tx[7].pgid, 1);	/* the spare group */
+	/* A driver that keeps its old PGIDs: the read-back says so. */
+	F.ignore_pgid = true;
+	c.ets.prio_tc[6] = 1;
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), -EIO);
+	assert_non_null(strstr(b.error, "PG"));
+	assert_int_equal(dcbnl_backend_counters(&b)->readback_mismatch, 1);
+	b.ops->close(&b);
+	/* A driver without the CEE getters: written, not read back, no
+	 * failure (and no retry loop). */
+	fake_init(&F);
+	F.dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_CEE;
+	F.no_cee_getters = true;
+	open_be(&b, false);
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), 0);
+	assert_int_equal(F.set_all, 1);
+	assert_int_equal(fake_count(&F, DCB_CMD_GSTATE, 0), 1);
+	c.pfc.pfc_en = 0x10;
+	F.nreq = 0;
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), 0);
+	assert_int_equal(fake_count(&F, DCB_CMD_GSTATE, 0), 0);
 	b.ops->close(&b);
 	assert_layout_ok();
 }
@@ -553,6 +777,8 @@ main(void)
 		cmocka_unit_test_setup(probe_reports_firmware_managed_dcbx, setup),
 		cmocka_unit_test_setup(ieee_get_request_is_byte_exact, setup),
 		cmocka_unit_test_setup(apply_ets_request_is_byte_exact, setup),
+		cmocka_unit_test_setup(cee_state_and_pg_get_requests_are_byte_exact,
+		    setup),
 		cmocka_unit_test_setup(apply_to_matching_nic_writes_nothing, setup),
 		cmocka_unit_test_setup(apply_writes_only_the_changed_pfc, setup),
 		cmocka_unit_test_setup(apply_switches_dcbx_mode_to_host_ieee, setup),
@@ -561,6 +787,13 @@ main(void)
 		cmocka_unit_test_setup(apply_reports_eperm_and_says_not_to_retry, setup),
 		cmocka_unit_test_setup(apply_reports_readback_mismatch, setup),
 		cmocka_unit_test_setup(apply_cee_sends_the_cee_command_set, setup),
+		cmocka_unit_test_setup(apply_cee_reports_readback_mismatch, setup),
+		cmocka_unit_test_setup(apply_cee_keeps_pgid15_for_bnx2x, setup),
+		cmocka_unit_test_setup(
+		    apply_cee_readback_compares_what_the_driver_reports, setup),
+		cmocka_unit_test_setup(leaving_cee_deletes_cee_app_entries, setup),
+		cmocka_unit_test_setup(cee_leftovers_in_the_app_list_are_deleted,
+		    setup),
 		cmocka_unit_test_setup(firmware_mode_reads_and_never_writes, setup),
 		cmocka_unit_test_setup(stats_reads_pfc_requests_and_indications, setup),
 		cmocka_unit_test_setup(monitor_reports_foreign_change_and_apply_restores, setup),

@@ -229,6 +229,60 @@ ieee_app_peer_entries_win_over_local_same_selector_protocol(void **state)
 	assert_true(dcb_app_table_equal(&oper.app, &want));
 }
 
+/* Two willing IEEE ports with APP tables that overlap and conflict. */
+static void
+app_pair(struct fx_agent *lo, struct fx_agent *hi)
+{
+	fx_agent(lo, true, MAC_LO, DCBX_CFG_IEEE);
+	fx_agent(hi, true, MAC_HI, DCBX_CFG_IEEE);
+	memset(&lo->l.admin.app, 0, sizeof(lo->l.admin.app));
+	memset(&hi->l.admin.app, 0, sizeof(hi->l.admin.app));
+	fx_app(&lo->l.admin.app, DCB_APP_SEL_ETHERTYPE, 0x8906, 3);
+	fx_app(&lo->l.admin.app, DCB_APP_SEL_DSCP, 26, 2);
+	fx_app(&hi->l.admin.app, DCB_APP_SEL_ETHERTYPE, 0x8906, 5);
+	fx_app(&hi->l.admin.app, DCB_APP_SEL_DGRAM, 4791, 4);
+	dcbx_init(&lo->st, &lo->l);
+	dcbx_init(&hi->st, &hi->l);
+}
+
+/*
+ * Both willing: one outcome whoever receives first (the higher MAC's
+ * entry wins a conflict, on both ends), and an entry removed from one
+ * admin table leaves both operational tables -- no echo keeps it alive.
+ */
+static void
+ieee_app_two_willing_ports_agree_and_entries_stay_removable(void **state)
+{
+	struct fx_agent lo, hi, lo2, hi2;
+	struct dcb_app_table want;
+
+	(void)state;
+	memset(&want, 0, sizeof(want));
+	fx_app(&want, DCB_APP_SEL_ETHERTYPE, 0x8906, 5);	/* hi's */
+	fx_app(&want, DCB_APP_SEL_DSCP, 26, 2);
+	fx_app(&want, DCB_APP_SEL_DGRAM, 4791, 4);
+	dcb_app_sort(&want);
+	app_pair(&lo, &hi);
+	fx_converge(&lo, &hi);		/* lo speaks first */
+	app_pair(&lo2, &hi2);
+	fx_converge(&hi2, &lo2);	/* hi speaks first */
+	assert_true(dcb_app_table_equal(&lo.st.oper.app, &want));
+	assert_true(dcb_app_table_equal(&hi.st.oper.app, &want));
+	assert_true(dcb_app_table_equal(&lo2.st.oper.app, &want));
+	assert_true(dcb_app_table_equal(&hi2.st.oper.app, &want));
+	/* lo drops DSCP 26 from its admin table: gone on both ends. */
+	lo.l.admin.app.n = 0;
+	fx_app(&lo.l.admin.app, DCB_APP_SEL_ETHERTYPE, 0x8906, 3);
+	(void)dcbx_local_changed(&lo.st, &lo.l);
+	fx_converge(&lo, &hi);
+	want.n = 0;
+	fx_app(&want, DCB_APP_SEL_ETHERTYPE, 0x8906, 5);
+	fx_app(&want, DCB_APP_SEL_DGRAM, 4791, 4);
+	dcb_app_sort(&want);
+	assert_true(dcb_app_table_equal(&lo.st.oper.app, &want));
+	assert_true(dcb_app_table_equal(&hi.st.oper.app, &want));
+}
+
 static void
 ieee_feature_not_advertised_is_not_negotiated(void **state)
 {
@@ -252,7 +306,7 @@ ieee_feature_not_advertised_is_not_negotiated(void **state)
 /* ---- Invalid peer configs: never applied, counted, reason given. */
 
 enum breakage {
-	RECO_BW_110, ETS_TC_9, RECO_TC_BEYOND_OUR_CAP, PFC_OVER_ITS_CAP,
+	RECO_BW_110, RECO_TC_BEYOND_OUR_CAP, PFC_OVER_ITS_CAP,
 	PFC_OVER_OUR_CAP, APP_RESERVED_SELECTOR, APP_DSCP_64, PFC_BAD_LENGTH,
 };
 
@@ -267,8 +321,6 @@ struct bad_row {
 static const struct bad_row bad_rows[] = {
 	{ "reco bandwidths sum to 110", RECO_BW_110, DCBX_F_ETS,
 	  "sums to 110", 1 },
-	{ "ETS config maps a priority to TC 9", ETS_TC_9, DCBX_F_ETS,
-	  "to TC 9", 1 },
 	{ "reco uses TC 6 but we have 4", RECO_TC_BEYOND_OUR_CAP, DCBX_F_ETS,
 	  "does not fit this port", 0 },
 	{ "PFC enables 2 with pfc-cap 1", PFC_OVER_ITS_CAP, DCBX_F_PFC,
@@ -286,7 +338,6 @@ bad_apply(const struct bad_row *r, struct dcbx_local *l, struct ieee_peer *p)
 {
 	switch (r->how) {
 	case RECO_BW_110:	p->cfg.reco.tc_bw[2] = 70; break;
-	case ETS_TC_9:		p->cfg.ets.prio_tc[5] = 9; break;
 	case RECO_TC_BEYOND_OUR_CAP:
 		l->admin.ets.ets_cap = 4;
 		p->cfg.reco.prio_tc[5] = 6;
@@ -339,6 +390,68 @@ ieee_invalid_peer_config_is_rejected_counted_and_explained(void **state)
 		assert_int_equal(st.feat[r->f == DCBX_F_PFC ? DCBX_F_APP :
 		    DCBX_F_PFC].status, DCBX_ST_PEER);
 	}
+}
+
+/*
+ * A willing port needs only the peer's ETS Recommendation: the peer's own
+ * ETS Configuration being invalid (counted, and shown to a port that is
+ * not willing) does not stop it from following a valid recommendation.
+ */
+static void
+ieee_invalid_peer_ets_config_does_not_block_a_valid_reco(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct ieee_peer p;
+	struct dcb_config admin;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	fx_ieee(&p, ALL, false, false);
+	p.cfg.ets.prio_tc[5] = 9;
+	dcbx_init(&st, &l);
+	dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
+	assert_int_equal(st.invalid_peer, 1);
+	assert_int_equal(st.feat[DCBX_F_ETS].status, DCBX_ST_PEER);
+	assert_true(fx_ets_tables_equal(&st.oper.ets, &p.cfg.reco));
+	/* Not willing: neither TLV is followed; the broken one is shown. */
+	fx_local(&l, false, MAC_LO);
+	dcbx_init(&st, &l);
+	dcbx_oper_admin(&l, &admin);
+	dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
+	assert_int_equal(st.feat[DCBX_F_ETS].status, DCBX_ST_ERROR);
+	fx_assert_reason(&st.feat[DCBX_F_ETS], "to TC 9");
+	assert_true(dcb_ets_equal(&st.oper.ets, &admin.ets));
+}
+
+/* dcbctl and SNMP show one peer config: that of the active mode. */
+static void
+peer_config_is_the_active_modes(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct ieee_peer p;
+	struct cee_tlv t;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	l.mode = DCBX_CFG_IEEE;
+	dcbx_init(&st, &l);
+	assert_null(dcbx_peer_config(&st));
+	/* A CEE-only peer on a port set to IEEE: nothing negotiated. */
+	fx_cee(&t, 1, 0, false);
+	dcbx_rx_tlvs(&st, &l, NULL, &t, MAC_HI, 1);
+	assert_true(st.have_cee);
+	assert_null(dcbx_peer_config(&st));
+	/* Both: the IEEE TLVs are the ones used. */
+	fx_ieee(&p, ALL, false, false);
+	dcbx_rx_tlvs(&st, &l, &p, &t, MAC_HI, 1);
+	assert_ptr_equal(dcbx_peer_config(&st), &st.ieee.cfg);
+	/* In CEE mode the CEE TLV, even with IEEE TLVs present. */
+	l.mode = DCBX_CFG_CEE;
+	dcbx_local_changed(&st, &l);
+	dcbx_rx_tlvs(&st, &l, &p, &t, MAC_HI, 1);
+	assert_ptr_equal(dcbx_peer_config(&st), &st.cee.cfg);
 }
 
 /* ---- Per-port events and their DCBX_CHG_* flags. */
@@ -623,6 +736,11 @@ main(void)
 		cmocka_unit_test(ieee_feature_not_advertised_is_not_negotiated),
 		cmocka_unit_test(
 		    ieee_invalid_peer_config_is_rejected_counted_and_explained),
+		cmocka_unit_test(
+		    ieee_invalid_peer_ets_config_does_not_block_a_valid_reco),
+		cmocka_unit_test(peer_config_is_the_active_modes),
+		cmocka_unit_test(
+		    ieee_app_two_willing_ports_agree_and_entries_stay_removable),
 		cmocka_unit_test(rx_adopting_reports_every_change_once),
 		cmocka_unit_test(rx_neighbour_without_dcbx_is_no_peer),
 		cmocka_unit_test(multiple_peers_suspend_dcbx_until_one_remains),

@@ -51,32 +51,30 @@ struct seq_row {
 #define S	DCBX_CHG_STATUS
 #define T	DCBX_CHG_TX
 
-/* A willing host (admin PFC on 3 = 0x08) against a CEE controller. */
+/*
+ * A willing host (admin PFC on 3 = 0x08) against a CEE controller.  We
+ * advertise our desired (admin) config, so adopting the peer's changes
+ * nothing we send: no new SeqNo, no extra round trip.
+ */
 static const struct seq_row seq_rows[] = {
 	{ "peer's first PDU, it has not heard us: ack it, wait",
 	  1, 0, 0x18, S | T,	 1, 1, DCBX_ST_NO_PEER, 0x08 },
 	{ "the same PDU repeated: our PDU was lost, resend",
 	  1, 0, 0x18, T,	 1, 1, DCBX_ST_NO_PEER, 0x08 },
-	{ "peer acks seq 1: synchronised, adopt, new seq 2",
-	  1, 1, 0x18, O | S | T, 2, 1, DCBX_ST_PEER, 0x18 },
-	{ "peer still acks 1 (seq 2 lost): resend, keep running",
-	  1, 1, 0x18, T,	 2, 1, DCBX_ST_PEER, 0x18 },
-	{ "peer acks 2: quiet",
-	  1, 2, 0x18, 0,	 2, 1, DCBX_ST_PEER, 0x18 },
-	{ "the same PDU repeated: still quiet",
-	  1, 2, 0x18, 0,	 2, 1, DCBX_ST_PEER, 0x18 },
-	{ "peer changes PFC with seq 2: ack, adopt, new seq 3",
-	  2, 2, 0x20, O | T,	 3, 2, DCBX_ST_PEER, 0x20 },
-	{ "peer's PDU crossed ours (acks 2): resend",
-	  2, 2, 0x20, T,	 3, 2, DCBX_ST_PEER, 0x20 },
-	{ "peer acks 3: quiet",
-	  2, 3, 0x20, 0,	 3, 2, DCBX_ST_PEER, 0x20 },
+	{ "peer acks seq 1: synchronised, adopt, nothing new to send",
+	  1, 1, 0x18, O | S,	 1, 1, DCBX_ST_PEER, 0x18 },
+	{ "the same PDU repeated: quiet",
+	  1, 1, 0x18, 0,	 1, 1, DCBX_ST_PEER, 0x18 },
+	{ "peer changes PFC with seq 2: ack, adopt",
+	  2, 1, 0x20, O | T,	 1, 2, DCBX_ST_PEER, 0x20 },
+	{ "peer repeats seq 2 (our ack crossed it): quiet",
+	  2, 1, 0x20, 0,	 1, 2, DCBX_ST_PEER, 0x20 },
 	{ "peer restarted (seq 1, ack 0): ack, wait, keep running",
-	  1, 0, 0x04, T,	 3, 1, DCBX_ST_PEER, 0x20 },
-	{ "restarted peer acks 3: re-evaluate its new PFC",
-	  1, 3, 0x04, O | T,	 4, 1, DCBX_ST_PEER, 0x04 },
-	{ "peer acks 4: quiet",
-	  1, 4, 0x04, 0,	 4, 1, DCBX_ST_PEER, 0x04 },
+	  1, 0, 0x04, T,	 1, 1, DCBX_ST_PEER, 0x20 },
+	{ "restarted peer acks 1: re-evaluate its new PFC",
+	  1, 1, 0x04, O,	 1, 1, DCBX_ST_PEER, 0x04 },
+	{ "quiet",
+	  1, 1, 0x04, 0,	 1, 1, DCBX_ST_PEER, 0x04 },
 };
 
 static void
@@ -104,7 +102,7 @@ cee_seq_ack_table_with_lost_and_repeated_pdus(void **state)
 			    "pfc %#x", i, r->what, flags, st.seq, st.ack,
 			    dcbx_status_name[st.feat[DCBX_F_PFC].status],
 			    st.oper.pfc.pfc_en);
-		assert_int_equal(dcbx_cee_synced(&st), r->flags == 0);
+		assert_int_equal(dcbx_cee_synced(&st), r->pack == r->seq);
 	}
 }
 
@@ -136,37 +134,94 @@ cee_ack_ahead_of_our_seq_is_not_an_ack(void **state)
 	assert_int_equal(st.oper.pfc.pfc_en, t.cfg.pfc.pfc_en);
 }
 
+/*
+ * A change made while our SeqNo is unacknowledged must not be filed under
+ * that SeqNo: the peer's ack of the older content would mark the newer
+ * content synchronised and the peer would never learn of it.  It goes out
+ * under the next SeqNo once the pending one is acknowledged.
+ */
 static void
-cee_local_change_before_ack_rides_on_the_pending_seq(void **state)
+cee_local_change_before_ack_waits_for_a_new_seq(void **state)
 {
 	struct dcbx_local l;
 	struct dcbx_state st;
-	struct cee_tlv t;
+	struct cee_tlv t, w;
+	uint8_t old_pfc;
+	int flags;
 
 	(void)state;
 	cee_host(&l, &st, true);
 	fx_cee(&t, 1, 0, false);
 	cee_settle(&st, &l, &t);
-	assert_int_equal(st.seq, 2);
+	assert_int_equal(st.seq, 1);
 	assert_true(dcbx_cee_synced(&st));
-	/* Become a controller: PFC now mismatches; a new seq, acked. */
+	/* Become a controller: PFC now mismatches; a new seq. */
 	l.willing = false;
 	assert_true(dcbx_local_changed(&st, &l) & DCBX_CHG_TX);
-	assert_int_equal(st.seq, 3);
+	assert_int_equal(st.seq, 2);
 	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_MISMATCH);
 	assert_true(st.cee_tx.feat[CEE_FEAT_PFC].error);
-	/* A second change before the ack: no new seq, PFC waits. */
+	/* A second change before the ack: seq 2 keeps its content. */
+	old_pfc = l.admin.pfc.pfc_en;
 	l.admin.pfc.pfc_en = t.cfg.pfc.pfc_en;
-	assert_true(dcbx_local_changed(&st, &l) & DCBX_CHG_TX);
-	assert_int_equal(st.seq, 3);
-	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_MISMATCH);
-	assert_int_equal(st.oper.pfc.pfc_en, t.cfg.pfc.pfc_en);
-	/* The ack of 3 covers both changes: PFC agrees, error cleared. */
-	t.ctrl.ack = 3;
+	flags = dcbx_local_changed(&st, &l);
+	assert_false(flags & DCBX_CHG_TX);
+	assert_int_equal(st.seq, 2);
+	assert_int_equal(st.cee_tx.cfg.pfc.pfc_en, old_pfc);
+	assert_true(st.cee_tx.feat[CEE_FEAT_PFC].error);
+	/* The peer acks 2: the newer content goes out under seq 3. */
+	t.ctrl.ack = 2;
 	assert_true(dcbx_rx_tlvs(&st, &l, NULL, &t, MAC_HI, 1) & DCBX_CHG_TX);
+	assert_int_equal(st.seq, 3);
+	assert_int_equal(st.cee_tx.cfg.pfc.pfc_en, t.cfg.pfc.pfc_en);
+	assert_false(dcbx_cee_synced(&st));
+	/* On the wire too: SeqNo 3 with the new PFC map. */
+	fx_cee_written(&st, &l, &w);
+	assert_int_equal(w.ctrl.seq, 3);
+	assert_int_equal(w.cfg.pfc.pfc_en, t.cfg.pfc.pfc_en);
+	/* PFC now agrees: seq 3 carries the cleared error bit too. */
 	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_LOCAL);
-	assert_false(st.cee_tx.feat[CEE_FEAT_PFC].error);
-	assert_int_equal(st.seq, 4);
+	assert_false(w.feat[CEE_FEAT_PFC].error);
+	/* The ack of 3: synchronised, nothing more to send. */
+	t.ctrl.ack = 3;
+	assert_false(dcbx_rx_tlvs(&st, &l, NULL, &t, MAC_HI, 1) & DCBX_CHG_TX);
+	assert_true(dcbx_cee_synced(&st));
+	assert_int_equal(st.seq, 3);
+}
+
+/*
+ * A peer PG with a strict priority (PGID 15 on the wire) and two groups
+ * fits a willing port with ets-cap 4 (X540/X550-class NICs): the strict
+ * priority takes the lowest free TC, not TC 7.
+ */
+static void
+cee_strict_pgid_fits_a_port_with_four_tcs(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct cee_tlv in, t;
+	uint8_t buf[512];
+	struct wcur w;
+
+	(void)state;
+	cee_host(&l, &st, true);
+	l.admin.ets.ets_cap = 4;
+	dcbx_init(&st, &l);
+	fx_cee(&in, 1, 0, false);
+	in.cfg.ets.prio_tc[7] = 7;
+	in.cfg.ets.tc_tsa[7] = DCB_TSA_STRICT;
+	wcur_init(&w, buf, sizeof(buf));
+	cee_write(&w, &in);		/* PGID 15 for priority 7 */
+	assert_false(w.bad);
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(cee_decode(buf + 6, w.len - 6, &t), DCB_OK);
+	t.subtype = CEE_SUBTYPE_CEE;
+	cee_settle(&st, &l, &t);
+	assert_int_equal(st.feat[DCBX_F_ETS].status, DCBX_ST_PEER);
+	assert_int_equal(st.oper.ets.prio_tc[7], 1);
+	assert_int_equal(st.oper.ets.tc_tsa[1], DCB_TSA_STRICT);
+	assert_int_equal(st.oper.ets.prio_tc[3], 2);
+	assert_int_equal(st.oper.ets.ets_cap, 4);
 }
 
 /* ---- The feature state machine. */
@@ -389,7 +444,9 @@ static const struct auto_row auto_rows[] = {
 	  DCBX_MODE_CEE, DCBX_ST_NO_PEER, "waiting" },
 	{ "auto, peer both", DCBX_CFG_AUTO, 1, CEE_SUBTYPE_CEE, 1,
 	  DCBX_MODE_IEEE, DCBX_ST_PEER, "non-willing" },
-	{ "auto, peer CIN", DCBX_CFG_AUTO, 0, CEE_SUBTYPE_CIN, 1,
+	{ "auto, peer CIN: stay IEEE, no errors", DCBX_CFG_AUTO, 0,
+	  CEE_SUBTYPE_CIN, 1, DCBX_MODE_IEEE, DCBX_ST_NO_PEER, "only CIN" },
+	{ "cee, peer CIN", DCBX_CFG_CEE, 0, CEE_SUBTYPE_CIN, 1,
 	  DCBX_MODE_CEE, DCBX_ST_ERROR, "CIN" },
 	{ "auto, peer without DCBX", DCBX_CFG_AUTO, 0, 0, 1, DCBX_MODE_IEEE,
 	  DCBX_ST_NO_PEER, "no DCBX" },
@@ -661,7 +718,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cee_seq_ack_table_with_lost_and_repeated_pdus),
 		cmocka_unit_test(
-		    cee_local_change_before_ack_rides_on_the_pending_seq),
+		    cee_local_change_before_ack_waits_for_a_new_seq),
+		cmocka_unit_test(cee_strict_pgid_fits_a_port_with_four_tcs),
 		cmocka_unit_test(cee_ack_ahead_of_our_seq_is_not_an_ack),
 		cmocka_unit_test(cee_feature_state_machine_table),
 		cmocka_unit_test(cee_missing_peer_feature_sets_error),

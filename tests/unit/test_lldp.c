@@ -268,6 +268,9 @@ lldp_write_local_round_trips_every_tlv(void **state)
 	l.mgmt_addr_len = 16;
 	memcpy(l.mgmt_addr, v6, 16);
 	l.mgmt_ifindex = 0x01020304;
+	/* and an IPv4 one after it: one TLV each */
+	l.mgmt_nmore = 1;
+	l.mgmt_more[0] = (struct lldp_local_mgmt){ 1, 4, { 192, 0, 2, 7 }, 9 };
 	l.max_frame = 9216;
 	wcur_init(&w, buf, sizeof(buf));
 	lldp_write_local(&w, &l);
@@ -287,11 +290,14 @@ lldp_write_local_round_trips_every_tlv(void **state)
 	assert_bytes(&pdu.sys_desc, "dcbxd test", 10);
 	assert_int_equal(pdu.cap_sys, l.cap_sys);
 	assert_int_equal(pdu.cap_en, l.cap_en);
-	assert_int_equal(pdu.nmgmt, 1);
+	assert_int_equal(pdu.nmgmt, 2);
 	assert_int_equal(pdu.mgmt[0].addr_subtype, 2);
 	assert_bytes(&pdu.mgmt[0].addr, v6, 16);
 	assert_int_equal(pdu.mgmt[0].if_subtype, 2);
 	assert_int_equal(pdu.mgmt[0].if_number, 0x01020304);
+	assert_int_equal(pdu.mgmt[1].addr_subtype, 1);
+	assert_bytes(&pdu.mgmt[1].addr, "\xc0\x00\x02\x07", 4);
+	assert_int_equal(pdu.mgmt[1].if_number, 9);
 	assert_true(pdu.has_max_frame);
 	assert_int_equal(pdu.max_frame, 9216);
 	assert_int_equal(pdu.norg, 2);

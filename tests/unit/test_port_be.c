@@ -84,6 +84,19 @@ on_note(const struct note *n, void *arg)
 	}
 }
 
+static unsigned int	tx_changed;
+
+/* port.c's part: remember what port_be.c said (no agents here). */
+void
+port_dcbx_tx_changed(struct port *p)
+{
+	bool silent = port_be_dcbx_silent(p) != NULL;
+
+	if (silent != p->dcbx_silent)
+		tx_changed++;
+	p->dcbx_silent = silent;
+}
+
 static struct port	*ports;
 static struct port	*test_port_find(const char *);
 static struct port_lookup lookup = { test_port_find };
@@ -542,9 +555,10 @@ nsets(void)
 	return (n);
 }
 
-/* eth0 on the fake NIC through the real dcbnl backend, config applied. */
+/* eth0 on a fresh fake NIC (GDCBX answering dcbx, 0: the default)
+ * through the real dcbnl backend, nothing applied yet. */
 static struct port *
-port_dcbnl(uint8_t pfc_en, enum dcbx_mode mode)
+port_dcbnl_open(uint8_t dcbx)
 {
 	struct dcbnl_probe_result pr;
 	struct dcbnl_opts o = { .restore_on_close = false };
@@ -552,6 +566,8 @@ port_dcbnl(uint8_t pfc_en, enum dcbx_mode mode)
 	struct backend_env env;
 
 	fake_init(&F);
+	if (dcbx != 0)
+		F.dcbx = dcbx;
 	assert_int_equal(dcbnl_probe_tr(&F.tr, FAKE_IFNAME, &pr), 0);
 	assert_int_equal(pr.kind, BACKEND_DCBNL);
 	assert_int_equal(dcbnl_backend_open_tr(&p->be, &F.tr, FAKE_IFNAME,
@@ -559,6 +575,15 @@ port_dcbnl(uint8_t pfc_en, enum dcbx_mode mode)
 	port_be_env(p, &env, false);
 	backend_set_env(&p->be, &env);
 	p->be_open = true;
+	return (p);
+}
+
+/* eth0 on the fake NIC through the real dcbnl backend, config applied. */
+static struct port *
+port_dcbnl(uint8_t pfc_en, enum dcbx_mode mode)
+{
+	struct port *p = port_dcbnl_open(0);
+
 	p->ds.oper = oper_cfg(pfc_en);
 	p->ds.active = mode;
 	port_apply_oper(p);
@@ -781,6 +806,102 @@ engine_without_an_event_watch_falls_back_to_readonly(void **state)
 	assert_non_null(p->be.watch);
 }
 
+/* Each CEE App entry we set is multicast too (dcbnl_setapp()). */
+static void
+own_cee_app_echoes_are_not_foreign(void **state)
+{
+	struct port *p = port_dcbnl_open(0);
+	int i;
+
+	(void)state;
+	p->ds.oper = oper_cfg(0x08);
+	dcb_app_add(&p->ds.oper.app, &(struct dcb_app){ DCB_APP_SEL_ETHERTYPE,
+	    3, 0x8906 });
+	dcb_app_add(&p->ds.oper.app, &(struct dcb_app){ DCB_APP_SEL_ANY, 4,
+	    3260 });
+	p->ds.active = DCBX_MODE_CEE;
+	port_apply_oper(p);
+	assert_string_equal(p->be.error, "");
+	assert_int_equal(fake_count(&F, DCB_CMD_SAPP, 0), 2);
+	mon_start();
+	F.nreq = 0;
+	for (i = 0; i < 2; i++)
+		fake_notify(&F, DCB_CMD_SAPP);
+	fake_notify(&F, DCB_CMD_SET_ALL);
+	mon_readable();
+	assert_int_equal(evs.nic_changed, 0);
+	assert_int_equal(p->nic_changes, 0);
+	assert_int_equal(nsets(), 0);
+	/* Every echo is spent: a fourth CEE notification is foreign. */
+	fake_notify(&F, DCB_CMD_SAPP);
+	mon_readable();
+	assert_int_equal(evs.nic_changed, 1);
+}
+
+/* Auto-detection switched to CEE with the same oper config: SDCBX. */
+static void
+mode_change_alone_reaches_the_nic(void **state)
+{
+	struct port *p = port_dcbnl(0x08, DCBX_MODE_IEEE);
+
+	(void)state;
+	F.nreq = 0;
+	assert_false(port_be_dcbx_result(p, DCBX_CHG_STATUS | DCBX_CHG_TX));
+	assert_int_equal(F.nreq, 0);
+	p->ds.active = DCBX_MODE_CEE;
+	assert_true(port_be_dcbx_result(p, DCBX_CHG_MODE | DCBX_CHG_TX));
+	assert_int_equal(fake_count(&F, DCB_CMD_SDCBX, 0), 1);
+	assert_int_equal(F.dcbx, DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_CEE);
+	assert_int_equal(F.set_all, 1);
+}
+
+/*
+ * A NIC whose firmware runs DCBX: our DCBX TLVs stop (two speakers on a
+ * link are "multiple peers" to the switch), with the reason; also when
+ * the firmware takes over or gives back at run time (GDCBX in a fill).
+ */
+static void
+firmware_dcbx_silences_our_dcbx_tlvs(void **state)
+{
+	struct port *p = port_dcbnl_open(DCB_CAP_DCBX_LLD_MANAGED |
+	    DCB_CAP_DCBX_VER_IEEE);
+	const char *why;
+
+	(void)state;
+	assert_non_null(why = port_be_dcbx_silent(p));
+	assert_non_null(strstr(why, "LLD_MANAGED"));
+	assert_non_null(strstr(why, "basic LLDP only"));
+	p->cp.firmware_dcbx = CONF_FW_RX_ONLY;
+	assert_non_null(strstr(port_be_dcbx_silent(p), "receiving only"));
+	p->cp.firmware_dcbx = CONF_FW_LLDP_ONLY;
+	backend_close(&p->be);
+	p->be_open = false;
+	assert_null(port_be_dcbx_silent(p));
+
+	/* Host mode at first; then the firmware takes DCBX over. */
+	p = port_dcbnl(0x08, DCBX_MODE_IEEE);
+	p->dcbx_silent = false;
+	assert_null(port_be_dcbx_silent(p));
+	mon_start();
+	tx_changed = 0;
+	F.dcbx = DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE;
+	F.pfc.pfc_en = 0x01;		/* the firmware's result */
+	F.nreq = 0;
+	fake_notify(&F, DCB_CMD_IEEE_SET);
+	mon_readable();
+	assert_int_equal(tx_changed, 1);
+	assert_true(p->dcbx_silent);
+	assert_int_equal(nsets(), 0);		/* its result is left alone */
+	assert_int_equal(F.pfc.pfc_en, 0x01);
+	/* It gives DCBX back: our TLVs again, and our config written. */
+	F.dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
+	fake_notify(&F, DCB_CMD_IEEE_SET);
+	mon_readable();
+	assert_int_equal(tx_changed, 2);
+	assert_false(p->dcbx_silent);
+	assert_int_equal(F.pfc.pfc_en, 0x08);
+}
+
 int
 main(void)
 {
@@ -818,6 +939,12 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    engine_without_an_event_watch_falls_back_to_readonly,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    own_cee_app_echoes_are_not_foreign, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    firmware_dcbx_silences_our_dcbx_tlvs, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    mode_change_alone_reaches_the_nic, setup, teardown),
 	};
 
 	return (cmocka_run_group_tests_name("port_be", tests, NULL, NULL));

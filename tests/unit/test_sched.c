@@ -160,6 +160,7 @@ esched_paused_priority_sends_nothing_until_expiry(void **state)
 	(void)state;
 	ets_50_30_20(&c);
 	c.ets.prio_tc[3] = 0;	/* 3 shares TC 0 with 0 */
+	c.pfc.pfc_en = 0x08;
 	egress_setup(&e, &c);
 	fill(&e, 0, 1500);
 	fill(&e, 3, 1500);
@@ -202,6 +203,42 @@ esched_pfc_reload_replaces_timer_and_time0_resumes(void **state)
 	esched_pause_pfc(&ps, 6000, 0x01, zero, 10000);
 	assert_false(esched_pause_active(&ps, 0, 6000));
 	assert_int_equal(esched_pause_time(&ps, 0, 9000), 1000);
+}
+
+/*
+ * Issue 19 item 3: with PFC on 3 and 4 only, a PFC frame naming 0 (and 3)
+ * stops 3, not 0; the ignored priorities come back for counting.  Turning
+ * PFC off on a paused priority releases it at once.
+ */
+static void
+esched_pfc_ignored_on_priorities_without_pfc(void **state)
+{
+	struct esched_egress e;
+	struct dcb_config c;
+	uint16_t t[8] = { 65535, 0, 0, 65535 };
+	uint64_t b[ESCHED_NPRIO];
+	struct esched_cfg cfg;
+
+	(void)state;
+	ets_50_30_20(&c);
+	c.pfc.pfc_en = 0x18;
+	egress_setup(&e, &c);
+	fill(&e, 0, 1500);
+	fill(&e, 3, 1500);
+	assert_int_equal(esched_pause_pfc(&e.pause, 0, 0x09, t, 1000), 0x01);
+	assert_false(esched_pause_active(&e.pause, 0, 1000));
+	assert_true(esched_pause_active(&e.pause, 3, 1000));
+	run(&e, 20, 1000, b);
+	assert_true(b[0] > 0);
+	assert_int_equal(b[3], 0);
+	/* PFC off on 3 (a watchdog override does the same): 3 goes again. */
+	c.pfc.pfc_en = 0x10;
+	esched_cfg_build(&cfg, &c);
+	esched_egress_set(&e, &cfg);
+	assert_false(esched_pause_active(&e.pause, 3, 2000));
+	assert_int_equal(esched_pause_time(&e.pause, 3, 5000), 2000);
+	assert_int_equal(esched_pause_pfc(&e.pause, 3000, 0x08, t, 1000), 0x08);
+	assert_false(esched_pause_active(&e.pause, 3, 3000));
 }
 
 static void
@@ -453,6 +490,7 @@ main(void)
 		cmocka_unit_test(esched_idle_class_share_goes_to_busy_ones),
 		cmocka_unit_test(esched_paused_priority_sends_nothing_until_expiry),
 		cmocka_unit_test(esched_pfc_reload_replaces_timer_and_time0_resumes),
+		cmocka_unit_test(esched_pfc_ignored_on_priorities_without_pfc),
 		cmocka_unit_test(esched_8023x_pause_stops_every_priority),
 		cmocka_unit_test(esched_xoff_xon_hysteresis),
 		cmocka_unit_test(esched_stalled_host_stops_xoff_and_drops),

@@ -116,12 +116,30 @@ bare_events_carry_the_name_and_ifname_only(void **state)
 	free(p);
 }
 
+/* The PFC watchdog's notes: priority and action (dcbctl monitor). */
+static void
+storms_carry_priority_and_action(void **state)
+{
+	struct port *p = mkport();
+	struct note n;
+
+	(void)state;
+	n = (struct note){ .type = NOTE_PFC_STORM, .port = p,
+	    .storm = { .prio = 3, .action = PFCWD_ACT_DROP } };
+	expect(&n, "{\"event\":\"pfc-storm\",\"ifname\":\"eth3\","
+	    "\"priority\":3,\"action\":\"drop\"}");
+	n = (struct note){ .type = NOTE_PFC_STORM_RESTORED, .port = p,
+	    .storm = { .prio = 5, .action = PFCWD_ACT_FORWARD } };
+	expect(&n, "{\"event\":\"pfc-storm-restored\",\"ifname\":\"eth3\","
+	    "\"priority\":5,\"action\":\"forward\"}");
+	free(p);
+}
+
 static void
 notes_without_a_protocol_event_give_none(void **state)
 {
 	static const enum note_type none[] = { NOTE_NBR_CHANGED,
-		NOTE_NBR_DROPPED, NOTE_PORT_ADDED, NOTE_PFC_STORM,
-		NOTE_PFC_STORM_RESTORED };
+		NOTE_NBR_DROPPED, NOTE_PORT_ADDED };
 	struct port *p = mkport();
 	struct note n;
 	size_t i;
@@ -198,6 +216,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(payload_events_keep_their_names_and_keys),
 		cmocka_unit_test(bare_events_carry_the_name_and_ifname_only),
+		cmocka_unit_test(storms_carry_priority_and_action),
 		cmocka_unit_test(notes_without_a_protocol_event_give_none),
 		cmocka_unit_test(
 		    a_departed_neighbour_is_named_by_why_and_shown_from_its_stored_pdu),

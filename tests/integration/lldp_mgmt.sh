@@ -1,0 +1,58 @@
+#!/bin/sh
+# lldp_mgmt.sh -- what two dcbxd learn of each other's System Capabilities
+# and Management Addresses (802.1AB-2016 8.5.8, 8.5.9), through the real
+# encoder, a veth and the real decoder, as show-neighbors and dcbctl -j
+# show it:
+#  - a (willing, nothing configured) is a Station Only, alone, and sends
+#    its port's own IPv4 and global IPv6 address (not the link-local one);
+#  - b (controller, management-addresses and capabilities configured) is
+#    what its config says;
+#  - a port without any address sends its MAC (IANA family 6).
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/netns.sh"
+. "$top_srcdir/tests/integration/lldp_common.sh"
+dx_need
+plan 9
+ns_setup m
+ns_add a && ns_add b || bail "namespaces"
+veth_add a ma0 b mb0 02:00:00:00:0a:00 02:00:00:00:0b:00 &&
+    veth_add a ma1 b mb1 02:00:00:00:0a:01 02:00:00:00:0b:01 || bail "veth"
+nsx a ip addr add 192.0.2.1/24 dev ma0 &&
+    nsx a ip addr add 2001:db8::1/64 dev ma0 nodad || bail "addresses"
+dx_conf "$NS_TMP/a.conf" 30 4 '' '{ match = "ma*"; role = "willing"; }'
+dx_conf "$NS_TMP/b.conf" 30 4 \
+    'management-addresses = [ "198.51.100.7", "2001:db8:1::7" ];
+     capabilities = [ "bridge", "router" ];
+     capabilities-enabled = [ "bridge" ];' \
+    '{ match = "mb*"; role = "controller"; }'
+dx_start a a "$NS_TMP/a.conf" && dx_start b b "$NS_TMP/b.conf" || bail "start"
+for i in 0 1; do nsx a ip link set ma$i up; nsx b ip link set mb$i up; done
+wait_for 10 dx_nbrs a 2 && wait_for 10 dx_nbrs b 2 || bail "no discovery"
+A_IDX=$(nsx a cat /sys/class/net/ma0/ifindex)
+
+nbr() {	# nbr NAME IFNAME 'EXPR': EXPR over n, the neighbour on IFNAME
+	dx_eval "$1" "[n for n in r if n['ifname'] == '$2' and ($3)] != []"
+}
+check "a is a Station Only, alone (system and enabled)" \
+    nbr b mb0 "n['capabilities'] == ['station-only'] and n['capabilities_enabled'] == ['station-only']"
+check "b is what its config says: bridge+router, bridge enabled" \
+    nbr a ma0 "n['capabilities'] == ['bridge', 'router'] and n['capabilities_enabled'] == ['bridge']"
+check "a sends its port's IPv4 and global IPv6 address, ifIndex $A_IDX" \
+    wait_for 5 nbr b mb0 "[(m['family'], m['address'], m['if_subtype'], m['if_number']) for m in n['mgmt_addrs']] == [('ipv4', '192.0.2.1', 'ifindex', $A_IDX), ('ipv6', '2001:db8::1', 'ifindex', $A_IDX)]"
+check "b sends the configured addresses, on every port" \
+    nbr a ma1 "[m['address'] for m in n['mgmt_addrs']] == ['198.51.100.7', '2001:db8:1::7']"
+check "a port without an address sends its MAC (family 6)" \
+    nbr b mb1 "[(m['family'], m['family_number'], m['address']) for m in n['mgmt_addrs']] == [('mac', 6, '02:00:00:00:0a:01')]"
+# An address added later is a local change: sent at once, not after the
+# 30 s interval.
+nsx a ip addr add 192.0.2.9/24 dev ma1 || bail "address"
+check "an address added later is sent at once (tx-interval 30 s)" \
+    wait_for 10 nbr b mb1 "[m['address'] for m in n['mgmt_addrs']] == ['192.0.2.9']"
+DCBCTL=$top_builddir/ctl/dcbctl
+check "dcbctl -j show neighbors carries them too" sh -c "
+    timeout 10 '$DCBCTL' -s '$NS_TMP/b.sock' -j show neighbors dev mb0 |
+    python3 -c 'import json,sys; r=json.load(sys.stdin); n=r[0] if isinstance(r, list) else r
+sys.exit(0 if [m[\"address\"] for m in n[\"mgmt_addrs\"]] == [\"192.0.2.1\", \"2001:db8::1\"] and n[\"capabilities\"] == [\"station-only\"] else 1)'"
+check "no sanitizer report (a)" dx_sanitizer_clean a
+check "no sanitizer report (b)" dx_sanitizer_clean b
+finish
