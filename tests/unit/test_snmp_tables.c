@@ -5,9 +5,9 @@
  * out by hand from the MIBs (LLDP-MIB, LLDP-EXT-DOT1-V2-MIB's
  * lldpXdot1dcbxMIB, IEEE8021-PFC-MIB, mibs/DCBXD-MIB.txt) -- not built
  * with the implementation's own OID helpers.  The port list and the
- * global config are the test's (port_first(), dx); the port has no
- * agent, so no neighbour is walked (agent_foreach_nbr() and nbr_decode()
- * must not be called).
+ * global config are the test's (port_first(), dx; port_local(): no
+ * management address); the port has no agent, so no neighbour is walked
+ * (agent_foreach_nbr() and nbr_decode() must not be called).
  */
 #include "config.h"
 
@@ -33,6 +33,13 @@ struct port *
 port_first(void)
 {
 	return (&tp);
+}
+
+void
+port_local(const struct port *p, struct lldp_local *l)
+{
+	(void)p;
+	memset(l, 0, sizeof(*l));
 }
 
 void
