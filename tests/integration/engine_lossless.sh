@@ -57,15 +57,17 @@ check "every frame the generator sent was taken by A's engine or dropped by its 
     test $((in3 + in0 + tdrop)) -ge $((2 * N))
 # Lossless holds while A reacts to B's PFC within what B's headroom allows
 # for (B sizes it from its own measured lag: reaction_ns_used).  A busy
-# machine can starve A's engine longer (its rx_lag and reaction p99 say
-# so); then B must count each frame it could not hold as a lossless
+# machine can starve the engines longer (their rx_lag and reaction p99
+# say so); then B must count each frame it could not hold as a lossless
 # overflow -- never lose one silently, never drop one otherwise.
 rx3=$(jget "$jb" '.priorities[3].counters.rx_frames')
 out3=$(jget "$jb" '.priorities[3].counters.host_out_frames')
 ov3=$(jget "$jb" '.priorities[3].drops.lossless_overflow')
-alate=$(jget "$ja" '.thresholds.rx_lag_p99_ns + .thresholds.reaction_p99_ns')
+# The PFC loop: B reads the frame (B's rx lag), sends XOFF, A reads it
+# (A's rx lag) and stops (A's reaction); each engine measures its part.
+alate=$(( $(jget "$ja" '.thresholds.rx_lag_p99_ns + .thresholds.reaction_p99_ns') + $(jget "$jb" '.thresholds.rx_lag_p99_ns') ))
 bbudget=$(jget "$jb" '.thresholds.reaction_ns_used')
-diag "priority 3: A took $in3, B received $rx3, gave its host $out3, overflowed $ov3; A's lag + reaction p99 $alate ns, B's headroom assumes $bbudget ns"
+diag "priority 3: A took $in3, B received $rx3, gave its host $out3, overflowed $ov3; the PFC loop's p99s (B lag + A lag + A reaction) $alate ns, B's headroom assumes $bbudget ns"
 check "every priority-3 frame A's engine took reached B ($rx3 of $in3)" \
     test "$rx3" -eq "$in3"
 check "B gave its host every one, but those it counted as overflow" \
@@ -73,7 +75,7 @@ check "B gave its host every one, but those it counted as overflow" \
 check "in order, with no gap but those of counted drops (TAP, overflow)" \
     test "$(jget "$s" '.priorities[3].reorders')" -eq 0 -a \
     "$(jget "$s" '.priorities[3].gaps')" -le $((N - in3 + ov3))
-check "lossless, or A was later than B's headroom allows (no overflow otherwise)" \
+check "lossless, or the engines were later than B's headroom allows (no overflow otherwise)" \
     test "$ov3" -eq 0 -o "$alate" -gt "$bbudget"
 check "B dropped priority 3 for no other reason" test "$(jget "$jb" \
     '[.priorities[3].drops | to_entries[] | select(.key != "lossless_overflow") | .value] | add')" -eq 0
