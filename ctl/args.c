@@ -6,8 +6,11 @@
  *                  [reco-prio-tc ...]
  *   set pfc dev IF [willing on|off] [prio-pfc PRIO:on|off...]
  *                  [macsec-bypass on|off] [delay BITS]
- *   set app dev IF [add|del SELECTOR PROTO:PRIO...]... [flush]
+ *   set app dev IF [add|del|replace SELECTOR PROTO:PRIO...]... [flush]
  *                  [willing on|off]
+ *   (SELECTOR: dcb app's dscp-prio, ethtype-prio, stream-port-prio,
+ *    dgram-port-prio, port-prio, default-prio PRIO..., or our dscp,
+ *    ethertype, stream-port, dgram-port, port)
  *
  * Keywords come from proto.c's field table, the same rows that print them
  * back and name the JSON keys; matches are exact.  Mappings are applied
@@ -238,6 +241,55 @@ parse_fields_args(struct set_args *a, int argc, char *const argv[],
 	return 0;
 }
 
+/*
+ * dcb app's selector words (dcb-app(8)) beside ours: "dscp-prio" is our
+ * "dscp", and so on.  default-prio takes bare priorities (an ethertype 0
+ * entry each, 802.1Qaz's default priority).
+ */
+static const struct dcb_kw app_dcb_kw[] = {
+	{ DCB_APP_SEL_ETHERTYPE, "ethtype-prio" },
+	{ DCB_APP_SEL_STREAM, "stream-port-prio" },
+	{ DCB_APP_SEL_DGRAM, "dgram-port-prio" },
+	{ DCB_APP_SEL_ANY, "port-prio" },
+	{ DCB_APP_SEL_DSCP, "dscp-prio" },
+	{ 0, NULL }
+};
+#define APP_DEFAULT_PRIO	(-1)
+
+/* A selector word, ours or dcb's: its selector, APP_DEFAULT_PRIO, or -1. */
+static int
+app_selector_word(const char *w, int *sel)
+{
+	if (dcb_kw_lookup(dcb_sel_kw, w, sel) == 0 ||
+	    dcb_kw_lookup(app_dcb_kw, w, sel) == 0)
+		return 0;
+	if (strcmp(w, "default-prio") == 0) {
+		*sel = APP_DEFAULT_PRIO;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * A DSCP by its name, as rt_dsfield(5) spells them for dcb: CS0..CS7,
+ * AF11..AF43, EF (any case).  -1 if it is none of them.
+ */
+static int
+dscp_by_name(const char *s)
+{
+	if ((s[0] == 'C' || s[0] == 'c') && (s[1] == 'S' || s[1] == 's') &&
+	    s[2] >= '0' && s[2] <= '7' && s[3] == '\0')
+		return (s[2] - '0') * 8;
+	if ((s[0] == 'A' || s[0] == 'a') && (s[1] == 'F' || s[1] == 'f') &&
+	    s[2] >= '1' && s[2] <= '4' && s[3] >= '1' && s[3] <= '3' &&
+	    s[4] == '\0')
+		return (s[2] - '0') * 8 + (s[3] - '0') * 2;
+	if ((s[0] == 'E' || s[0] == 'e') && (s[1] == 'F' || s[1] == 'f') &&
+	    s[2] == '\0')
+		return 46;
+	return -1;
+}
+
 /* PROTO:PRIO of an APP selector; ethertypes may be written in hex. */
 static int
 parse_app_entry(int sel, const char *word, struct dcb_app *e, char *err,
@@ -248,6 +300,7 @@ parse_app_entry(int sel, const char *word, struct dcb_app *e, char *err,
 	unsigned int proto, prio, max = sel == DCB_APP_SEL_DSCP ? 63 : 65535;
 	char buf[16];
 	struct dcb_why why;
+	int d;
 
 	if (colon == NULL || (size_t)(colon - word) >= sizeof(buf)) {
 		snprintf(err, errlen, "%s: \"%.32s\" is not a PROTOCOL:PRIO "
@@ -256,11 +309,16 @@ parse_app_entry(int sel, const char *word, struct dcb_app *e, char *err,
 	}
 	memcpy(buf, word, (size_t)(colon - word));
 	buf[colon - word] = '\0';
-	if (args_parse_uint(buf, max, sel == DCB_APP_SEL_ETHERTYPE,
+	if (sel == DCB_APP_SEL_DSCP && (d = dscp_by_name(buf)) >= 0)
+		proto = (unsigned int)d;
+	else if (args_parse_uint(buf, max, sel == DCB_APP_SEL_ETHERTYPE,
 	    &proto) != 0) {
 		snprintf(err, errlen, "In %s mapping, %s is expected to be "
-		    "0..%u", name, sel == DCB_APP_SEL_DSCP ? "DSCP" :
-		    sel == DCB_APP_SEL_ETHERTYPE ? "ETHERTYPE" : "PORT", max);
+		    "%s", name, sel == DCB_APP_SEL_DSCP ? "DSCP" :
+		    sel == DCB_APP_SEL_ETHERTYPE ? "ETHERTYPE" : "PORT",
+		    sel == DCB_APP_SEL_DSCP ? "0..63, CS0..CS7, AF11..AF43 "
+		    "or EF" : sel == DCB_APP_SEL_ETHERTYPE ? "0x600..0xffff" :
+		    "0..65535");
 		return -1;
 	}
 	if (args_parse_uint(colon + 1, 7, false, &prio) != 0) {
@@ -278,20 +336,38 @@ parse_app_entry(int sel, const char *word, struct dcb_app *e, char *err,
 	return 0;
 }
 
+enum app_verb { APP_ADD, APP_DEL, APP_REPLACE };
+
+/* replace: drop every entry of e's selector and protocol, then add e. */
+static void
+app_drop_key(struct dcb_app_table *t, const struct dcb_app *e)
+{
+	int i, n = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (t->e[i].selector != e->selector ||
+		    t->e[i].protocol != e->protocol)
+			t->e[n++] = t->e[i];
+	t->n = n;
+}
+
 static int
-app_edit(struct set_args *a, bool add, const struct dcb_app *e,
+app_edit(struct set_args *a, enum app_verb verb, const struct dcb_app *e,
     const char *word, char *err, size_t errlen)
 {
 	const char *name = dcb_kw_name(dcb_sel_kw, e->selector);
 	int rc;
 
-	rc = add ? dcb_app_add(&a->cfg.app, e) : dcb_app_del(&a->cfg.app, e);
+	if (verb == APP_REPLACE)
+		app_drop_key(&a->cfg.app, e);
+	rc = verb != APP_DEL ? dcb_app_add(&a->cfg.app, e) :
+	    dcb_app_del(&a->cfg.app, e);
 	if (rc == DCB_OK || (a->syntax_only && rc != DCB_ERR_TOO_MANY))
 		return 0;
 	if (rc == DCB_ERR_TOO_MANY)
 		snprintf(err, errlen, "app: the table holds at most %d "
 		    "entries", DCB_APP_MAX);
-	else if (add)
+	else if (verb != APP_DEL)
 		snprintf(err, errlen, "app: %s %s is already in the table",
 		    name, word);
 	else
@@ -300,18 +376,55 @@ app_edit(struct set_args *a, bool add, const struct dcb_app *e,
 	return -1;
 }
 
-/* add|del SELECTOR PROTO:PRIO... [SELECTOR PROTO:PRIO...]... */
+/* default-prio PRIO...: bare priorities, each an ethertype 0 entry. */
+static int
+parse_default_prio(struct set_args *a, enum app_verb verb, int argc,
+    char *const argv[], int *i, char *err, size_t errlen)
+{
+	struct dcb_app e = { .selector = DCB_APP_SEL_ETHERTYPE };
+	unsigned int prio;
+	int n = 0;
+
+	while (*i + 1 < argc &&
+	    args_parse_uint(argv[*i + 1], 7, false, &prio) == 0) {
+		(*i)++;
+		e.priority = (uint8_t)prio;
+		if (app_edit(a, verb, &e, argv[*i], err, errlen) != 0)
+			return -1;
+		n++;
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "default-prio needs at least one PRIO "
+		    "(0..7)");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * add|del|replace SELECTOR PROTO:PRIO... [SELECTOR PROTO:PRIO...]...
+ * SELECTOR is ours (dscp, ethertype, ...) or dcb's (dscp-prio,
+ * ethtype-prio, ...); default-prio takes PRIO...
+ */
 static int
 parse_app_edit(struct set_args *a, int argc, char *const argv[], int *i,
     char *err, size_t errlen)
 {
-	bool add = strcmp(argv[*i], "add") == 0;
+	const char *verbw = argv[*i];
+	enum app_verb verb = strcmp(verbw, "add") == 0 ? APP_ADD :
+	    strcmp(verbw, "del") == 0 ? APP_DEL : APP_REPLACE;
 	struct dcb_app e;
 	int sel, n = 0;
 
-	while (*i + 1 < argc &&
-	    dcb_kw_lookup(dcb_sel_kw, argv[*i + 1], &sel) == 0) {
+	while (*i + 1 < argc && app_selector_word(argv[*i + 1], &sel) == 0) {
 		(*i)++;
+		if (sel == APP_DEFAULT_PRIO) {
+			if (parse_default_prio(a, verb, argc, argv, i, err,
+			    errlen) != 0)
+				return -1;
+			n++;
+			continue;
+		}
 		if (*i + 1 >= argc || !is_mapping(argv[*i + 1])) {
 			snprintf(err, errlen, "%s needs at least one "
 			    "PROTOCOL:PRIO mapping", argv[*i]);
@@ -321,15 +434,16 @@ parse_app_edit(struct set_args *a, int argc, char *const argv[], int *i,
 			(*i)++;
 			if (parse_app_entry(sel, argv[*i], &e, err,
 			    errlen) != 0 ||
-			    app_edit(a, add, &e, argv[*i], err, errlen) != 0)
+			    app_edit(a, verb, &e, argv[*i], err, errlen) != 0)
 				return -1;
 			n++;
 		}
 	}
 	if (n == 0) {
-		snprintf(err, errlen, "%s needs a selector (ethertype, "
-		    "stream-port, dgram-port, port or dscp) and "
-		    "PROTOCOL:PRIO mappings", add ? "add" : "del");
+		snprintf(err, errlen, "%s needs a selector (dscp-prio, "
+		    "ethtype-prio, stream-port-prio, dgram-port-prio, "
+		    "port-prio, default-prio, or ours: dscp, ethertype, "
+		    "stream-port, dgram-port, port) and its mappings", verbw);
 		return -1;
 	}
 	return 0;
@@ -342,7 +456,9 @@ parse_app_args(struct set_args *a, int argc, char *const argv[], char *err,
 	int i, v;
 
 	for (i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "add") == 0 || strcmp(argv[i], "del") == 0) {
+		if (strcmp(argv[i], "add") == 0 ||
+		    strcmp(argv[i], "del") == 0 ||
+		    strcmp(argv[i], "replace") == 0) {
 			if (parse_app_edit(a, argc, argv, &i, err, errlen) != 0)
 				return -1;
 			a->changed |= DCB_HAS_APP;
@@ -360,7 +476,8 @@ parse_app_args(struct set_args *a, int argc, char *const argv[], char *err,
 			a->app_willing_set = true;
 		} else {
 			snprintf(err, errlen, "unknown app keyword \"%.32s\" "
-			    "(expected add, del, flush or willing)", argv[i]);
+			    "(expected add, del, replace, flush or willing)",
+			    argv[i]);
 			return -1;
 		}
 	}

@@ -17,6 +17,28 @@
 /* How long a command waits for the daemon's answer (not monitor). */
 #define CLIENT_TIMEOUT_S	30
 
+static int client_last = DCBCTL_EXIT_UNREACHABLE;
+
+int
+client_status(void)
+{
+	return client_last;
+}
+
+/* An error code of the daemon's answer as an exit status. */
+static int
+client_refusal(const json_t *resp)
+{
+	const char *code = json_string_value(json_object_get(resp, "code"));
+
+	if (code != NULL && (strcmp(code, "ENODEV") == 0 ||
+	    strcmp(code, "ENOENT") == 0))
+		return DCBCTL_EXIT_NOTFOUND;
+	if (code != NULL && strcmp(code, "EOPNOTSUPP") == 0)
+		return DCBCTL_EXIT_USAGE;
+	return DCBCTL_EXIT_REFUSED;
+}
+
 int
 client_open(struct client *c, const char *path, bool stream)
 {
@@ -25,6 +47,7 @@ client_open(struct client *c, const char *path, bool stream)
 
 	memset(c, 0, sizeof(*c));
 	c->path = path;
+	client_last = DCBCTL_EXIT_UNREACHABLE;
 	memset(&sun, 0, sizeof(sun));
 	sun.sun_family = AF_UNIX;
 	if (strlen(path) >= sizeof(sun.sun_path)) {
@@ -40,9 +63,11 @@ client_open(struct client *c, const char *path, bool stream)
 		if (errno == ENOENT || errno == ECONNREFUSED)
 			fprintf(stderr, "dcbctl: cannot connect to %s: daemon "
 			    "not running?\n", path);
-		else if (errno == EACCES || errno == EPERM)
+		else if (errno == EACCES || errno == EPERM) {
 			fprintf(stderr, "dcbctl: cannot connect to %s: "
 			    "permission denied\n", path);
+			client_last = DCBCTL_EXIT_DENIED;
+		}
 		else
 			fprintf(stderr, "dcbctl: cannot connect to %s: %s\n",
 			    path, strerror(errno));
@@ -163,6 +188,7 @@ client_call(struct client *c, const char *cmd, json_t *args)
 	char *line = req != NULL ? proto_line(req) : NULL;
 	int rc = line != NULL ? write_all(c->fd, line, strlen(line)) : -1;
 
+	client_last = DCBCTL_EXIT_UNREACHABLE;
 	free(line);
 	json_decref(req);
 	if (rc != 0) {
@@ -177,6 +203,7 @@ client_call(struct client *c, const char *cmd, json_t *args)
 		return NULL;
 	}
 	if (!json_is_true(json_object_get(resp, "ok"))) {
+		client_last = client_refusal(resp);
 		fprintf(stderr, "dcbctl: %s\n",
 		    json_is_string(json_object_get(resp, "error")) ?
 		    json_string_value(json_object_get(resp, "error")) :

@@ -24,17 +24,22 @@ struct ctx {
 
 static int	cmd_show_feature(const struct ctx *, int, char *[]);
 
-static void
-usage(FILE *f)
-{
-	fprintf(f,
-	    "usage: dcbctl [-s SOCKET] [-j|--json] [-p|--pretty] COMMAND\n"
-	    "  show ports\n"
-	    "  show neighbors [dev IF]\n"
-	    "  show dcbx dev IF\n"
+/* Each command's synopsis: `dcbctl help CMD`, `dcbctl CMD --help`. */
+static const struct {
+	const char	*name;
+	const char	*synopsis;
+} helps[] = {
+	{ "show",
+	    "  show ports              ports: link, role, mode, backend and why\n"
+	    "  show neighbors [dev IF] [details]\n"
+	    "                          LLDP neighbours (details: every TLV)\n"
+	    "  show dcbx dev IF        ETS, PFC, APP: status, admin/reco/peer/"
+	    "oper\n"
 	    "  show {ets|pfc|app} dev IF\n"
-	    "  show stats [dev IF]\n"
-	    "  show pfcwd [dev IF]\n"
+	    "                          the operational config, as dcb shows it\n"
+	    "  show stats [dev IF]     LLDP, PFC and engine counters\n"
+	    "  show pfcwd [dev IF]     the PFC watchdog, per port and priority\n" },
+	{ "set",
 	    "  set ets dev IF [willing on|off] [tc-bw TC:BW...] "
 	    "[tc-tsa TC:TSA...]\n"
 	    "         [prio-tc PRIO:TC...] [reco-tc-bw ...] [reco-tc-tsa ...] "
@@ -42,23 +47,68 @@ usage(FILE *f)
 	    "  set pfc dev IF [willing on|off] [prio-pfc PRIO:on|off...] "
 	    "[macsec-bypass on|off]\n"
 	    "         [delay BITS]\n"
-	    "  set app dev IF [add|del SELECTOR PROTO:PRIO...] [flush] "
+	    "  set app dev IF [add|del|replace SELECTOR MAP...]... [flush] "
 	    "[willing on|off]\n"
+	    "         SELECTOR: dscp-prio, ethtype-prio, stream-port-prio, "
+	    "dgram-port-prio,\n"
+	    "         port-prio (MAP: PROTO:PRIO), default-prio (MAP: PRIO)\n"
 	    "  set ... --persist       also write the change to the config "
 	    "file\n"
-	    "  set pfcwd off|on        the PFC watchdog on every port\n"
-	    "  monitor\n"
+	    "  set pfcwd off|on        the PFC watchdog on every port\n" },
+	{ "monitor",
+	    "  monitor                 events as they happen, time-stamped\n" },
+	{ "headroom",
 	    "  headroom --speed 10G [--cable 100m] [--mtu 9216] "
 	    "[--lossless-mtu 2300]\n"
 	    "           [--cell 416] [--min-frame 64] [--intf-delay BT] "
 	    "[--response QUANTA]\n"
-	    "           [--propagation PS_PER_M]\n"
-	    "  metrics                 the Prometheus text exposition\n"
+	    "           [--propagation PS_PER_M]   (no daemon needed)\n" },
+	{ "metrics",
+	    "  metrics                 the Prometheus text exposition\n" },
+	{ "doctor",
 	    "  doctor [dev IF]         lossless-fabric checks (exit 2: an "
-	    "error found)\n"
-	    "  reload\n"
-	    "  version\n"
-	    "(default socket %s; see dcbctl(8))\n", DCBCTL_SOCKET);
+	    "error found)\n" },
+	{ "reload",
+	    "  reload                  re-read the daemon's config file\n" },
+	{ "version",
+	    "  version                 the versions of dcbctl and dcbxd\n" },
+	{ "help",
+	    "  help [COMMAND]          this text, or one command's\n" },
+};
+
+static void
+usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: dcbctl [-s SOCKET] [-j|--json] [-p|--pretty] "
+	    "COMMAND [ARGS]\n       dcbctl --version | --help\n");
+	for (i = 0; i < sizeof(helps) / sizeof(helps[0]); i++)
+		fputs(helps[i].synopsis, f);
+	fprintf(f, "(default socket %s; `dcbctl COMMAND --help`; exit "
+	    "status: see dcbctl(8))\n", DCBCTL_SOCKET);
+}
+
+/* One command's synopsis on stdout; -1 if there is no such command. */
+static int
+usage_of(const char *cmd)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(helps) / sizeof(helps[0]); i++)
+		if (strcmp(helps[i].name, cmd) == 0) {
+			printf("usage: dcbctl [-s SOCKET] [-j] %s ...\n%s", cmd,
+			    helps[i].synopsis);
+			return 0;
+		}
+	return -1;
+}
+
+static bool
+is_help(const char *w)
+{
+	return strcmp(w, "help") == 0 || strcmp(w, "--help") == 0 ||
+	    strcmp(w, "-h") == 0;
 }
 
 /* "dev IF" as the only optional words of a command ("show X", "doctor"). */
@@ -91,15 +141,15 @@ simple(const struct ctx *x, const char *cmd, json_t *args,
 
 	if (client_open(&c, x->sock, false) != 0) {
 		json_decref(args);
-		return 1;
+		return client_status();
 	}
 	r = client_call(&c, cmd, args);
 	client_close(&c);
 	if (r == NULL)
-		return 1;
-	if (x->out.json || show == NULL)
+		return client_status();
+	if (x->out.json)
 		show_json(&x->out, r);
-	else
+	else if (show != NULL)
 		show(stdout, r);
 	json_decref(r);
 	return 0;
@@ -127,7 +177,16 @@ cmd_show(const struct ctx *x, int argc, char *argv[])
 	if (argc < 1) {
 		fprintf(stderr, "dcbctl: show: expected ports, neighbors, "
 		    "dcbx, ets, pfc, app or stats\n");
-		return 1;
+		return DCBCTL_EXIT_USAGE;
+	}
+	/* show neighbors [dev IF] details: every TLV, as lldpcli's. */
+	if (strcmp(argv[0], "neighbors") == 0 && argc > 1 &&
+	    strcmp(argv[argc - 1], "details") == 0) {
+		if (dev_args("show", "neighbors", argc - 2, argv + 1, false,
+		    &args) != 0)
+			return DCBCTL_EXIT_USAGE;
+		return simple(x, PROTO_SHOW_NEIGHBORS, args,
+		    show_neighbors_details);
 	}
 	for (i = 0; i < sizeof(shows) / sizeof(shows[0]); i++) {
 		if (strcmp(argv[0], shows[i].what) != 0)
@@ -135,11 +194,11 @@ cmd_show(const struct ctx *x, int argc, char *argv[])
 		if (!shows[i].dev && argc > 1) {
 			fprintf(stderr, "dcbctl: show %s: unexpected \"%s\"\n",
 			    argv[0], argv[1]);
-			return 1;
+			return DCBCTL_EXIT_USAGE;
 		}
 		if (dev_args("show", argv[0], argc - 1, argv + 1, shows[i].need_dev,
 		    &args) != 0)
-			return 1;
+			return DCBCTL_EXIT_USAGE;
 		return simple(x, shows[i].cmd, args, shows[i].show);
 	}
 	return cmd_show_feature(x, argc, argv);
@@ -163,23 +222,26 @@ cmd_show_feature(const struct ctx *x, int argc, char *argv[])
 	if (dcb_kw_lookup(args_feature_kw, argv[0], &f) != 0) {
 		fprintf(stderr, "dcbctl: show: unknown object \"%s\"\n",
 		    argv[0]);
-		return 1;
+		return DCBCTL_EXIT_USAGE;
 	}
 	if (dev_args("show", argv[0], argc - 1, argv + 1, true, &args) != 0)
-		return 1;
+		return DCBCTL_EXIT_USAGE;
 	json_decref(args);
 	if (client_open(&c, x->sock, false) != 0)
-		return 1;
+		return client_status();
 	r = fetch_dcbx(&c, argv[2]);
 	client_close(&c);
 	if (r == NULL)
-		return 1;
+		return client_status();
 	feat = json_object_get(json_object_get(r, argv[0]), "oper");
 	/* PFC: the watchdog's override beside oper, never inside it. */
 	if (f == ARGS_PFC && json_is_object(feat))
 		json_object_set(feat, "watchdog_override", json_object_get(
 		    json_object_get(r, "pfc"), "watchdog_override"));
-	if (x->out.json)
+	if (x->out.json && f == ARGS_ETS && json_is_object(feat))
+		show_ets_json(&x->out, feat, json_object_get(json_object_get(r,
+		    "ets"), "reco"));
+	else if (x->out.json)
 		show_json(&x->out, feat != NULL ? feat : json_null());
 	else if (f == ARGS_ETS) {
 		show_ets(stdout, feat, "");
@@ -226,6 +288,40 @@ set_base(const json_t *dcbx, struct dcb_config *cfg)
  * then the same words again over the daemon's admin policy, validated as a
  * whole ("tc-bw sums to 110") before anything is sent.
  */
+/*
+ * A set that changed the admin policy of a feature the port does not run:
+ * willing, it runs the peer's.  Say so (on stderr: the set itself worked),
+ * and how to make it count.
+ */
+static void
+set_note(const struct set_args *a, const json_t *r)
+{
+	static const struct {
+		uint8_t		 has;
+		const char	*feat, *name;
+	} feats[] = {
+		{ DCB_HAS_ETS, "ets", "ETS" },
+		{ DCB_HAS_PFC, "pfc", "PFC" },
+		{ DCB_HAS_APP, "app", "APP" },
+	};
+	const char *st;
+	size_t i;
+
+	for (i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+		if (!(a->changed & feats[i].has))
+			continue;
+		st = json_string_value(json_object_get(json_object_get(r,
+		    feats[i].feat), "status"));
+		if (st == NULL || strcmp(st, "peer") != 0)
+			continue;
+		fprintf(stderr, "dcbctl: note: %s is willing and runs the "
+		    "peer's %s; the new admin %s takes effect when the peer "
+		    "stops sending one, or with `dcbctl set %s dev %s "
+		    "willing off`\n", a->dev, feats[i].name, feats[i].name,
+		    feats[i].feat, a->dev);
+	}
+}
+
 static void
 show_pfcwd_state(FILE *fp, const json_t *r)
 {
@@ -240,7 +336,7 @@ cmd_set_pfcwd(const struct ctx *x, int argc, char *argv[])
 	if (argc != 2 || (strcmp(argv[1], "on") != 0 &&
 	    strcmp(argv[1], "off") != 0)) {
 		fprintf(stderr, "dcbctl: set pfcwd: expected off or on\n");
-		return 1;
+		return DCBCTL_EXIT_USAGE;
 	}
 	return simple(x, PROTO_SET_PFCWD, json_pack("{s:b}", "enabled",
 	    strcmp(argv[1], "on") == 0), show_pfcwd_state);
@@ -253,6 +349,7 @@ cmd_set(const struct ctx *x, int argc, char *argv[])
 	struct client c;
 	json_t *r;
 	char err[256];
+	int rc;
 
 	if (argc > 0 && strcmp(argv[0], "pfcwd") == 0)
 		return cmd_set_pfcwd(x, argc, argv);
@@ -261,31 +358,42 @@ cmd_set(const struct ctx *x, int argc, char *argv[])
 	a.syntax_only = true;
 	if (args_parse_set(argc, argv, &a, err, sizeof(err)) != 0) {
 		fprintf(stderr, "dcbctl: %s\n", err);
-		return 1;
+		return DCBCTL_EXIT_USAGE;
 	}
 	if (client_open(&c, x->sock, false) != 0)
-		return 1;
-	if ((r = fetch_dcbx(&c, a.dev)) == NULL || set_base(r, &a.cfg) != 0)
+		return client_status();
+	if ((r = fetch_dcbx(&c, a.dev)) == NULL) {
+		rc = client_status();
 		goto fail;
+	}
+	if (set_base(r, &a.cfg) != 0) {
+		rc = DCBCTL_EXIT_UNREACHABLE;
+		goto fail;
+	}
 	json_decref(r);
+	r = NULL;
 	a.syntax_only = false;
+	/* Words that are fine but do not apply to this policy: refused. */
 	if (args_parse_set(argc, argv, &a, err, sizeof(err)) != 0 ||
 	    args_validate(&a, err, sizeof(err)) != 0) {
 		fprintf(stderr, "dcbctl: %s\n", err);
-		r = NULL;
+		rc = DCBCTL_EXIT_REFUSED;
 		goto fail;
 	}
-	if ((r = client_call(&c, PROTO_SET, args_to_request(&a))) == NULL)
+	if ((r = client_call(&c, PROTO_SET, args_to_request(&a))) == NULL) {
+		rc = client_status();
 		goto fail;
+	}
 	if (x->out.json)
 		show_json(&x->out, r);
+	set_note(&a, r);
 	json_decref(r);
 	client_close(&c);
 	return 0;
 fail:
 	json_decref(r);
 	client_close(&c);
-	return 1;
+	return rc;
 }
 
 static int
@@ -297,13 +405,13 @@ cmd_monitor(const struct ctx *x, int argc, char *argv[])
 	if (argc > 0) {
 		fprintf(stderr, "dcbctl: monitor: unexpected \"%s\"\n",
 		    argv[0]);
-		return 1;
+		return DCBCTL_EXIT_USAGE;
 	}
 	if (client_open(&c, x->sock, true) != 0)
-		return 1;
+		return client_status();
 	if ((r = client_call(&c, PROTO_SUBSCRIBE, NULL)) == NULL) {
 		client_close(&c);
-		return 1;
+		return client_status();
 	}
 	json_decref(r);
 	/* Line-buffered so that a pipe (| grep) sees each event at once. */
@@ -318,7 +426,7 @@ cmd_monitor(const struct ctx *x, int argc, char *argv[])
 	if (c.eof)
 		fprintf(stderr, "dcbctl: %s closed the connection\n", x->sock);
 	client_close(&c);
-	return 1;
+	return DCBCTL_EXIT_UNREACHABLE;
 }
 
 static int
@@ -327,7 +435,7 @@ cmd_plain(const struct ctx *x, const char *cmd, int argc, char *argv[])
 	if (argc > 0) {
 		fprintf(stderr, "dcbctl: %s: unexpected \"%s\"\n", cmd,
 		    argv[0]);
-		return 1;
+		return DCBCTL_EXIT_USAGE;
 	}
 	return simple(x, cmd, NULL, NULL);
 }
@@ -343,7 +451,7 @@ show_version(FILE *fp, const json_t *r)
 {
 	char buf[32];
 
-	fprintf(fp, "dcbctl %s\ndcbxd %s\n", PACKAGE_VERSION,
+	fprintf(fp, "dcbxd %s\n",
 	    json_text(json_object_get(r, "version"), buf, sizeof(buf)));
 }
 
@@ -353,7 +461,12 @@ cmd_version(const struct ctx *x, int argc, char *argv[])
 	if (argc > 0) {
 		fprintf(stderr, "dcbctl: version: unexpected \"%s\"\n",
 		    argv[0]);
-		return 1;
+		return DCBCTL_EXIT_USAGE;
+	}
+	/* Ours first: it is known even when the daemon cannot be asked. */
+	if (!x->out.json) {
+		printf("dcbctl %s\n", PACKAGE_VERSION);
+		fflush(stdout);
 	}
 	return simple(x, PROTO_VERSION, NULL, show_version);
 }
@@ -369,14 +482,14 @@ cmd_metrics(const struct ctx *x, int argc, char *argv[])
 	if (argc > 0) {
 		fprintf(stderr, "dcbctl: metrics: unexpected \"%s\"\n",
 		    argv[0]);
-		return 1;
+		return DCBCTL_EXIT_USAGE;
 	}
 	if (client_open(&c, x->sock, false) != 0)
-		return 1;
+		return client_status();
 	r = client_call(&c, PROTO_METRICS, NULL);
 	client_close(&c);
 	if (r == NULL)
-		return 1;
+		return client_status();
 	if (x->out.json)
 		show_json(&x->out, r);
 	else if ((text = json_string_value(json_object_get(r, "text"))) !=
@@ -390,7 +503,6 @@ cmd_metrics(const struct ctx *x, int argc, char *argv[])
  * doctor [dev IF]: the daemon's findings.  Exit 0 when none is an error,
  * DCBCTL_EXIT_FINDING when one is (1 stays "could not ask").
  */
-#define DCBCTL_EXIT_FINDING	2
 static int
 cmd_doctor(const struct ctx *x, int argc, char *argv[])
 {
@@ -401,15 +513,15 @@ cmd_doctor(const struct ctx *x, int argc, char *argv[])
 	int rc = 0;
 
 	if (dev_args("doctor", "", argc, argv, false, &args) != 0)
-		return 1;
+		return DCBCTL_EXIT_USAGE;
 	if (client_open(&c, x->sock, false) != 0) {
 		json_decref(args);
-		return 1;
+		return client_status();
 	}
 	r = client_call(&c, PROTO_DOCTOR, args);
 	client_close(&c);
 	if (r == NULL)
-		return 1;
+		return client_status();
 	json_array_foreach(r, i, f) {
 		sev = json_string_value(json_object_get(f, "severity"));
 		if (sev != NULL && strcmp(sev, "error") == 0)
@@ -432,8 +544,16 @@ cmd_headroom(const struct ctx *x, int argc, char *argv[])
 static int
 cmd_help(const struct ctx *x, int argc, char *argv[])
 {
-	usage(stdout);
-	return 0;
+	(void)x;
+	if (argc == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc == 1 && usage_of(argv[0]) == 0)
+		return 0;
+	fprintf(stderr, "dcbctl: help: no command \"%s\" (see dcbctl "
+	    "help)\n", argv[0]);
+	return DCBCTL_EXIT_USAGE;
 }
 
 static const struct {
@@ -459,6 +579,7 @@ main(int argc, char *argv[])
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ctx x = { DCBCTL_SOCKET, { false, false } };
@@ -466,24 +587,34 @@ main(int argc, char *argv[])
 	int c;
 
 	/* "+": options end at the command; its words are its own. */
-	while ((c = getopt_long(argc, argv, "+s:jph", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+s:jphV", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': x.sock = optarg; break;
 		case 'j': x.out.json = true; break;
 		case 'p': x.out.json = x.out.pretty = true; break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 1;
+		case 'V': printf("dcbctl %s\n", PACKAGE_VERSION); return 0;
+		default: usage(stderr); return DCBCTL_EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {
 		usage(stderr);
-		return 1;
+		return DCBCTL_EXIT_USAGE;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(argv[optind], commands[i].name) == 0)
-			return commands[i].fn(&x, argc - optind - 1,
-			    argv + optind + 1);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[optind], commands[i].name) != 0)
+			continue;
+		/* CMD --help, CMD help, and set ets --help: no daemon. */
+		if (commands[i].fn != cmd_help && ((optind + 1 < argc &&
+		    is_help(argv[optind + 1])) || (optind + 2 < argc &&
+		    is_help(argv[optind + 2]) && (strcmp(argv[optind], "set")
+		    == 0 || strcmp(argv[optind], "show") == 0))))
+			return usage_of(argv[optind]) == 0 ? 0 :
+			    DCBCTL_EXIT_USAGE;
+		return commands[i].fn(&x, argc - optind - 1,
+		    argv + optind + 1);
+	}
 	fprintf(stderr, "dcbctl: unknown command \"%s\" (see dcbctl help)\n",
 	    argv[optind]);
-	return 1;
+	return DCBCTL_EXIT_USAGE;
 }

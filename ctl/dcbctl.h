@@ -62,6 +62,23 @@ int	args_parse_mapping(const struct proto_field *, const char *word,
 int	args_parse_uint(const char *, unsigned int max, bool hex,
 	    unsigned int *out);
 
+/* ------------------------------------------------------ exit status */
+
+/*
+ * dcbctl's exit status, one per kind of failure (dcbctl(8) EXIT STATUS):
+ * scripts tell "fix the command" from "start the daemon" from "the
+ * daemon said no" from "no such port".
+ */
+enum dcbctl_exit {
+	DCBCTL_EXIT_OK = 0,
+	DCBCTL_EXIT_REFUSED = 1,	/* the daemon refused the request */
+	DCBCTL_EXIT_FINDING = 2,	/* doctor: an error was found */
+	DCBCTL_EXIT_USAGE = 3,		/* a wrong command or argument */
+	DCBCTL_EXIT_UNREACHABLE = 4,	/* no daemon, or the talk failed */
+	DCBCTL_EXIT_DENIED = 5,		/* no permission on the socket */
+	DCBCTL_EXIT_NOTFOUND = 6,	/* no such port */
+};
+
 /* ---------------------------------------------------------- client.c */
 
 struct client {
@@ -79,6 +96,8 @@ void	client_close(struct client *);
 json_t	*client_call(struct client *, const char *cmd, json_t *args);
 /* The next line as JSON (event stream); NULL at EOF or on error. */
 json_t	*client_next(struct client *);
+/* The exit status of the last failure of client_open() or client_call(). */
+int	client_status(void);
 
 /* ---------------------------------------------------------- show.c */
 
@@ -88,8 +107,13 @@ struct out_opts {
 };
 
 void	show_json(const struct out_opts *, const json_t *);
+/* -j show ets: oper plus dcb's reco_* keys (null without a reco). */
+void	show_ets_json(const struct out_opts *, const json_t *oper,
+	    const json_t *reco);
 void	show_ports(FILE *, const json_t *);
 void	show_neighbors(FILE *, const json_t *);
+/* Every TLV of each neighbour, a block each (lldpcli show neighbors details). */
+void	show_neighbors_details(FILE *, const json_t *);
 void	show_dcbx(FILE *, const json_t *);
 /* One feature's config in dcb's vocabulary, as `dcb ets show` prints. */
 void	show_ets(FILE *, const json_t *, const char *prefix);

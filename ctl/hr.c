@@ -214,19 +214,19 @@ hr_main(int argc, char *argv[], const struct out_opts *global)
 	optind = 0;	/* GNU: reinitialise after main's scan */
 	while ((c = getopt_long(argc, argv, "jp", hr_opts, NULL)) != -1)
 		if (hr_option(c, optarg, &p, &o) != 0)
-			return 1;
+			return DCBCTL_EXIT_USAGE;
 	if (optind != argc) {
 		fprintf(stderr, "dcbctl: headroom: unexpected \"%s\"\n",
 		    argv[optind]);
-		return 1;
+		return DCBCTL_EXIT_USAGE;
 	}
 	if (p.speed_mbps == 0) {
 		fprintf(stderr, "dcbctl: headroom: --speed is required\n");
-		return 1;
+		return DCBCTL_EXIT_USAGE;
 	}
 	if (headroom_compute(&p, &h, &why) != DCB_OK) {
 		fprintf(stderr, "dcbctl: headroom: %s\n", why.buf);
-		return 1;
+		return DCBCTL_EXIT_USAGE;
 	}
 	if (!o.json) {
 		hr_print(stdout, &p, &h);

@@ -43,7 +43,7 @@ const struct proto_field proto_pfc_fields[] = {
 	    0, 1, NULL, NULL, NULL, 0 },
 	{ "pfc-cap", "pfc_cap", PF_U8, offsetof(struct dcb_pfc, pfc_cap),
 	    0, DCB_NPRIO, NULL, NULL, NULL, PF_RDONLY },
-	{ "macsec-bypass", "mbc", PF_BOOL, offsetof(struct dcb_pfc, mbc),
+	{ "macsec-bypass", "macsec_bypass", PF_BOOL, offsetof(struct dcb_pfc, mbc),
 	    0, 1, NULL, NULL, NULL, 0 },
 	/* ieee_pfc.delay: "allowance for round-trip propagation delay", bits */
 	{ "delay", "delay", PF_U16, offsetof(struct dcb_pfc, delay),
@@ -264,6 +264,9 @@ fields_from_json(const struct proto_field *fields, const json_t *o, void *obj,
 		return -1;
 	}
 	json_object_foreach((json_t *)(uintptr_t)o, key, v) {
+		/* "mbc", the key before dcb's name: still read. */
+		if (strcmp(key, "mbc") == 0 && fields == proto_pfc_fields)
+			key = "macsec_bypass";
 		for (f = fields; f->name != NULL; f++)
 			if (strcmp(f->json, key) == 0)
 				break;

@@ -12,7 +12,9 @@
  * (scripts depend on them):
  *   ETS: {"willing":bool,"cbs":bool,"ets_cap":N,"prio_tc":[8],"tc_bw":[8],
  *         "tc_tsa":[8 of "strict"|"ets"|"cbs"|"vendor"]}
- *   PFC: {"willing":bool,"mbc":bool,"pfc_cap":N,"prio_pfc":[8 bools],"delay":N}
+ *   PFC: {"willing":bool,"macsec_bypass":bool,"pfc_cap":N,"prio_pfc":[8 bools],
+ *         "delay":N}  (dcb pfc -j's keys; "mbc", the old name of
+ *         macsec_bypass, is still accepted in requests)
  *   APP: {"selector":"ethertype"|"stream-port"|"dgram-port"|"port"|"dscp",
  *         "protocol":N,"priority":N}
  * In ETS/PFC objects given to *_from_json an array element may be null,
@@ -40,6 +42,14 @@
  *      "chassis_id_type","chassis_id_subtype":N,"port_id_type",
  *      "port_id_subtype":N,"sys_desc"|null,"port_desc"|null,
  *      "ttl":N,"ttl_left":N,"dcbx":"ieee"|"cee"|"both"|"none",
+ *      "capabilities":[NAME...]|null,"capabilities_enabled":[NAME...]|null,
+ *      "mgmt_addrs":[{"family":"ipv4"|"ipv6"|"mac"|"other",
+ *        "family_number":N,"address","if_subtype","if_number":N}],
+ *      "max_frame_size":N|null (802.3),"pvid":N|null (802.1),
+ *      "vlans":[{"vid":N,"name"}] (802.1 VLAN Name),
+ *      "org_tlvs":[{"oui":"00:80:c2","subtype":N,"name":NAME|null,
+ *        "length":N}] (every org TLV in order, named when known),
+ *      "unknown_tlvs":[{"type":N,"length":N}] (reserved types),
  *      "src_mac":"aa:bb:.."}
  *     (*_type: the 802.1AB subtype name, "mac", "ifname", "local", ...,
  *      *_subtype its number; chassis_id/port_id printable: MACs as

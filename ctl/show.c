@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 void
 show_json(const struct out_opts *o, const json_t *v)
@@ -76,6 +77,31 @@ show_fields(FILE *fp, const struct proto_field *fields, const json_t *o,
 	}
 }
 
+/*
+ * -j show ets: the oper object with the recommendation beside it under
+ * dcb ets -j's keys (reco_tc_bw, reco_tc_tsa, reco_prio_tc; null when the
+ * port has none).
+ */
+void
+show_ets_json(const struct out_opts *o, const json_t *oper,
+    const json_t *reco)
+{
+	const struct proto_field *f;
+	json_t *out = json_deep_copy(oper), *v;
+	char key[32];
+
+	for (f = proto_ets_fields; f->name != NULL; f++) {
+		if (!is_map(f))
+			continue;
+		snprintf(key, sizeof(key), "reco_%s", f->json);
+		v = json_is_object(reco) ? json_object_get(reco, f->json) :
+		    NULL;
+		json_object_set(out, key, v != NULL ? v : json_null());
+	}
+	show_json(o, out);
+	json_decref(out);
+}
+
 void
 show_ets(FILE *fp, const json_t *ets, const char *prefix)
 {
@@ -88,43 +114,76 @@ show_pfc(FILE *fp, const json_t *pfc)
 	show_fields(fp, proto_pfc_fields, pfc, "");
 }
 
-/* "4791:3", ethertypes in hex "0x8906:3"; selector name in *sel. */
-static const char *
-app_text(const json_t *e, const char **sel, char *buf, size_t len)
+/*
+ * The APP table in dcb app's words and order (dcb-app(8)), so that a line
+ * pastes back into `dcbctl set app dev IF add ...`: "ethtype-prio
+ * 0x8906:3", "default-prio 3" (ethertype 0), "dscp-prio 26:3 46:5", ...
+ */
+static const struct {
+	int		sel;
+	bool		deflt;		/* the ethertype-0 entries */
+	const char	*word;
+} app_lines[] = {
+	{ DCB_APP_SEL_ETHERTYPE, false, "ethtype-prio" },
+	{ DCB_APP_SEL_ETHERTYPE, true, "default-prio" },
+	{ DCB_APP_SEL_DSCP, false, "dscp-prio" },
+	{ DCB_APP_SEL_STREAM, false, "stream-port-prio" },
+	{ DCB_APP_SEL_DGRAM, false, "dgram-port-prio" },
+	{ DCB_APP_SEL_ANY, false, "port-prio" },
+};
+
+/* "4791:3", ethertypes in hex "0x8906:3", default-prio "3"; -1: none. */
+static int
+app_text(const json_t *e, int *sel, bool *deflt, char *buf, size_t len)
 {
+	const char *name = json_string_value(json_object_get(e, "selector"));
 	json_t *jp = json_object_get(e, "protocol");
 	json_t *jq = json_object_get(e, "priority");
-	int s;
+	unsigned int proto, prio;
 
-	*sel = json_string_value(json_object_get(e, "selector"));
-	if (*sel == NULL || dcb_kw_lookup(dcb_sel_kw, *sel, &s) != 0)
-		*sel = "?";
-	if (!json_is_integer(jp) || !json_is_integer(jq))
-		return "?";
-	snprintf(buf, len, strcmp(*sel, "ethertype") == 0 ? "0x%04x:%u" :
-	    "%u:%u", (unsigned int)json_integer_value(jp) & 0xffff,
-	    (unsigned int)json_integer_value(jq) & 0xff);
-	return buf;
+	if (name == NULL || dcb_kw_lookup(dcb_sel_kw, name, sel) != 0 ||
+	    !json_is_integer(jp) || !json_is_integer(jq))
+		return -1;
+	proto = (unsigned int)json_integer_value(jp) & 0xffff;
+	prio = (unsigned int)json_integer_value(jq) & 0xff;
+	*deflt = *sel == DCB_APP_SEL_ETHERTYPE && proto == 0;
+	if (*deflt)
+		snprintf(buf, len, "%u", prio);
+	else
+		snprintf(buf, len, *sel == DCB_APP_SEL_ETHERTYPE ?
+		    "0x%04x:%u" : "%u:%u", proto, prio);
+	return 0;
 }
 
-/* One line per selector, in the keyword table's order: "dscp 26:3 46:5". */
+static const char *
+app_word(int sel, bool deflt)
+{
+	size_t l;
+
+	for (l = 0; l < sizeof(app_lines) / sizeof(app_lines[0]); l++)
+		if (app_lines[l].sel == sel && app_lines[l].deflt == deflt)
+			return app_lines[l].word;
+	return "?";
+}
+
 void
 show_app(FILE *fp, const json_t *app)
 {
-	const struct dcb_kw *k;
-	const char *sel, *txt;
 	const json_t *e;
 	char buf[32];
-	size_t i;
-	bool any;
+	size_t i, l;
+	bool any, deflt;
+	int sel;
 
-	for (k = dcb_sel_kw; k->name != NULL; k++) {
+	for (l = 0; l < sizeof(app_lines) / sizeof(app_lines[0]); l++) {
 		any = false;
 		json_array_foreach(app, i, e) {
-			txt = app_text(e, &sel, buf, sizeof(buf));
-			if (strcmp(sel, k->name) != 0)
+			if (app_text(e, &sel, &deflt, buf, sizeof(buf)) != 0 ||
+			    sel != app_lines[l].sel ||
+			    deflt != app_lines[l].deflt)
 				continue;
-			fprintf(fp, "%s %s", any ? "" : k->name, txt);
+			fprintf(fp, "%s %s", any ? "" : app_lines[l].word,
+			    buf);
 			any = true;
 		}
 		if (any)
@@ -137,20 +196,28 @@ show_app(FILE *fp, const json_t *app)
 static const char *const dcbx_sources[] = { "admin", "reco", "peer", "oper" };
 
 /*
- * admin, (reco,) peer and oper side by side: one row per source, one
- * column per scalar field, then per mapping a header of priorities or
- * TCs and the 8 values of each source beneath.
+ * admin, (reco,) peer and oper side by side: a table of the scalar fields,
+ * a row per source; then a table of the mappings, per mapping a header of
+ * priorities or TCs and the 8 values of each source beneath.  Two tables,
+ * so that the 8 narrow columns are not as wide as the scalars' names; the
+ * first column has one width in both.
  */
 static void
-dcbx_grid(struct table *t, const struct proto_field *fields,
-    const json_t *feat)
+dcbx_grid(FILE *fp, const struct proto_field *fields, const json_t *feat)
 {
 	const struct proto_field *f;
+	struct table *t;
 	const json_t *src;
 	char buf[32];
 	size_t s, i;
+	int w = 0, n;
 
-	table_add(t, "");
+	for (f = fields; f->name != NULL; f++)
+		if (is_map(f) && (n = (int)(strlen(f->name) + 1 +
+		    strlen(f->key))) > w)
+			w = n;
+	t = table_new(5);
+	table_addf(t, "%-*s", w, "");
 	for (f = fields; f->name != NULL; f++)
 		if (!is_map(f))
 			table_add(t, f->name);
@@ -166,6 +233,9 @@ dcbx_grid(struct table *t, const struct proto_field *fields,
 				    f->json), 0, buf, sizeof(buf)));
 		table_end_row(t);
 	}
+	table_print(t, fp, "  ");
+	table_free(t);
+	t = table_new(9);
 	for (f = fields; f->name != NULL; f++) {
 		if (!is_map(f))
 			continue;
@@ -183,6 +253,8 @@ dcbx_grid(struct table *t, const struct proto_field *fields,
 				    sizeof(buf)));
 		}
 	}
+	table_print(t, fp, "  ");
+	table_free(t);
 }
 
 /* APP tables side by side: a column per source, an entry per row. */
@@ -190,10 +262,11 @@ static void
 dcbx_app_grid(FILE *fp, const json_t *feat)
 {
 	struct table *t = table_new(3);
-	const char *sel, *txt;
 	size_t s, row, rows = 0;
 	const json_t *a, *e;
 	char buf[32];
+	bool deflt;
+	int sel;
 
 	for (s = 0; s < 3; s++) {
 		table_add(t, dcbx_sources[s == 0 ? 0 : s + 1]);
@@ -205,10 +278,10 @@ dcbx_app_grid(FILE *fp, const json_t *feat)
 		for (s = 0; s < 3; s++) {
 			a = json_object_get(feat, dcbx_sources[s ? s + 1 : 0]);
 			e = json_array_get(a, row);
-			txt = e != NULL ? app_text(e, &sel, buf, sizeof(buf)) :
-			    NULL;
-			if (txt != NULL)
-				table_addf(t, "%s %s", sel, txt);
+			if (e != NULL && app_text(e, &sel, &deflt, buf,
+			    sizeof(buf)) == 0)
+				table_addf(t, "%s %s", app_word(sel, deflt),
+				    buf);
 			else
 				table_add(t, row == 0 && json_is_null(a) ?
 				    "-" : "");
@@ -236,13 +309,9 @@ dcbx_feature(FILE *fp, const json_t *r, const char *name,
     const struct proto_field *fields)
 {
 	const json_t *feat = json_object_get(r, name);
-	struct table *t;
 
 	dcbx_status(fp, name, feat);
-	t = table_new(9);
-	dcbx_grid(t, fields, feat);
-	table_print(t, fp, "  ");
-	table_free(t);
+	dcbx_grid(fp, fields, feat);
 }
 
 /* "DCBX TLVs not sent: why" when the daemon says so (firmware DCBX). */
@@ -308,7 +377,11 @@ show_ports(FILE *fp, const json_t *r)
 		{ "IFNAME", "ifname" }, { "LINK", "link" },
 		{ "ROLE", "role" }, { "MODE", "mode" },
 		{ "ACTIVE", "active" }, { "NEIGH", "neighbors" },
-		{ "BACKEND", "backend" }, { "LAST-ERROR", "backend_error" },
+		{ "BACKEND", "backend" },
+		/* engine ports: senders held back (on) or dropped (off) */
+		{ "HOST-BP", "host_backpressure" }, { "HELD", "host_held_frames" },
+		{ "WHY", "backend_why" },
+		{ "LAST-ERROR", "backend_error" },
 	};
 	const json_t *row;
 	char pre[40], b[24];
@@ -332,6 +405,104 @@ show_neighbors(FILE *fp, const json_t *r)
 	};
 
 	show_rows(fp, r, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+}
+
+/* The strings of an array, joined by sep; "-" when empty or absent. */
+static void
+join_strings(FILE *fp, const json_t *a, const char *sep)
+{
+	const json_t *v;
+	size_t i;
+
+	if (json_array_size(a) == 0) {
+		fputc('-', fp);
+		return;
+	}
+	json_array_foreach(a, i, v)
+		fprintf(fp, "%s%s", i ? sep : "", json_is_string(v) ?
+		    json_string_value(v) : "?");
+}
+
+/* One line "  Label:      value" of a neighbour's block. */
+static void
+detail(FILE *fp, const char *label, const json_t *o, const char *key)
+{
+	char buf[512];
+
+	fprintf(fp, "  %-13s %s\n", label, get_text(o, key, buf,
+	    sizeof(buf)));
+}
+
+static void
+neighbor_details(FILE *fp, const json_t *n)
+{
+	const json_t *a, *v;
+	char b[4][256];
+	size_t i;
+
+	fprintf(fp, "%s via %s, TTL %s (%s left), DCBX %s\n",
+	    get_text(n, "ifname", b[0], sizeof(b[0])),
+	    get_text(n, "agent", b[1], sizeof(b[1])),
+	    get_text(n, "ttl", b[2], sizeof(b[2])),
+	    get_text(n, "ttl_left", b[3], sizeof(b[3])),
+	    json_string_value(json_object_get(n, "dcbx")) != NULL ?
+	    json_string_value(json_object_get(n, "dcbx")) : "-");
+	fprintf(fp, "  %-13s %s %s\n", "Chassis ID:",
+	    get_text(n, "chassis_id_type", b[0], sizeof(b[0])),
+	    get_text(n, "chassis_id", b[1], sizeof(b[1])));
+	detail(fp, "SysName:", n, "sys_name");
+	detail(fp, "SysDescr:", n, "sys_desc");
+	fprintf(fp, "  %-13s ", "Capability:");
+	join_strings(fp, json_object_get(n, "capabilities"), ", ");
+	fprintf(fp, " (enabled: ");
+	join_strings(fp, json_object_get(n, "capabilities_enabled"), ", ");
+	fprintf(fp, ")\n");
+	a = json_object_get(n, "mgmt_addrs");
+	if (json_array_size(a) == 0)
+		fprintf(fp, "  %-13s -\n", "MgmtAddr:");
+	json_array_foreach(a, i, v)
+		fprintf(fp, "  %-13s %s %s (%s %s)\n", "MgmtAddr:",
+		    get_text(v, "family", b[0], sizeof(b[0])),
+		    get_text(v, "address", b[1], sizeof(b[1])),
+		    get_text(v, "if_subtype", b[2], sizeof(b[2])),
+		    get_text(v, "if_number", b[3], sizeof(b[3])));
+	fprintf(fp, "  %-13s %s %s\n", "Port ID:",
+	    get_text(n, "port_id_type", b[0], sizeof(b[0])),
+	    get_text(n, "port_id", b[1], sizeof(b[1])));
+	detail(fp, "PortDescr:", n, "port_desc");
+	detail(fp, "MFS:", n, "max_frame_size");
+	detail(fp, "PVID:", n, "pvid");
+	a = json_object_get(n, "vlans");
+	json_array_foreach(a, i, v)
+		fprintf(fp, "  %-13s %s \"%s\"\n", "VLAN:",
+		    get_text(v, "vid", b[0], sizeof(b[0])),
+		    get_text(v, "name", b[1], sizeof(b[1])));
+	a = json_object_get(n, "org_tlvs");
+	json_array_foreach(a, i, v)
+		fprintf(fp, "  %-13s %s/%s %s, %s octets\n", "Org TLV:",
+		    get_text(v, "oui", b[0], sizeof(b[0])),
+		    get_text(v, "subtype", b[1], sizeof(b[1])),
+		    get_text(v, "name", b[2], sizeof(b[2])),
+		    get_text(v, "length", b[3], sizeof(b[3])));
+	a = json_object_get(n, "unknown_tlvs");
+	json_array_foreach(a, i, v)
+		fprintf(fp, "  %-13s type %s, %s octets\n", "Unknown TLV:",
+		    get_text(v, "type", b[0], sizeof(b[0])),
+		    get_text(v, "length", b[1], sizeof(b[1])));
+	detail(fp, "Source MAC:", n, "src_mac");
+}
+
+void
+show_neighbors_details(FILE *fp, const json_t *r)
+{
+	const json_t *n;
+	size_t i;
+
+	json_array_foreach(r, i, n) {
+		if (i > 0)
+			fputc('\n', fp);
+		neighbor_details(fp, n);
+	}
 }
 
 /* SONiC's `pfcwd show stats` columns, with the config beside them. */
@@ -372,19 +543,57 @@ show_pfc_override(FILE *fp, const json_t *pfc)
 
 /* ---------------------------------------------------- stats, events */
 
+/*
+ * A counter's name in the text's one style, lower case words joined by
+ * hyphens: 802.1AB's "statsFramesInErrorsTotal" -> "frames-in-errors-total",
+ * "statsTLVsDiscardedTotal" -> "tlvs-discarded-total", "kernel_drops" ->
+ * "kernel-drops".  -j keeps the daemon's keys.
+ */
+static const char *
+counter_word(const char *key, char *buf, size_t len)
+{
+	size_t i, n = 0;
+	char c, prev, next;
+
+	if (strncmp(key, "stats", 5) == 0 && key[5] >= 'A' && key[5] <= 'Z')
+		key += 5;
+	for (i = 0; key[i] != '\0' && n + 2 < len; i++) {
+		c = key[i];
+		prev = i > 0 ? key[i - 1] : '\0';
+		next = key[i + 1];
+		if (c == '_') {
+			buf[n++] = '-';
+			continue;
+		}
+		/* A word starts at an upper-case letter after a lower-case
+		 * one, or at the last capital of an acronym ("LLDPDULength"),
+		 * but not at a plural's ("TLVsDiscarded"). */
+		if (c >= 'A' && c <= 'Z' && i > 0 && ((prev >= 'a' &&
+		    prev <= 'z') || (prev >= 'A' && prev <= 'Z' &&
+		    next >= 'a' && next <= 'z' && !(next == 's' &&
+		    (key[i + 2] == '\0' || (key[i + 2] >= 'A' &&
+		    key[i + 2] <= 'Z'))))))
+			buf[n++] = '-';
+		buf[n++] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 /* Counters per priority: a row per counter, a column per priority. */
 static void
 prio_rows(struct table *t, const char *prefix, const json_t *o)
 {
 	const char *key;
 	const json_t *v;
-	char buf[32];
+	char buf[32], w[64];
 	size_t i;
 
 	json_object_foreach((json_t *)(uintptr_t)o, key, v) {
 		if (!json_is_array(v))
 			continue;
-		table_addf(t, "%s%s", prefix, key);
+		table_addf(t, "%s%s", prefix, counter_word(key, w,
+		    sizeof(w)));
 		for (i = 0; i < 8; i++)
 			table_add(t, json_text(json_array_get(v, i), buf,
 			    sizeof(buf)));
@@ -397,43 +606,78 @@ scalar_rows(struct table *t, const char *prefix, const json_t *o)
 {
 	const char *key;
 	const json_t *v;
-	char buf[32];
+	char buf[32], w[64];
 
 	json_object_foreach((json_t *)(uintptr_t)o, key, v) {
 		if (json_is_object(v) || json_is_array(v))
 			continue;
-		table_addf(t, "%s%s", prefix, key);
+		table_addf(t, "%s%s", prefix, counter_word(key, w,
+		    sizeof(w)));
 		table_add(t, json_text(v, buf, sizeof(buf)));
 	}
 }
 
+/* The widest "GROUP counter" label of o's keys (arrays or scalars). */
+static int
+label_width(const char *group, const json_t *o, bool arrays, int w)
+{
+	const char *key;
+	const json_t *v;
+	char b[64];
+	int n;
+
+	json_object_foreach((json_t *)(uintptr_t)o, key, v)
+		if (json_is_array(v) == arrays && !json_is_object(v) &&
+		    (n = (int)(strlen(group) + 1 + strlen(counter_word(key, b,
+		    sizeof(b))))) > w)
+			w = n;
+	return w;
+}
+
+/*
+ * One port's counters: "lldp frames-out-total  N" name/value rows, then
+ * the per-priority grid; the two tables' first columns have one width.
+ */
 static void
 show_port_stats(FILE *fp, const json_t *p)
 {
 	const char *key;
 	const json_t *v;
 	struct table *t;
-	char buf[32];
+	char buf[32], w[64];
 	size_t i;
+	int lw = (int)strlen("priority");
 
+	lw = label_width("lldp", json_object_get(p, "lldp"), false, lw);
+	json_object_foreach((json_t *)(uintptr_t)p, key, v)
+		if (json_is_object(v) && strcmp(key, "pfc") != 0 &&
+		    strcmp(key, "engine") != 0)
+			lw = label_width(counter_word(key, w, sizeof(w)), v,
+			    false, lw);
+	lw = label_width("pfc", json_object_get(p, "pfc"), true, lw);
+	lw = label_width("engine", json_object_get(p, "engine"), true, lw);
 	fprintf(fp, "%s:\n", get_text(p, "ifname", buf, sizeof(buf)));
 	t = table_new(2);
-	scalar_rows(t, "", json_object_get(p, "lldp"));
+	table_addf(t, "%-*s", lw, "counter");
+	table_add(t, "value");
+	scalar_rows(t, "lldp ", json_object_get(p, "lldp"));
 	/* Other groups the daemon adds are shown too, prefixed. */
 	json_object_foreach((json_t *)(uintptr_t)p, key, v)
 		if (json_is_object(v) && strcmp(key, "lldp") != 0 &&
 		    strcmp(key, "pfc") != 0 && strcmp(key, "engine") != 0) {
-			snprintf(buf, sizeof(buf), "%.24s ", key);
+			counter_word(key, w, sizeof(w));
+			snprintf(buf, sizeof(buf), "%.24s ", w);
 			scalar_rows(t, buf, v);
 		}
 	table_print(t, fp, "  ");
 	table_free(t);
 	t = table_new(9);
-	table_add(t, "priority");
+	table_addf(t, "%-*s", lw, "priority");
 	for (i = 0; i < 8; i++)
 		table_addf(t, "%zu", i);
 	prio_rows(t, "pfc ", json_object_get(p, "pfc"));
 	prio_rows(t, "engine ", json_object_get(p, "engine"));
+	prio_rows(t, "host ", json_object_get(p, "host"));
 	table_print(t, fp, "  ");
 	table_free(t);
 }
@@ -465,33 +709,56 @@ event_value(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
+/* "2026-12-01T15:40:10.123+0000 ": when dcbctl read the event. */
+static void
+event_time(FILE *fp)
+{
+	struct timespec ts;
+	struct tm tm;
+	char buf[40], zone[8];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+	strftime(zone, sizeof(zone), "%z", &tm);
+	fprintf(fp, "%s.%03ld%s ", buf, ts.tv_nsec / 1000000, zone);
+}
+
 /*
- * "status-changed eth0 mode=ieee ... ets=peer pfc=peer app=local": the
- * event's name and port, then its scalars as KEY=VALUE in the daemon's
- * order; of nested objects only a feature's status (DCBX events carry the
- * port's whole show-dcbx object: `monitor -j` has the rest).
+ * "TIME status-changed eth0 mode=ieee ... ets=peer ets_reason="..."": the
+ * time it was read, the event's name and port, then its scalars as
+ * KEY=VALUE in the daemon's order; of nested objects only a feature's
+ * status and its reason (DCBX events carry the port's whole show-dcbx
+ * object: `monitor -j` has the rest).
  */
 void
 show_event(FILE *fp, const json_t *ev)
 {
-	const char *key;
+	const char *key, *why;
 	const json_t *v, *st;
 	char b1[32], b2[32];
 
+	event_time(fp);
 	fprintf(fp, "%s %s", get_text(ev, "event", b1, sizeof(b1)),
 	    get_text(ev, "ifname", b2, sizeof(b2)));
 	json_object_foreach((json_t *)(uintptr_t)ev, key, v) {
 		if (strcmp(key, "event") == 0 || strcmp(key, "ifname") == 0 ||
 		    json_is_array(v))
 			continue;
+		why = NULL;
 		if (json_is_object(v)) {
 			st = json_object_get(v, "status");
 			if (!json_is_string(st))
 				continue;
+			why = json_string_value(json_object_get(v, "reason"));
 			v = st;
 		}
 		fprintf(fp, " %s=", key);
 		event_value(fp, json_text(v, b1, sizeof(b1)));
+		if (why != NULL && why[0] != '\0') {
+			fprintf(fp, " %s_reason=", key);
+			event_value(fp, why);
+		}
 	}
 	fputc('\n', fp);
 	fflush(fp);

@@ -17,6 +17,7 @@
 #include <libgen.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,21 +117,50 @@ emit_protocol(config_setting_t *g, const void *obj, const struct field *f)
 }
 
 /*
- * The user to run as once the sockets are open (as -u).  Checked now, so
- * that a typo is "file:line: unknown user" from dcbxd -t and on reload,
- * not a failed start after the sockets are open.
+ * user (to run as once the sockets are open, as -u) and control-group:
+ * names that must exist, checked now, so that a typo is "file:line: ..."
+ * from dcbxd -t and on reload -- not a failed start after the sockets are
+ * open, nor a socket nobody may use.  "" is left to the field's own rule.
  */
+static void
+parse_account(struct field_ctx *x, const config_setting_t *s, void *obj,
+    const struct field *f, bool group)
+{
+	const char *v = config_setting_get_string(s);
+
+	if (v != NULL && v[0] != '\0' &&
+	    (group ? (void *)getgrnam(v) : (void *)getpwnam(v)) == NULL) {
+		if (group)
+			field_err(x, s, "control-group \"%s\": no such group",
+			    v);
+		else
+			field_err(x, s, "unknown user \"%s\"", v);
+		return;
+	}
+	field_parse_str(x, s, obj, f);
+}
+
 static void
 parse_user(struct field_ctx *x, const config_setting_t *s, void *obj,
     const struct field *f)
 {
-	const char *v = config_setting_get_string(s);
+	parse_account(x, s, obj, f, false);
+}
 
-	if (v != NULL && v[0] != '\0' && getpwnam(v) == NULL) {
-		field_err(x, s, "unknown user \"%s\"", v);
-		return;
-	}
-	field_parse_str(x, s, obj, f);
+static void
+parse_group(struct field_ctx *x, const config_setting_t *s, void *obj,
+    const struct field *f)
+{
+	parse_account(x, s, obj, f, true);
+}
+
+/* The default is left out: written, it would have to exist. */
+static void
+emit_group(config_setting_t *g, const void *obj, const struct field *f)
+{
+	if (strcmp(((const struct conf *)obj)->ctl_group,
+	    CONF_DEFAULT_GROUP) != 0)
+		field_emit_str(g, obj, f);
 }
 
 /*
@@ -240,7 +270,8 @@ static const struct field dcbxd_fields[] = {
 	F_STR("system-name", struct conf, sys_name),
 	F_STR("system-description", struct conf, sys_desc),
 	F_STR("control-socket", struct conf, ctl_socket),
-	F_STR("control-group", struct conf, ctl_group),
+	ROW("control-group", parse_group, emit_group, struct conf,
+	    ctl_group, 0, 0, NULL, NULL),
 	ROW("user", parse_user, field_emit_str, struct conf, user, 0, 0, NULL,
 	    NULL),
 	F_BOOL("read-only", struct conf, read_only),
@@ -491,10 +522,48 @@ is_pattern(const char *m)
 	return strpbrk(m, "*?[\\") != NULL;
 }
 
+/*
+ * What is wrong with pattern m as fnmatch(3) reads it, or NULL.  An
+ * unclosed bracket ("eth[0-3"), a lone trailing backslash or a reversed
+ * range ("[9-0]") do not fail in fnmatch(): they match literally or never,
+ * silently -- a port the operator meant is then not managed.
+ */
+static const char *
+glob_error(const char *m)
+{
+	size_t i, j;
+
+	for (i = 0; m[i] != '\0'; i++) {
+		if (m[i] == '\\') {
+			if (m[i + 1] == '\0')
+				return "ends in a lone backslash";
+			i++;
+			continue;
+		}
+		if (m[i] != '[')
+			continue;
+		j = i + 1;
+		if (m[j] == '!' || m[j] == '^')
+			j++;
+		if (m[j] == ']')	/* "[]...]": the ] is a member */
+			j++;
+		for (; m[j] != '\0' && m[j] != ']'; j++)
+			if (m[j + 1] == '-' && m[j + 2] != ']' &&
+			    m[j + 2] != '\0' && (unsigned char)m[j] >
+			    (unsigned char)m[j + 2])
+				return "has a reversed range in [...]";
+		if (m[j] == '\0')
+			return "has a [ without its ]";
+		i = j;
+	}
+	return NULL;
+}
+
 static void
 port_check_match(struct field_ctx *x, const config_setting_t *e,
     const struct conf *c, const struct conf_port *p)
 {
+	const char *why;
 	size_t i;
 
 	if (p->match[0] == '\0') {
@@ -502,6 +571,9 @@ port_check_match(struct field_ctx *x, const config_setting_t *e,
 		    "or pattern)");
 		return;
 	}
+	if (is_pattern(p->match) && (why = glob_error(p->match)) != NULL)
+		field_err(x, field_member(e, "match"), "match \"%s\" %s (a "
+		    "pattern in fnmatch(3) syntax)", p->match, why);
 	if (!is_pattern(p->match) && strlen(p->match) >= IFNAMSIZ)
 		field_err(x, field_member(e, "match"), "match \"%s\" is longer than "
 		    "an interface name (%d characters)", p->match,
@@ -628,7 +700,7 @@ conf_defaults(struct conf *c)
 		snprintf(c->sys_desc, sizeof(c->sys_desc), "Linux");
 	snprintf(c->ctl_socket, sizeof(c->ctl_socket), "%s",
 	    CONF_DEFAULT_SOCKET);
-	snprintf(c->ctl_group, sizeof(c->ctl_group), "dcbx");
+	snprintf(c->ctl_group, sizeof(c->ctl_group), "%s", CONF_DEFAULT_GROUP);
 	snprintf(c->snmp_agentx, sizeof(c->snmp_agentx), "/var/agentx/master");
 	c->snmp_notification_interval = 30;
 	c->snmp_holddown = 5;
@@ -776,6 +848,12 @@ match_rank(const char *m, const char *ifname)
 	return (int)strcspn(m, "*?[\\");
 }
 
+bool
+conf_match_names(const char *m)
+{
+	return !is_pattern(m) || strcspn(m, "*?[\\") > 0;
+}
+
 /* The index of the most specific entry (the first one on a tie), or -1. */
 static int
 port_best(const struct conf *c, const char *ifname)
@@ -882,16 +960,23 @@ write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/*
+ * The temp file of a rewrite: NAME CONF_TMP_TAG and mkstemp's six
+ * characters -- a name of our own, so that conf_clean_temps() can never
+ * take an admin's NAME.backup or NAME.orig12 for one.
+ */
+#define CONF_TMP_TAG	".dcbxd-tmp-"
+
 /* Temp file in the same directory, fsync, rename, fsync the directory. */
 int
 conf_write_file(const char *path, const char *text, size_t len, char *err,
     size_t errlen)
 {
-	char tmp[PATH_MAX + 8], dir[PATH_MAX];
+	char tmp[PATH_MAX + sizeof(CONF_TMP_TAG) + 8], dir[PATH_MAX];
 	struct stat st;
 	int fd, dfd;
 
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	snprintf(tmp, sizeof(tmp), "%s" CONF_TMP_TAG "XXXXXX", path);
 	if ((fd = mkstemp(tmp)) < 0) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		return -1;
@@ -925,8 +1010,9 @@ fail:
 
 /*
  * Temp files of a rewrite that never finished (the daemon killed between
- * mkstemp and rename): "NAME.XXXXXX" beside the file, six characters of
- * mkstemp's alphabet, a regular file.  Returns how many were removed.
+ * mkstemp and rename): "NAME.dcbxd-tmp-XXXXXX" beside the file, six
+ * characters of mkstemp's alphabet, a regular file.  Returns how many
+ * were removed.
  */
 int
 conf_clean_temps(const char *path)
@@ -940,15 +1026,15 @@ conf_clean_temps(const char *path)
 	int n = 0;
 
 	snprintf(dir, sizeof(dir), "%s", path);
-	snprintf(base, sizeof(base), "%s", path);
+	snprintf(base, sizeof(base), "%s" CONF_TMP_TAG, path);
 	name = basename(base);
 	bl = strlen(name);
 	if ((d = opendir(dirname(dir))) == NULL)
 		return 0;
 	while ((de = readdir(d)) != NULL) {
 		if (strncmp(de->d_name, name, bl) != 0 ||
-		    de->d_name[bl] != '.' || strlen(de->d_name + bl + 1) != 6 ||
-		    strspn(de->d_name + bl + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    strlen(de->d_name + bl) != 6 ||
+		    strspn(de->d_name + bl, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 		    "abcdefghijklmnopqrstuvwxyz0123456789") != 6)
 			continue;
 		snprintf(full, sizeof(full), "%s/%s", dir, de->d_name);

@@ -21,6 +21,7 @@
 #define CONF_DEFAULT_PATH	SYSCONFDIR "/dcbxd/dcbxd.conf"
 /* Where versions before 0.2 kept it: still read, with a notice. */
 #define CONF_LEGACY_PATH	SYSCONFDIR "/dcbxd.conf"
+#define CONF_DEFAULT_GROUP	"dcbx"
 #define CONF_DEFAULT_SOCKET	RUNSTATEDIR "/dcbxd/dcbxd.sock"
 #define CONF_MAX_MGMT		4	/* management-addresses */
 
@@ -145,6 +146,13 @@ void	conf_free(struct conf *);
 bool	conf_port_for(const struct conf *, const char *ifname,
 	    struct conf_port *);
 /*
+ * Does this match string name interfaces, rather than catch all of them?
+ * An exact name, or a pattern with a literal prefix ("veth*", "dcb-*"):
+ * yes; "*", "?*", "[a-z]*": no.  A virtual device is managed only when
+ * the entry that selects it names it.
+ */
+bool	conf_match_names(const char *match);
+/*
  * The System Capabilities we advertise (PDUs and lldpLocSysCap*).  As
  * configured; else a system with a controller port is a Bridge, and any
  * other is a Station Only, which 802.1AB-2016 8.5.8.1 says stands alone.
@@ -176,7 +184,8 @@ int	conf_write_file(const char *path, const char *text, size_t len,
 /* What conf_persist_admin() writes with (the daemon's root helper -u). */
 extern int	(*conf_writer)(const char *path, const char *text, size_t len,
 		    char *err, size_t errlen);
-/* Remove path's "NAME.XXXXXX" temp files of an interrupted rewrite. */
+/* Remove path's "NAME.dcbxd-tmp-XXXXXX" temp files of an interrupted
+ * rewrite; nothing else. */
 int	conf_clean_temps(const char *path);
 
 #endif /* CONF_H */

@@ -369,7 +369,7 @@ cmd_subscribe(struct client *c, json_t *args)
 static json_t *
 cmd_reload(struct client *c, json_t *args)
 {
-	char err[512];
+	char err[4096];
 
 	(void)c;
 	(void)args;
@@ -623,8 +623,8 @@ ctl_perms(const char *path, const char *group)
 	if (group == NULL || group[0] == '\0')
 		return;
 	if ((gr = getgrnam(group)) == NULL) {
-		log_debug(LOG_SUB_CTL, "group %s does not exist: socket stays "
-		    "root-only", group);
+		log_info(LOG_SUB_CTL, "group %s does not exist: the control "
+		    "socket stays root-only", group);
 		return;
 	}
 	if (chown(path, (uid_t)-1, gr->gr_gid) < 0)

@@ -89,9 +89,6 @@ int	dcbnl_backend_open_tr(struct backend *, struct dcbnl_tr *,
 	    const char *ifname, const struct dcbnl_probe_result *,
 	    const struct dcbnl_opts *);
 
-/* The NIC's config as last read back (false until one was read). */
-bool	dcbnl_backend_nic(struct backend *, struct dcb_config *);
-
 /* Per-backend counters (also in the show JSON). */
 struct dcbnl_counters {
 	uint64_t	requests;	/* netlink requests sent */
@@ -164,7 +161,7 @@ typedef void dcbnl_unowned_fn(void *arg, const char *ifname, uint8_t cmd);
 int	dcbnl_watch_init(dcbnl_unowned_fn *, void *arg);	/* logs why not */
 int	dcbnl_watch_attach(struct dcbnl_mon *, dcbnl_unowned_fn *, void *);
 void	dcbnl_watch_fini(void);
-/* dcbnl.c (the backends' side), for the watch: one notification, */
+/* dcbnl_mon.c (the backends' side), for the watch: one notification, */
 void	dcbnl_backends_note(const struct dcbnl_event *, dcbnl_unowned_fn *,
 	    void *arg);
 /* notifications lost, */

@@ -48,8 +48,8 @@ int	dcbnl_msg_app(struct dcbnl_ctx *, uint8_t cmd,
  * A CEE NIC as the CEE commands see it: one row per traffic class (the
  * DCB_TC_ATTR_PARAM_* values), the priority groups' bandwidth (BW_ID_n),
  * the PFC map, DCB and PFC state, and APP priority bitmaps per (idtype, id).
- * dcbnl.c builds it from the negotiated config; dcbnl_msg.c writes it and
- * reads it back.
+ * dcbnl_cee.c builds it from the negotiated config; dcbnl_msg_cee.c writes
+ * it and reads it back.
  */
 struct dcbnl_cee_tc {
 	uint8_t	pgid;		/* priority group 0..7 (15: bnx2x strict) */

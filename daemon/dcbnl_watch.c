@@ -1,7 +1,7 @@
 /*
  * dcbnl_watch.c -- the daemon's watch on RTNLGRP_DCB (dcbnl.h): reads
  * bursts of notifications from the event loop and hands them to the
- * dcbnl backends (dcbnl.c), which tell their owners once a burst is read.
+ * dcbnl backends (dcbnl_mon.c), which tell their owners once a burst is read.
  */
 #include "config.h"
 

@@ -384,15 +384,9 @@ doctor_port(const struct port *cp, json_t *out)
 	x.out = out;
 	x.peer = p->ds.peer_present ? show_peer_cfg(p) : NULL;
 	x.nbrs = show_nbrs(p);
-	x.pfc = p->pfc;
-	if (p->be_open && p->be.kind == BACKEND_ENGINE) {
-		if (p->be.ops->stats != NULL)
-			(void)p->be.ops->stats(&p->be, &x.pfc);
-		if (p->be.ops->show != NULL)
-			x.eng = p->be.ops->show(&p->be);
-		x.pause_rx = jnum(json_object_get(x.eng, "port_counters"),
-		    "pause_frames_rx");
-	}
+	x.eng = port_be_counters(p, &x.pfc);
+	x.pause_rx = jnum(json_object_get(x.eng, "port_counters"),
+	    "pause_frames_rx");
 	chk_peer(&x);
 	chk_negotiation(&x);
 	chk_backend(&x);

@@ -44,6 +44,7 @@ struct engine_opts {
 	uint32_t	mtu;		/* 0: the port's MTU */
 	bool		unpaced;	/* benchmarks: no pacing at all */
 	bool		bare;		/* benchmarks: relay, no sched at all */
+	bool		no_backpressure; /* no qdisc on the host interface */
 };
 
 /* Options from a port's engine = { } block and its cable/mtu settings. */
@@ -61,6 +62,18 @@ int	engine_open(struct backend *, const struct engine_opts *);
  * default; the daemon under -u points it at its root helper (priv.h).
  */
 extern int	(*engine_tun_open)(void);
+
+/* The host side at a glance (`dcbctl show ports/stats`). */
+struct engine_host {
+	bool		backpressure;	/* the qdisc holds senders back */
+	bool		realtime;	/* the data plane runs SCHED_FIFO */
+	uint64_t	held[8];	/* frames held back, let go on opening */
+	uint64_t	throttles[8];	/* times senders were held back */
+	uint32_t	waiting[8];	/* frames held back right now */
+	uint64_t	ring_drops;	/* the TAP's ring overflowed */
+};
+/* 0 and *h filled, or -1 when b is not an engine. */
+int	engine_host_side(struct backend *, struct engine_host *);
 
 enum engine_ev_kind {
 	ENGINE_EV_STALL,	/* host stopped draining prio: XOFF given up */

@@ -63,6 +63,13 @@ dp_thresholds(struct engine *e)
 	    2ull * frame;
 	react = e->reaction_used ? e->reaction_used : 1 * MS;
 	hr += react * e->speed / 8000000000ull + esched_ring_cost(frame);
+	/* What really arrived after an XOFF, with half again as margin,
+	 * never more than half the queue by this path. */
+	if (hr < (uint64_t)e->inflight_max * 3 / 2)
+		hr = (uint64_t)e->inflight_max * 3 / 2;
+	if (hr > e->qsize / 2 && e->inflight_max > 0 &&
+	    (uint64_t)e->inflight_max * 3 / 2 == hr)
+		hr = e->qsize / 2;
 	e->headroom = hr > UINT32_MAX ? UINT32_MAX : (uint32_t)hr;
 	e->in.pfc_en = (uint8_t)(e->eg.cfg.pfc_en & ~e->wd.drop);
 	e->fits = esched_ingress_init(&e->in, e->qsize, e->headroom, e->mtu,
@@ -122,6 +129,21 @@ dp_reaction(const struct engine *e, uint64_t *p50, uint64_t *p99,
 	return (r > 200 * US ? r : 200 * US);
 }
 
+/* The tc thread's view of priority p (engine_tc.c). */
+static void
+dp_publish_tc(struct engine *e, struct eng_snap *s, int p, uint64_t now)
+{
+	struct eng_tc *t = &e->tc;
+	uint64_t since = __atomic_load_n(&t->since[p], __ATOMIC_RELAXED);
+
+	s->tc_level[p] = __atomic_load_n(&t->level[p], __ATOMIC_RELAXED);
+	s->tc_throttles[p] = __atomic_load_n(&t->throttles[p], __ATOMIC_RELAXED);
+	s->tc_held[p] = __atomic_load_n(&t->held[p], __ATOMIC_RELAXED);
+	s->tc_throttled_ns[p] = __atomic_load_n(&t->throttled_ns[p],
+	    __ATOMIC_RELAXED) + (s->tc_level[p] > 0 && now > since ?
+	    now - since : 0);
+}
+
 static void
 dp_publish(struct engine *e, uint64_t now)
 {
@@ -133,9 +155,11 @@ dp_publish(struct engine *e, uint64_t now)
 
 	if (getsockopt(e->ps, SOL_PACKET, PACKET_STATISTICS, &ts, &sl) == 0)
 		e->c.sock_drops += ts.tp_drops;	/* reading resets them */
-	/* Resize XOFF when the reaction moved by more than 10 %. */
+	/* Resize XOFF when the reaction moved by more than 10 %, or when
+	 * more arrived after an XOFF than the headroom has margin for. */
 	r = dp_reaction(e, &p50, &p99, &l50, &l99);
-	if (r * 10 > e->reaction_used * 11 || r * 10 < e->reaction_used * 9) {
+	if (r * 10 > e->reaction_used * 11 || r * 10 < e->reaction_used * 9 ||
+	    (uint64_t)e->inflight_max * 3 / 2 > e->headroom) {
 		e->reaction_used = r;
 		dp_thresholds(e);
 	}
@@ -153,7 +177,10 @@ dp_publish(struct engine *e, uint64_t now)
 		s->in_used[p] = e->inq[p].used;
 		s->in_hwm[p] = e->inq[p].hwm;
 		s->prio_tc[p] = e->eg.cfg.prio_tc[p];
+		dp_publish_tc(e, s, p, now);
 	}
+	s->tc_rtt_max = __atomic_load_n(&e->tc.rtt_max, __ATOMIC_RELAXED);
+	s->tc_nl_err = __atomic_load_n(&e->tc.nl_err, __ATOMIC_RELAXED);
 	s->pfc_en = e->eg.cfg.pfc_en;
 	s->xoff = e->in.xoff;
 	s->xon = e->in.xon;
@@ -165,6 +192,7 @@ dp_publish(struct engine *e, uint64_t now)
 	s->lag_p50 = l50;
 	s->lag_p99 = l99;
 	s->nsamples = e->react.n;
+	s->inflight_max = e->inflight_max;
 	__atomic_store_n(&e->snap_wseq, e->snap_wseq + 1, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&e->mu);
 	e->snap_seq++;
@@ -291,7 +319,7 @@ dp_untuck(struct msghdr *m, uint8_t *buf, size_t n, struct timespec *ts)
 
 /* A data frame from the port: classify, admit, queue for the host. */
 static void
-dp_ingress_frame(struct engine *e, const uint8_t *f, size_t len)
+dp_ingress_frame(struct engine *e, const uint8_t *f, size_t len, uint64_t now)
 {
 	int p, why;
 
@@ -307,6 +335,16 @@ dp_ingress_frame(struct engine *e, const uint8_t *f, size_t len)
 	p = esched_classify(&e->eg.cfg.cls, f, len, -1);
 	e->c.rx_f[p]++;
 	e->c.rx_b[p] += len;
+	/* In flight: what still arrives after we asked for the pause (the
+	 * peer's reaction and both hosts' lateness, as they really are), in
+	 * the first ENG_FLIGHT_NS; later frames are a peer not honouring
+	 * PFC (the watchdog's forward action), not flight. */
+	if (!e->in.asked[p])
+		e->inflight[p] = 0;
+	else if (now - e->in.asked_at[p] <= ENG_FLIGHT_NS &&
+	    (e->inflight[p] += esched_ring_cost((uint32_t)len)) >
+	    e->inflight_max)
+		e->inflight_max = e->inflight[p];
 	if (eng_wd_drops(e, p, false))
 		return;
 	if ((why = esched_ingress_admit(&e->in, p, &e->inq[p],
@@ -357,13 +395,22 @@ dp_port_rx(struct engine *e, uint64_t now)
 		len = dp_untuck(&m, e->buf, (size_t)n, &ts);
 		t0 = dp_arrival(e, &ts, now);
 		hist_add(&e->rxlag, now - t0);
+		/* Woken later than the headroom allows for: what waits in the
+		 * socket behind this frame needs room too, so lower XOFF now,
+		 * before reading it (the 100 ms review raises it again). */
+		if (now - t0 > e->reaction_used && now - t0 <= ENG_FLIGHT_NS &&
+		    e->in.pfc_en != 0) {
+			e->reaction_used = now - t0 + (e->react.n >= 16 ?
+			    e->reaction_used : 0);
+			dp_thresholds(e);
+		}
 		if (len >= 14 && e->buf[12] == 0x88 && e->buf[13] == 0x08)
 			dp_macctrl(e, e->buf, len, t0, now);
 		else if (len >= 14 && memcmp(e->buf, pfc_dst_addr, 5) == 0 &&
 		    e->buf[5] <= 0x0f)
 			e->c.link_local++;	/* 802.1Q 8.6.3: never relayed */
 		else if (len >= 14)
-			dp_ingress_frame(e, e->buf, len);
+			dp_ingress_frame(e, e->buf, len, now);
 	}
 }
 
@@ -375,11 +422,19 @@ dp_tap_rx(struct engine *e)
 	ssize_t n;
 	int i, p;
 
-	for (i = 0; i < ENG_BATCH; i++) {
+	/* Read the TAP faster than we send (it drops when its ring is full)
+	 * but not so long that a PFC frame waits behind it. */
+	for (i = 0; i < ENG_TAP_BATCH; i++) {
 		if ((n = read(e->tap, e->buf, ENG_BUF)) < 0)
 			break;
 		if (n < 14)
 			continue;
+		/* Larger than the port carries (the host interface's MTU was
+		 * raised): the port would refuse it; counted, never queued. */
+		if ((size_t)n > e->mtu + 18 || n >= ENG_BUF) {
+			e->c.host_oversize++;
+			continue;
+		}
 		if (e->o.bare) {
 			if (send(e->ps, e->buf, (size_t)n, 0) < 0)
 				e->c.drops[0][ESCHED_DROP_PORT_SEND]++;
@@ -394,6 +449,35 @@ dp_tap_rx(struct engine *e)
 			continue;
 		if (esched_ring_push(&e->eg.q[p], e->buf, (uint32_t)n, 0) < 0)
 			e->c.drops[p][ESCHED_DROP_EGRESS_FULL]++;
+	}
+}
+
+/*
+ * Hold the host's senders of p back while our egress queue for p is above
+ * the high watermark (the peer paused p, or ETS gives it less than the
+ * host sends); let them go below the low one.
+ */
+static void
+dp_backpressure(struct engine *e)
+{
+	const struct eng_tc *t = &e->tc;
+	uint32_t used;
+	int p, want;
+
+	if (!t->thr_on)
+		return;
+	for (p = 0; p < ESCHED_NPRIO; p++) {
+		used = e->eg.q[p].used;
+		if (used <= t->lo)
+			want = 0;
+		else if (used >= t->hi2)
+			want = 2;
+		else if (used >= t->hi && t->want[p] == 0)
+			want = 1;
+		else
+			continue;
+		if (want != t->want[p])
+			eng_tc_want(e, p, want);
 	}
 }
 
@@ -488,42 +572,131 @@ dp_pfc(struct engine *e, uint64_t now)
 
 /* ---- egress: paced to the link ------------------------------------ */
 
+/*
+ * Frames the kernel did not take (ENOBUFS/EAGAIN) after they left their
+ * queue, kept as copies and sent first next time: a NIC's TX ring.  Rare:
+ * only a device that stops its queue refuses a packet socket's frame.
+ */
+static void
+dp_tx_keep(struct engine *e, const struct iovec *iov, const int *prio,
+    int from, int n)
+{
+	int i;
+
+	for (i = from; i < n && e->txp_n < ENG_BATCH; i++) {
+		memcpy(e->txp + (size_t)e->txp_n * ENG_BUF, iov[i].iov_base,
+		    iov[i].iov_len);
+		e->txp_len[e->txp_n] = (uint32_t)iov[i].iov_len;
+		e->txp_prio[e->txp_n++] = (uint8_t)prio[i];
+	}
+	for (; i < n; i++)	/* cannot happen: at most a batch is in flight */
+		e->c.drops[prio[i]][ESCHED_DROP_PORT_SEND]++;
+}
+
+/*
+ * Send iov[0..n) in one sendmmsg(); count what left.  Returns how many
+ * left; an error other than a full device drops the rest (counted).
+ */
+static int
+dp_tx(struct engine *e, struct iovec *iov, const int *prio, int n,
+    bool *full)
+{
+	struct mmsghdr mm[ENG_BATCH];
+	uint64_t t;
+	int i, k;
+
+	memset(mm, 0, sizeof(mm[0]) * (size_t)n);
+	for (i = 0; i < n; i++) {
+		mm[i].msg_hdr.msg_iov = &iov[i];
+		mm[i].msg_hdr.msg_iovlen = 1;
+	}
+	k = n > 0 ? sendmmsg(e->ps, mm, (unsigned int)n, 0) : 0;
+	*full = k < n && (k > 0 || errno == ENOBUFS || errno == EAGAIN);
+	if (k < 0)
+		k = 0;
+	t = eng_now();
+	for (i = 0; i < k; i++) {
+		e->c.tx_f[prio[i]]++;
+		e->c.tx_b[prio[i]] += iov[i].iov_len;
+		e->last_tx[prio[i]] = t;
+	}
+	if (k < n && !*full) {
+		e->c.drops[prio[k]][ESCHED_DROP_PORT_SEND]++;
+		return (k + 1 + dp_tx(e, iov + k + 1, prio + k + 1, n - k - 1,
+		    full));
+	}
+	return (k);
+}
+
+/* The kept frames first, in their order. */
+static bool
+dp_tx_kept(struct engine *e)
+{
+	struct iovec iov[ENG_BATCH];
+	int prio[ENG_BATCH], i, k;
+	bool full;
+
+	for (i = 0; i < e->txp_n; i++) {
+		iov[i].iov_base = e->txp + (size_t)i * ENG_BUF;
+		iov[i].iov_len = e->txp_len[i];
+		prio[i] = e->txp_prio[i];
+	}
+	k = dp_tx(e, iov, prio, e->txp_n, &full);
+	if (k > 0 && k < e->txp_n) {
+		memmove(e->txp, e->txp + (size_t)k * ENG_BUF,
+		    (size_t)(e->txp_n - k) * ENG_BUF);
+		memmove(e->txp_len, e->txp_len + k,
+		    (size_t)(e->txp_n - k) * sizeof(e->txp_len[0]));
+		memmove(e->txp_prio, e->txp_prio + k, (size_t)(e->txp_n - k));
+	}
+	e->txp_n -= k;
+	return (e->txp_n == 0);
+}
+
+/*
+ * Egress, paced to the link: the frames due now (at most a batch), taken
+ * off their queues in the scheduler's order and sent with one sendmmsg()
+ * (a send() each cost a system call per frame).  Nothing else writes the
+ * queues until they are sent, so their memory is sent in place.
+ */
 static void
 dp_egress(struct engine *e, uint64_t now)
 {
-	uint64_t wake, slack = 50 * US;
+	uint64_t wake = now, slack = 50 * US;
+	struct iovec iov[ENG_BATCH];
+	int prio[ENG_BATCH], p, n, k;
 	const uint8_t *f;
 	uint32_t len;
-	int p, n;
+	bool full;
 
 	e->eg_wake = UINT64_MAX;
-	for (n = 0; n < 4 * ENG_BATCH; n++) {
+	if (e->txp_n > 0 && !dp_tx_kept(e)) {
+		e->eg_wake = now + 20 * US;	/* the device is full: retry */
+		return;
+	}
+	for (n = 0; n < ENG_BATCH; n++) {
 		if (!e->o.unpaced && e->tx_next > now) {
-			e->eg_wake = e->tx_next;
-			return;
+			wake = e->tx_next;
+			break;
 		}
-		if ((p = esched_egress_next(&e->eg, now, &wake)) < 0) {
-			e->eg_wake = wake;
-			return;
-		}
+		if ((p = esched_egress_next(&e->eg, now, &wake)) < 0)
+			break;
 		f = esched_ring_peek(&e->eg.q[p], &len, NULL);
-		if (send(e->ps, f, len, 0) < 0) {
-			if (errno == ENOBUFS || errno == EAGAIN) {
-				e->eg_wake = now + 20 * US;	/* retry it */
-				return;
-			}
-			e->c.drops[p][ESCHED_DROP_PORT_SEND]++;
-		} else {
-			e->c.tx_f[p]++;
-			e->c.tx_b[p] += len;
-			e->last_tx[p] = eng_now();
-		}
+		iov[n].iov_base = (void *)(uintptr_t)f;
+		iov[n].iov_len = len;
+		prio[n] = p;
 		esched_egress_done(&e->eg, p);
 		if (e->tx_next + slack < now)
 			e->tx_next = now - slack;
 		e->tx_next += esched_wire_ns(len, e->speed);
 	}
-	e->eg_wake = now;	/* more to do: come straight back */
+	if (n == ENG_BATCH)
+		wake = now;	/* more to do: come straight back */
+	if ((k = dp_tx(e, iov, prio, n, &full)) < n) {
+		dp_tx_keep(e, iov, prio, k, n);
+		wake = now + 20 * US;
+	}
+	e->eg_wake = wake;
 }
 
 static uint64_t
@@ -587,8 +760,10 @@ eng_dp_main(void *arg)
 			break;
 		dp_port_rx(e, now);
 		dp_tap_rx(e);
+		dp_backpressure(e);
 		dp_pfc(e, now);
 		dp_egress(e, now);
+		dp_backpressure(e);
 		dp_drain(e, now);
 		if (now - e->last_snap >= ENG_SNAP_NS)
 			dp_publish(e, now);

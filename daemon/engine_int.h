@@ -18,11 +18,15 @@
 #include "engine.h"
 #include "esched.h"
 
+struct nl_sock;
+
 #define ENG_EVQ		32
 #define ENG_BATCH	64		/* frames per source per turn */
+#define ENG_TAP_BATCH	128		/* twice the egress batch */
 #define ENG_BUF		16384		/* largest frame we move */
 #define ENG_SAMPLES	1024		/* pause reaction samples kept */
 #define ENG_SNAP_NS	100000000ull	/* publish counters every 100 ms */
+#define ENG_FLIGHT_NS	10000000ull	/* after an XOFF: in flight, not a storm */
 
 struct eng_cnt {
 	uint64_t	host_in_f[ESCHED_NPRIO], host_in_b[ESCHED_NPRIO];	/* TAP read */
@@ -37,6 +41,7 @@ struct eng_cnt {
 	uint64_t	macctrl_bad;		/* MAC Control not decodable */
 	uint64_t	link_local;		/* 01-80-C2-00-00-0x not relayed */
 	uint64_t	oversize;		/* larger than ENG_BUF */
+	uint64_t	host_oversize;		/* from the TAP, over the MTU */
 	uint64_t	sock_drops;		/* PACKET_STATISTICS tp_drops */
 	/* PFC watchdog and PFC-disabled priorities (engine_wd.c). */
 	uint64_t	pfc_ignored[ESCHED_NPRIO]; /* PFC naming a non-PFC prio */
@@ -74,19 +79,56 @@ struct eng_snap {
 	uint32_t	xoff, xon, headroom;
 	bool		fits;
 	uint64_t	reaction_used, react_p50, react_p99, lag_p50, lag_p99;
-	uint32_t	nsamples;
+	uint32_t	nsamples, inflight_max;
+	uint8_t		tc_level[ESCHED_NPRIO];
+	uint64_t	tc_throttles[ESCHED_NPRIO], tc_throttled_ns[ESCHED_NPRIO];
+	uint64_t	tc_held[ESCHED_NPRIO];
+	uint64_t	tc_rtt_max, tc_nl_err;
+};
+
+/*
+ * Backpressure on the host interface (engine_tc.c).  The data plane only
+ * states what it wants per priority (want[], its own; it wakes the tc
+ * thread through efd); the tc thread makes the netlink requests, which
+ * take the RTNL lock and so can wait tens of ms on a busy host (36 ms
+ * seen here): the data plane must not.  ctl is the control thread's
+ * netlink socket, dp the tc thread's; level[] and the counters are the tc
+ * thread's (read atomically).
+ */
+struct eng_tc {
+	struct nl_sock		*ctl, *dp;
+	pthread_t		thr;
+	bool			thr_on, stop;
+	bool			tun_stops;	/* tun stops its queue when full */
+	int			efd;
+	uint8_t			want[ESCHED_NPRIO];
+	bool			on;		/* senders are held back */
+	char			why[96];	/* when not */
+	uint64_t		open_bps;
+	uint32_t		open_burst;	/* octets */
+	uint32_t		ring;		/* the TAP's txqueuelen */
+	uint32_t		hi, hi2, lo;	/* egress watermarks, octets */
+	uint8_t			level[ESCHED_NPRIO];	/* 0 open, 1, 2 */
+	uint64_t		throttles[ESCHED_NPRIO];
+	uint64_t		held[ESCHED_NPRIO];	/* frames let go */
+	uint64_t		throttled_ns[ESCHED_NPRIO], since[ESCHED_NPRIO];
+	uint64_t		rtt_max, nl_err;
+	/* control thread: the last reading of the kernel's side */
+	uint64_t		read_at, ring_drops, drops_base;
+	uint32_t		qlen[ESCHED_NPRIO];
 };
 
 struct engine {
 	struct engine_opts	o;
 	char			tapname[IFNAMSIZ];
-	int			ifindex;
+	int			ifindex, tapidx;
 	uint8_t			mac[6];
 	uint64_t		speed;		/* b/s */
 	uint32_t		mtu, qsize;
 	int			ps, tap, ep, tfd, kick, evfd;
 	pthread_t		thr;
 	bool			started;
+	bool			dp_rt;		/* data plane got SCHED_FIFO */
 	uint8_t			*mem;
 
 	/* shared, under mu */
@@ -95,6 +137,7 @@ struct engine {
 	bool			ctl_pending;	/* atomic hint */
 	bool			stop, has_pending, want_snap, running;
 	struct esched_cfg	pending;
+	struct esched_cls	cls;		/* control thread: last applied */
 	/*
 	 * The counters snapshot is a seqlock, not under mu: the data plane
 	 * makes snap_wseq odd, writes snap, makes it even; a reader copies
@@ -108,6 +151,7 @@ struct engine {
 	uint64_t		snap_seq;
 	struct eng_snap		snap_last;	/* control side: last good copy */
 	struct engine_event	evq[ENG_EVQ];
+	struct eng_tc		tc;
 	unsigned int		evn;
 	uint64_t		ev_lost;
 	struct eng_wd		wd;	/* PFC watchdog, see struct eng_wd */
@@ -125,8 +169,13 @@ struct engine {
 	int64_t			real_off;	/* REALTIME - MONOTONIC */
 	uint64_t		reaction_used;
 	uint32_t		headroom;
+	uint32_t		inflight[ESCHED_NPRIO], inflight_max;
 	bool			fits;
 	uint8_t			rr_in;
+	uint8_t			*txp;		/* frames the device refused */
+	uint32_t		txp_len[ENG_BATCH];
+	uint8_t			txp_prio[ENG_BATCH];
+	int			txp_n;
 	uint8_t			buf[ENG_BUF + 8];
 };
 
@@ -142,5 +191,14 @@ void		eng_wd_xoff(struct engine *, uint8_t enable,
 		    const uint16_t *time, uint64_t now);
 void		eng_event(struct engine *, enum engine_ev_kind, int, int);
 void		*eng_dp_main(void *);
+
+int	eng_thread(struct engine *, pthread_t *, void *(*)(void *), bool *rt);
+int	eng_tc_setup(struct engine *, uint32_t *txqlen);
+int	eng_tc_start(struct engine *);
+void	eng_tc_want(struct engine *, int prio, int level);
+int	eng_tc_filter(struct engine *, const struct esched_cls *);
+void	eng_tc_read(struct engine *, uint32_t qlen[ESCHED_NPRIO],
+	    uint64_t *ring_drops);
+void	eng_tc_free(struct engine *);
 
 #endif /* ENGINE_INT_H */

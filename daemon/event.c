@@ -467,6 +467,28 @@ ev_http_listen(const char *addr, uint16_t port)
 	return (fd);
 }
 
+void
+ev_http_set_limits(struct ev_http *h, const struct ev_http_limits *l)
+{
+	h->lim = *l;
+	if (h->lim.max_conns == 0)
+		h->lim.max_conns = 1;
+	evhttp_set_max_headers_size(h->http, (ev_ssize_t)l->max_headers);
+	evhttp_set_max_body_size(h->http, (ev_ssize_t)l->max_body);
+	evhttp_set_timeout(h->http, (int)l->timeout_s);
+	if (h->sock == NULL)
+		return;
+	/* A new cap: the open connections are kept, accept follows it. */
+	if (h->paused && h->nbev < h->lim.max_conns) {
+		evconnlistener_enable(evhttp_bound_socket_get_listener(h->sock));
+		h->paused = false;
+	} else if (!h->paused && h->nbev >= h->lim.max_conns) {
+		evconnlistener_disable(evhttp_bound_socket_get_listener(h->sock));
+		h->paused = true;
+		h->st.paused++;
+	}
+}
+
 struct ev_http *
 ev_http_new(const char *addr, uint16_t port, const struct ev_http_limits *l,
     ev_http_cb *cb, void *arg, int *err)
@@ -478,9 +500,6 @@ ev_http_new(const char *addr, uint16_t port, const struct ev_http_limits *l,
 		*err = -ENOMEM;
 		return (NULL);
 	}
-	h->lim = *l;
-	if (h->lim.max_conns == 0)
-		h->lim.max_conns = 1;
 	h->cb = cb;
 	h->arg = arg;
 	if ((h->http = evhttp_new(ev_base)) == NULL ||
@@ -488,9 +507,7 @@ ev_http_new(const char *addr, uint16_t port, const struct ev_http_limits *l,
 		*err = -ENOMEM;
 		goto fail;
 	}
-	evhttp_set_max_headers_size(h->http, (ev_ssize_t)l->max_headers);
-	evhttp_set_max_body_size(h->http, (ev_ssize_t)l->max_body);
-	evhttp_set_timeout(h->http, (int)l->timeout_s);
+	ev_http_set_limits(h, l);
 	evhttp_set_allowed_methods(h->http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD);
 	evhttp_set_bevcb(h->http, ev_http_bev, h);
 	evhttp_set_gencb(h->http, ev_http_req, h);

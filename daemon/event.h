@@ -81,6 +81,9 @@ typedef void	ev_http_cb(const char *path, struct ev_http_reply *, void *);
 struct ev_http	*ev_http_new(const char *addr, uint16_t port,
 		    const struct ev_http_limits *, ev_http_cb *, void *,
 		    int *err);
+/* New limits for a running server: its socket and connections stay. */
+void		 ev_http_set_limits(struct ev_http *,
+		    const struct ev_http_limits *);
 void		 ev_http_stats(const struct ev_http *, struct ev_http_stats *);
 void		 ev_http_free(struct ev_http *);		/* NULL is fine */
 

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <net/if_arp.h>
@@ -36,6 +37,12 @@ static struct {
 	void			*arg;
 } lk;
 
+bool
+link_is_physical(unsigned int arptype, const char *kind)
+{
+	return arptype == ARPHRD_ETHER && (kind == NULL || kind[0] == '\0');
+}
+
 static void
 link_fill(struct rtnl_link *l, struct link_info *li)
 {
@@ -57,6 +64,9 @@ link_fill(struct rtnl_link *l, struct link_info *li)
 	li->loopback = (flags & IFF_LOOPBACK) ||
 	    rtnl_link_get_arptype(l) == ARPHRD_LOOPBACK;
 	li->mtu = rtnl_link_get_mtu(l);
+	if ((name = rtnl_link_get_type(l)) != NULL)
+		snprintf(li->kind, sizeof(li->kind), "%s", name);
+	li->physical = link_is_physical(rtnl_link_get_arptype(l), li->kind);
 }
 
 static void

@@ -19,7 +19,23 @@ struct link_info {
 	bool		up;		/* administratively up and running */
 	bool		loopback;
 	unsigned int	mtu;
+	/*
+	 * The rtnetlink link kind (IFLA_INFO_KIND: "veth", "bridge", "tun",
+	 * "bond", ...), "" for a device no driver of that kind created --
+	 * a NIC.  physical: an Ethernet device without a kind, which is what
+	 * dcbxd manages by default (see link_is_physical()).
+	 */
+	char		kind[16];
+	bool		physical;
 };
+
+/*
+ * Is a device of this ARPHRD type and link kind a physical Ethernet port?
+ * Every virtual device the kernel creates by rtnetlink (veth, bridge,
+ * bond, team, vlan, macvlan, tun/tap, ifb, dummy, vxlan, ...) reports a
+ * kind; a NIC's netdev (a PF, an SR-IOV VF) has none.
+ */
+bool	link_is_physical(unsigned int arptype, const char *kind);
 
 /* present: the link exists as described; !present: it is gone. */
 typedef void	link_cb(const struct link_info *, bool present, void *);

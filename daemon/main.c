@@ -58,7 +58,8 @@ usage(FILE *f)
 	fprintf(f, "usage: dcbxd [-dtv] [-c FILE] [-s SOCKET] [-D SUBSYS,...] "
 	    "[-p PIDFILE] [-u USER] [--read-only]\n"
 	    "  -d  foreground, log to stderr    -t  check the config and exit\n"
-	    "  -v  with -t: print the config     -D  debug: all or "
+	    "  -v  with -t: print the config (alone: an error)\n"
+	    "  -D  debug logs: all or "
 	    "main,link,lldp,dcbx,...\n"
 	    "  -c  config (default %s)\n  -s  control socket (default %s)\n"
 	    "  -u  run as USER once the sockets are open (keeps only "
@@ -96,6 +97,17 @@ parse_opts(int argc, char **argv, struct opts *o)
 		}
 	}
 	if (optind != argc) {
+		usage(stderr);
+		exit(1);
+	}
+	/*
+	 * -v only prints the config with -t.  Alone it would do nothing but
+	 * let dcbxd go to the background while the operator waits for
+	 * verbose output: refuse, and say what is meant.
+	 */
+	if (o->verbose && !o->test) {
+		fprintf(stderr, "dcbxd: -v goes with -t (print the config as "
+		    "read); for debug logs use -d -D all\n");
 		usage(stderr);
 		exit(1);
 	}
@@ -158,7 +170,7 @@ load_conf(const struct opts *o, struct conf *c, char *err, size_t len)
 static int
 check_conf(const struct opts *o)
 {
-	char err[512];
+	char err[4096];
 	struct conf c;
 
 	if (load_conf(o, &c, err, sizeof(err)) < 0) {
@@ -239,7 +251,7 @@ dcbxd_reread(char *err, size_t errlen)
 static void
 on_signal(int signo, void *arg)
 {
-	char err[512];
+	char err[4096];
 
 	(void)arg;
 	if (signo == SIGHUP) {
@@ -387,7 +399,7 @@ int
 main(int argc, char **argv)
 {
 	struct opts o;
-	char err[512];
+	char err[4096];
 	int rc;
 
 	memset(&o, 0, sizeof(o));
@@ -415,7 +427,7 @@ main(int argc, char **argv)
 		log_notice(LOG_SUB_CONF, "%s not found: running with defaults",
 		    dx.conf_path);
 	if ((rc = conf_clean_temps(dx.conf_path)) > 0)
-		log_notice(LOG_SUB_CONF, "removed %d %s.XXXXXX temp file(s) left "
+		log_notice(LOG_SUB_CONF, "removed %d %s.dcbxd-tmp-XXXXXX temp file(s) left "
 		    "by an interrupted --persist", rc, dx.conf_path);
 	dx.read_only = o.read_only || dx.conf.read_only;
 	dx.start_ms = ev_now_ms();

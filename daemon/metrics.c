@@ -590,18 +590,9 @@ metrics_render(size_t *len)
 		return (NULL);
 	}
 	for (i = 0; i < n; i++) {
-		struct port *p = (struct port *)(uintptr_t)v[i];
-
-		m[i].p = p;
-		port_label(m[i].lbl, p->ifname);
-		/* dcbnl: port_be.c's last sample; the engine: its snapshot */
-		m[i].pfc = p->pfc;
-		if (p->be_open && p->be.kind == BACKEND_ENGINE) {
-			if (p->be.ops->stats != NULL)
-				(void)p->be.ops->stats(&p->be, &m[i].pfc);
-			if (p->be.ops->show != NULL)
-				m[i].eng = p->be.ops->show(&p->be);
-		}
+		m[i].p = v[i];
+		port_label(m[i].lbl, v[i]->ifname);
+		m[i].eng = port_be_counters(v[i], &m[i].pfc);
 	}
 	for (k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
 		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", fams[k].name,
@@ -658,16 +649,22 @@ metrics_close(void)
 	mx.listen[0] = '\0';
 }
 
+static void
+metrics_limits(const struct conf *c, struct ev_http_limits *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->max_headers = 8192;	/* a scraper's request: a few hundred octets */
+	l->max_body = 0;
+	l->timeout_s = c->metrics_timeout;
+	l->max_conns = c->metrics_max_conns;
+	mx.max_conns = c->metrics_max_conns;
+	mx.timeout = c->metrics_timeout;
+}
+
 static int
 metrics_open(const struct conf *c)
 {
-	struct ev_http_limits l = {
-		/* A scraper's request is a few hundred octets. */
-		.max_headers = 8192,
-		.max_body = 0,
-		.timeout_s = c->metrics_timeout,
-		.max_conns = c->metrics_max_conns,
-	};
+	struct ev_http_limits l;
 	char addr[64], why[128];
 	uint16_t port;
 	int err;
@@ -678,6 +675,7 @@ metrics_open(const struct conf *c)
 		    c->metrics_listen, why);
 		return (-EINVAL);
 	}
+	metrics_limits(c, &l);
 	if ((mx.http = ev_http_new(addr, port, &l, metrics_http, NULL,
 	    &err)) == NULL) {
 		log_warnx(LOG_SUB_CTL, "metrics listen %s: %s",
@@ -685,8 +683,6 @@ metrics_open(const struct conf *c)
 		return (err);
 	}
 	snprintf(mx.listen, sizeof(mx.listen), "%s", c->metrics_listen);
-	mx.max_conns = c->metrics_max_conns;
-	mx.timeout = c->metrics_timeout;
 	log_info(LOG_SUB_CTL, "metrics on http://%s/metrics", mx.listen);
 	return (0);
 }
@@ -702,13 +698,26 @@ metrics_init(const struct conf *c)
 	return (metrics_open(c));
 }
 
+/*
+ * The same address keeps its listener (its connections and counters):
+ * only new limits are set.  Another address, or one that failed before,
+ * is opened afresh.
+ */
 void
 metrics_reconf(const struct conf *c)
 {
-	if (strcmp(c->metrics_listen, mx.listen) == 0 &&
-	    (mx.http == NULL || (c->metrics_max_conns == mx.max_conns &&
-	    c->metrics_timeout == mx.timeout)))
+	struct ev_http_limits l;
+
+	if (strcmp(c->metrics_listen, mx.listen) == 0) {
+		if (mx.http != NULL && (c->metrics_max_conns != mx.max_conns ||
+		    c->metrics_timeout != mx.timeout)) {
+			metrics_limits(c, &l);
+			ev_http_set_limits(mx.http, &l);
+			log_info(LOG_SUB_CTL, "metrics: at most %u connections, "
+			    "timeout %u s", mx.max_conns, mx.timeout);
+		}
 		return;
+	}
 	metrics_close();
 	if (c->metrics_listen[0] != '\0')
 		(void)metrics_open(c);

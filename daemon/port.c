@@ -968,17 +968,47 @@ port_update(struct port *p, const struct link_info *li)
 		port_local_change(p);
 }
 
-/*
- * Which interfaces run an agent: those the config's ports list matches
- * (minus exclusions); with no ports list at all (no config file), every
- * interface, with the default settings conf_port_for() fills in.
- */
+/* Is ifname the engine tap of one of our ports?  Never managed. */
 static bool
-port_wanted(const char *ifname, struct conf_port *cp)
+port_is_own_tap(const char *ifname)
+{
+	struct port *p;
+
+	for (p = port_list; p != NULL; p = p->next)
+		if (p->cp.has_engine || p->cp.backend == CONF_BACKEND_ENGINE)
+			if (strcmp(p->cp.engine.tap, ifname) == 0)
+				return true;
+	return false;
+}
+
+/*
+ * Which interfaces run an agent.  With no ports list: the physical
+ * Ethernet ports (link_is_physical()), with the defaults conf_port_for()
+ * fills in (willing, auto, auto).  With a list: those it matches (minus
+ * exclusions); a virtual device (veth, bridge, bond, tun/tap, ifb, ...)
+ * only when the entry that selects it names it (conf_match_names(): an
+ * exact name or a pattern with a literal prefix, not a bare "*").  Never
+ * loopback, a device without a MAC address, or our own engine taps.
+ */
+static const char *
+port_unwanted(const struct link_info *li, struct conf_port *cp)
 {
 	const struct conf *c = &port_daemon->conf;
+	bool listed = conf_port_for(c, li->ifname, cp);
 
-	return (conf_port_for(c, ifname, cp) || c->nports == 0);
+	if (li->loopback)
+		return "loopback";
+	if (!li->has_mac)
+		return "no MAC address";
+	if (port_is_own_tap(li->ifname))
+		return "an engine tap of dcbxd";
+	if (c->nports == 0)
+		return li->physical ? NULL : "virtual, and no ports list";
+	if (!listed)
+		return "not matched by the ports list (or excluded)";
+	if (!li->physical && !conf_match_names(cp->match))
+		return "virtual, and its entry does not name it";
+	return NULL;
 }
 
 void
@@ -998,10 +1028,14 @@ port_link(const struct link_info *li, bool present, void *arg)
 {
 	struct port *p = port_by_index(li->ifindex);
 	struct conf_port cp;
+	const char *why = NULL;
 
 	(void)arg;
-	if (!present || li->loopback || !li->has_mac ||
-	    !port_wanted(li->ifname, &cp)) {
+	if (!present || (why = port_unwanted(li, &cp)) != NULL) {
+		if (why != NULL)
+			log_debug(LOG_SUB_LINK, "%s%s%s%s: not managed: %s",
+			    li->ifname, li->kind[0] != '\0' ? " (" : "",
+			    li->kind, li->kind[0] != '\0' ? ")" : "", why);
 		if (p != NULL)
 			port_destroy(p, present);
 		return;
@@ -1037,15 +1071,20 @@ void
 port_reconf(const struct conf *old)
 {
 	struct port *p;
+	const struct conf *c = &port_daemon->conf;
+	uint16_t ocap, ocap_en, cap, cap_en;
 	bool global;
 	int i;
 
-	const struct conf *c = &port_daemon->conf;
-
+	/* Whatever port_local() takes from the daemon-wide settings. */
+	conf_caps(old, &ocap, &ocap_en);
+	conf_caps(c, &cap, &cap_en);
 	global = old->tx_interval != c->tx_interval ||
 	    old->tx_hold != c->tx_hold ||
 	    strcmp(old->sys_name, c->sys_name) != 0 ||
-	    strcmp(old->sys_desc, c->sys_desc) != 0;
+	    strcmp(old->sys_desc, c->sys_desc) != 0 ||
+	    ocap != cap || ocap_en != cap_en || old->nmgmt != c->nmgmt ||
+	    memcmp(old->mgmt, c->mgmt, c->nmgmt * sizeof(c->mgmt[0])) != 0;
 	/* Every link again: ports come, go or change settings. */
 	if (link_resync() < 0)
 		log_warnx(LOG_SUB_LINK, "reload: link list not refreshed");

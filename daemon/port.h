@@ -93,6 +93,12 @@ void	port_be_result(struct port *, int rc);
  * whether we still send basic LLDP or only receive.
  */
 const char *port_be_dcbx_silent(const struct port *);
+/*
+ * The port's PFC counters now, for a query (metrics, doctor): the pause
+ * engine's published snapshot, else the last dcbnl sample (p->pfc); and
+ * for the engine its show() (a new reference), else NULL.
+ */
+struct json_t *port_be_counters(const struct port *, struct backend_stats *);
 /* port.c: that answer may have changed (backend opened, GDCBX changed). */
 void	port_dcbx_tx_changed(struct port *);
 /*

@@ -97,6 +97,19 @@ port_be_env(struct port *p, struct backend_env *env, bool read_only)
 	env->arg = p;
 }
 
+struct json_t *
+port_be_counters(const struct port *cp, struct backend_stats *pfc)
+{
+	struct port *p = (struct port *)(uintptr_t)cp;
+
+	*pfc = p->pfc;
+	if (!p->be_open || p->be.kind != BACKEND_ENGINE)
+		return (NULL);
+	if (p->be.ops->stats != NULL)
+		(void)p->be.ops->stats(&p->be, pfc);
+	return (p->be.ops->show != NULL ? p->be.ops->show(&p->be) : NULL);
+}
+
 /* ------------------------------------------------------------ retries */
 
 void

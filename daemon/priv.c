@@ -24,6 +24,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 
 #ifdef HAVE_SECCOMP
@@ -109,6 +110,8 @@ static const char *const priv_sys_daemon[] = {
 	"getgroups", "capget", "uname", "sysinfo", "getrandom", "futex",
 	"set_robust_list", "get_robust_list", "set_tid_address", "clone",
 	"clone3", "exit", "exit_group", "rseq", "sched_yield",
+	"sched_setscheduler", "sched_setparam", "sched_getscheduler",
+	"sched_getparam",	/* the engine's SCHED_FIFO data plane */
 	"sched_getaffinity", "prlimit64", "getrlimit", "unlink", "unlinkat",
 	"rename", "renameat", "renameat2", "fsync", "fdatasync", "fchmod",
 	"fchown", "ftruncate", "flock", "getdents64", "readlink",
@@ -282,7 +285,10 @@ struct ph_rep {
 };
 
 static int		 ph_fd = -1;
+static bool		 ph_lost;	/* it stopped answering: no more calls */
 static priv_write_fn	*ph_write;	/* in the helper, and unhelped */
+
+unsigned int	priv_helper_timeout_ms = PRIV_HELPER_TIMEOUT_MS;
 
 static int
 ph_full(int fd, void *buf, size_t len, bool wr)
@@ -394,6 +400,7 @@ int
 priv_helper_start(const char *conf_path, priv_write_fn *write,
     const char *const *unlink_at_exit)
 {
+	struct timeval tv;
 	int sv[2], fd;
 	pid_t pid;
 
@@ -413,8 +420,34 @@ priv_helper_start(const char *conf_path, priv_write_fn *write,
 		ph_main(sv[1], conf_path, unlink_at_exit);
 	}
 	close(sv[1]);
+	/*
+	 * The daemon waits for each answer in its event loop: a helper that
+	 * hangs (stopped, stuck in I/O) must not hang it with it.
+	 */
+	tv.tv_sec = priv_helper_timeout_ms / 1000;
+	tv.tv_usec = (priv_helper_timeout_ms % 1000) * 1000;
+	(void)setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	(void)setsockopt(sv[0], SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	ph_fd = sv[0];
+	ph_lost = false;
 	return (0);
+}
+
+/*
+ * A call that failed half-way leaves the stream out of step (a late
+ * answer would be taken for the next call's): the helper is given up.
+ */
+static int
+ph_give_up(int rc)
+{
+	if (rc == -EAGAIN || rc == -EWOULDBLOCK)
+		rc = -ETIMEDOUT;
+	log_warnx(LOG_SUB_MAIN, "privileged helper: %s: given up (TAP "
+	    "creation and --persist fail from now on)", strerror(-rc));
+	close(ph_fd);
+	ph_fd = -1;
+	ph_lost = true;
+	return (rc);
 }
 
 static int
@@ -430,14 +463,16 @@ ph_call(const struct ph_req *rq, const void *body, struct ph_rep *rep,
 	int rc;
 
 	*fdp = -1;
+	if (ph_lost)
+		return (-EPIPE);
 	if ((rc = ph_full(ph_fd, (void *)(uintptr_t)rq, sizeof(*rq), true)) < 0 ||
 	    (rq->len > 0 &&
 	    (rc = ph_full(ph_fd, (void *)(uintptr_t)body, rq->len, true)) < 0))
-		return (rc);
+		return (ph_give_up(rc));
 	while ((n = recvmsg(ph_fd, &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
 		;
 	if (n != (ssize_t)sizeof(*rep))
-		return (n < 0 ? -errno : -EPIPE);
+		return (ph_give_up(n < 0 ? -errno : -EPIPE));
 	rep->err[sizeof(rep->err) - 1] = '\0';
 	for (c = CMSG_FIRSTHDR(&m); c != NULL; c = CMSG_NXTHDR(&m, c))
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
@@ -452,7 +487,7 @@ priv_open_tun(void)
 	struct ph_rep rep;
 	int fd, rc;
 
-	if (ph_fd < 0) {
+	if (ph_fd < 0 && !ph_lost) {
 		fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
 		return (fd < 0 ? -errno : fd);
 	}
@@ -471,7 +506,7 @@ priv_write_conf(const char *path, const char *text, size_t len, char *err,
 	struct ph_rep rep;
 	int fd, rc;
 
-	if (ph_fd < 0)
+	if (ph_fd < 0 && !ph_lost)
 		return (ph_write(path, text, len, err, errlen));
 	if (len > PH_CONF_MAX) {
 		snprintf(err, errlen, "%s: %zu bytes: too large", path, len);

@@ -34,6 +34,13 @@ typedef int	priv_write_fn(const char *path, const char *text, size_t len,
  */
 int	priv_helper_start(const char *conf_path, priv_write_fn *write,
 	    const char *const *unlink_at_exit);
+/*
+ * How long the daemon waits on the helper (each send, each answer); past
+ * it, or on any broken exchange, the helper is given up and later calls
+ * fail (-EPIPE).  Read by priv_helper_start(); tests shorten it.
+ */
+#define PRIV_HELPER_TIMEOUT_MS	10000
+extern unsigned int	priv_helper_timeout_ms;
 /* Through the helper once it runs, else directly.  An fd, or -errno. */
 int	priv_open_tun(void);
 /* The helper's write of path's text once it runs, else write itself. */

@@ -172,9 +172,52 @@ show_nbr_brief(const struct lldp_pdu *pdu)
 	    "sys_name", json_text(pdu, LLDP_TLV_SYS_NAME, &pdu->sys_name)));
 }
 
+/*
+ * The org TLVs as received, in order: OUI, subtype, name (NULL when not
+ * one we know), length of the information string.  The VLANs (802.1
+ * Port VLAN ID and VLAN Name) are read out of them beside.
+ */
+static json_t *
+json_org(const struct lldp_pdu *pdu, json_t **pvid, json_t **vlans)
+{
+	json_t *a = json_array();
+	const struct lldp_org *o;
+	const char *name;
+	char oui[9];
+	int i, l;
+
+	*pvid = json_null();
+	*vlans = json_array();
+	for (i = 0; a != NULL && i < pdu->norg; i++) {
+		o = &pdu->org[i];
+		snprintf(oui, sizeof(oui), "%02x:%02x:%02x", o->oui[0],
+		    o->oui[1], o->oui[2]);
+		name = lldp_org_name(o->oui, o->subtype);
+		json_array_append_new(a, json_pack("{s:s, s:i, s:s?, s:i}",
+		    "oui", oui, "subtype", o->subtype, "name", name,
+		    "length", o->info.len));
+		if (name == NULL || memcmp(o->oui, lldp_oui_8021, 3) != 0)
+			continue;
+		/* 802.1Q-2018 D.2.1: PVID, 2 octets (0: none). */
+		if (o->subtype == 1 && o->info.len == 2 && json_is_null(*pvid)) {
+			*pvid = json_integer(o->info.p[0] << 8 | o->info.p[1]);
+			continue;
+		}
+		/* D.2.3: VID (2), name length (1, 0..32), name. */
+		if (o->subtype == 3 && o->info.len >= 3 && *vlans != NULL &&
+		    (l = o->info.p[2]) <= 32 && o->info.len == 3 + l)
+			json_array_append_new(*vlans, json_pack("{s:i, s:s%}",
+			    "vid", o->info.p[0] << 8 | o->info.p[1], "name",
+			    (const char *)o->info.p + 3, (size_t)l));
+	}
+	return (a);
+}
+
 json_t *
 show_nbr(const struct nbr *n, const struct lldp_pdu *pdu)
 {
+	json_t *pvid, *vlans, *org, *unk;
+	int i;
 	json_t *o = show_nbr_brief(pdu);
 	char mac[18];
 
@@ -207,6 +250,19 @@ show_nbr(const struct nbr *n, const struct lldp_pdu *pdu)
 	    LLDP_HAS(pdu, LLDP_TLV_SYS_CAP) ? json_caps(pdu->cap_en) :
 	    json_null());
 	json_object_set_new(o, "mgmt_addrs", json_mgmt(pdu));
+	json_object_set_new(o, "max_frame_size", pdu->has_max_frame ?
+	    json_integer(pdu->max_frame) : json_null());
+	org = json_org(pdu, &pvid, &vlans);
+	json_object_set_new(o, "pvid", pvid);
+	json_object_set_new(o, "vlans", vlans);
+	json_object_set_new(o, "org_tlvs", org);
+	unk = json_array();
+	for (i = 0; unk != NULL && i < pdu->nunknown; i++)
+		json_array_append_new(unk, json_pack("{s:i, s:i}", "type",
+		    pdu->unknown[i].len >= 1 ? pdu->unknown[i].p[0] >> 1 : 0,
+		    "length", pdu->unknown[i].len >= 2 ?
+		    pdu->unknown[i].len - 2 : 0));
+	json_object_set_new(o, "unknown_tlvs", unk);
 	json_object_set_new(o, "src_mac", json_string(mac));
 	return (o);
 }
@@ -320,6 +376,53 @@ show_port_backend(json_t *o, const struct port *p)
 	    json_integer((json_int_t)p->nic_changes));
 }
 
+static json_t	*show_u64x8(const uint64_t *);
+
+/*
+ * An engine port's host side: whether its senders are held back (rather
+ * than their frames dropped) when the peer pauses, and how many frames
+ * were held back so far.  null on other backends (no host interface).
+ */
+static void
+show_port_host(json_t *o, const struct port *p)
+{
+	struct engine_host h;
+	uint64_t held = 0;
+	int i;
+
+	if (!p->be_open ||
+	    engine_host_side((struct backend *)(uintptr_t)&p->be, &h) < 0) {
+		json_object_set_new(o, "host_backpressure", json_null());
+		json_object_set_new(o, "host_held_frames", json_null());
+		return;
+	}
+	for (i = 0; i < DCB_NPRIO; i++)
+		held += h.held[i] + h.waiting[i];
+	json_object_set_new(o, "host_backpressure", json_boolean(h.backpressure));
+	json_object_set_new(o, "host_held_frames", json_integer((json_int_t)held));
+}
+
+/* The same with counters per priority, for show stats. */
+static json_t *
+show_stats_host(const struct port *p)
+{
+	struct engine_host h;
+	uint64_t w[DCB_NPRIO];
+	int i;
+
+	if (!p->be_open ||
+	    engine_host_side((struct backend *)(uintptr_t)&p->be, &h) < 0)
+		return (json_null());
+	for (i = 0; i < DCB_NPRIO; i++)
+		w[i] = h.waiting[i];
+	return (json_pack("{s:b, s:b, s:I, s:o, s:o, s:o}",
+	    "backpressure", h.backpressure, "realtime", h.realtime,
+	    "ring_drops", (json_int_t)h.ring_drops,
+	    "held_frames", show_u64x8(h.held),
+	    "waiting_frames", show_u64x8(w),
+	    "throttles", show_u64x8(h.throttles)));
+}
+
 json_t *
 show_port(const struct port *p)
 {
@@ -344,6 +447,7 @@ show_port(const struct port *p)
 	json_object_set_new(o, "dcbx_tlvs", json_string(
 	    port_be_dcbx_silent(p) != NULL ? port_be_dcbx_silent(p) : "sent"));
 	show_port_backend(o, p);
+	show_port_host(o, p);
 	return (o);
 }
 
@@ -451,11 +555,13 @@ show_stats(const struct port *p)
 	 * floods switched it, and frames the kernel dropped for want of
 	 * room in the socket queue or the ring.
 	 */
-	return (json_pack("{s:s, s:o, s:{s:o, s:o}, s:o, s:o, s:{s:s, s:I, s:I}}",
+	return (json_pack("{s:s, s:o, s:{s:o, s:o}, s:o, s:o, s:o, "
+	    "s:{s:s, s:I, s:I}}",
 	    "ifname", p->ifname, "lldp", lldp,
 	    "pfc", "requests", show_u64x8(bs.pfc_requests),
 	    "indications", show_u64x8(bs.pfc_indications),
 	    "engine", eng != NULL ? eng : json_null(),
+	    "host", show_stats_host(p),
 	    "remote_tables", show_rem(&p->rem),
 	    "rx", "mode", p->ring.fd >= 0 ? "ring" : "socket",
 	    "floods", (json_int_t)p->rx_floods,

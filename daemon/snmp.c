@@ -600,14 +600,3 @@ snmp_note(const struct note *n, void *arg)
 	/* Sending may have queued AgentX output or moved a timeout. */
 	snmp_resched();
 }
-
-void
-snmp_pfc_storm(const char *ifname, int prio, bool on)
-{
-	struct port *p;
-
-	if (sn.on && (p = port_find(ifname)) != NULL) {
-		snmp_trap_storm(p, prio, on);
-		snmp_resched();
-	}
-}

@@ -29,16 +29,11 @@ int	snmp_init(const struct conf *, struct notifier *);
  */
 void	snmp_reconf(const struct conf *old);
 void	snmp_fini(void);
-/* PFC storm detected (on) or over (off) on a port's priority: for the
- * watchdog to come. */
-void	snmp_pfc_storm(const char *ifname, int prio, bool on);
 #else
 static inline int snmp_init(const struct conf *c, struct notifier *nf)
 { (void)c; (void)nf; return (0); }
 static inline void snmp_reconf(const struct conf *c) { (void)c; }
 static inline void snmp_fini(void) { }
-static inline void snmp_pfc_storm(const char *i, int p, bool on)
-{ (void)i; (void)p; (void)on; }
 #endif
 
 #endif /* DCBXD_SNMP_H */

@@ -17,7 +17,7 @@ MAP='
 sys	event.c event.h log.c log.h priv.c priv.h link.c link.h ifspeed.c ifspeed.h notify.c notify.h
 conf	conf.c conf.h conf_field.c conf_field.h
 lldp	agent.c agent.h sock.c sock.h
-backend	backend.c backend.h dcbnl.c dcbnl.h dcbnl_msg.c dcbnl_msg.h dcbnl_watch.c engine.c engine.h engine_dp.c engine_int.h engine_wd.c
+backend	backend.c backend.h dcbnl.c dcbnl.h dcbnl_int.h dcbnl_cee.c dcbnl_mon.c dcbnl_msg.c dcbnl_msg.h dcbnl_msg_int.h dcbnl_msg_cee.c dcbnl_watch.c engine.c engine.h engine_dp.c engine_int.h engine_wd.c engine_tc.c engine_bpf.c engine_bpf.h
 port	port.c port.h port_be.c
 control	ctl.c ctl.h show.c show.h doctor.c doctor.h
 snmp	snmp.c snmp.h snmp_int.h snmp_view.c snmp_mib.c snmp_dcbx.c snmp_trap.c

@@ -294,6 +294,30 @@ org_known(const uint8_t *oui, uint8_t sub)
 	return false;
 }
 
+const char *
+lldp_org_name(const uint8_t *oui, uint8_t sub)
+{
+	static const char *const dot1[] = {
+		[1] = "port-vlan-id", [2] = "port-protocol-vlan-id",
+		[3] = "vlan-name", [4] = "protocol-identity",
+		[7] = "link-aggregation", [9] = "ieee-ets-configuration",
+		[10] = "ieee-ets-recommendation", [11] = "ieee-pfc",
+		[12] = "ieee-application-priority",
+	};
+	static const char *const dot3[] = {
+		[1] = "mac-phy", [2] = "power-via-mdi",
+		[3] = "link-aggregation-8023", [4] = "max-frame-size",
+	};
+
+	if (oui_is(oui, lldp_oui_8021) && sub < sizeof(dot1) / sizeof(dot1[0]))
+		return dot1[sub];
+	if (oui_is(oui, lldp_oui_8023) && sub < sizeof(dot3) / sizeof(dot3[0]))
+		return dot3[sub];
+	if (oui_is(oui, lldp_oui_cee))
+		return sub == 1 ? "cin-dcbx" : sub == 2 ? "cee-dcbx" : NULL;
+	return NULL;
+}
+
 /* 802.3 Max Frame Size (802.3-2018 79.3.4): a 2-octet value. */
 static bool
 decode_max_frame(const struct lldp_org *o, struct lldp_pdu *pdu)

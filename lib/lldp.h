@@ -57,6 +57,12 @@ enum { LLDP_PORT_MAC = 3, LLDP_PORT_NETADDR = 4, LLDP_PORT_IFNAME = 5,
 extern const uint8_t lldp_oui_8021[3];	/* 00-80-c2 */
 extern const uint8_t lldp_oui_8023[3];	/* 00-12-0f */
 extern const uint8_t lldp_oui_cee[3];	/* 00-1b-21 */
+/*
+ * The name of an org TLV ("port-vlan-id", "max-frame-size", "ieee-pfc",
+ * "cee-dcbx", ...), NULL when unknown: for display.  Naming is not
+ * decoding: lldp_org.known says which ones are decoded.
+ */
+const char	*lldp_org_name(const uint8_t *oui, uint8_t subtype);
 
 /* A borrowed byte range inside the decoded buffer. */
 struct lldp_bytes {

@@ -57,7 +57,7 @@ $PY - "$tmp/answers.json" <<'PY'
 import json, sys
 ets = {"willing": False, "ets_cap": 8, "cbs": False, "tc_bw": [50, 50, 0, 0, 0, 0, 0, 0],
        "tc_tsa": ["ets"] * 6 + ["strict", "ets"], "prio_tc": [0, 0, 0, 1, 1, 0, 6, 0]}
-pfc = {"willing": False, "mbc": False, "pfc_cap": 8, "prio_pfc": [False] * 3 + [True] + [False] * 4, "delay": 0}
+pfc = {"willing": False, "macsec_bypass": False, "pfc_cap": 8, "prio_pfc": [False] * 3 + [True] + [False] * 4, "delay": 0}
 app = [{"selector": "dscp", "protocol": 26, "priority": 3}]
 dcbx = {"ifname": "eth0", "mode": "auto", "active": "ieee", "role": "controller", "peer_mac": "02:00:00:00:00:02",
         "ets": {"status": "local", "reason": "", "admin": ets, "reco": None, "peer": None, "oper": ets},
@@ -96,7 +96,7 @@ check "show ets prints dcb's vocabulary" sh -c \
 check "show pfc -j prints the oper PFC object" json_is "$tmp/pfc.json" \
     'j["prio_pfc"][3] is True and j["pfc_cap"] == 8'
 "$dcbctl" -s "$sock" show app dev eth0 >"$tmp/app.txt"
-check "show app prints selector lines" grep -qx 'dscp 26:3' "$tmp/app.txt"
+check "show app prints dcb app's selector lines" grep -qx 'dscp-prio 26:3' "$tmp/app.txt"
 
 : >"$tmp/log"
 "$dcbctl" -s "$sock" set ets dev eth0 tc-bw 0:60 1:30 2:10 --persist
@@ -110,6 +110,6 @@ expect_err "set is validated against the daemon's admin config" \
     "dcbctl: ets: tc-bw sums to 130, not 100, with a TC using ets" \
     "$dcbctl" -s "$sock" set ets dev eth0 tc-bw 2:30
 "$dcbctl" -s "$sock" monitor >"$tmp/mon.txt" 2>/dev/null
-check "monitor prints one line per event" sh -c \
-    "[ \$(wc -l <'$tmp/mon.txt') -eq 2 ] && grep -qx 'dcbx eth0 feature=pfc status=peer reason=adopted' '$tmp/mon.txt'"
+check "monitor prints one line per event, time-stamped" sh -c \
+    "[ \$(wc -l <'$tmp/mon.txt') -eq 2 ] && grep -Eqx '[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}[+-][0-9]{4} dcbx eth0 feature=pfc status=peer reason=adopted' '$tmp/mon.txt'"
 finish

@@ -22,7 +22,7 @@ need_cmd ip jq timeout
 ip netns add "kprobe$$" 2>/dev/null || skip_all "cannot create network namespaces here"
 ip netns del "kprobe$$"
 
-plan 78
+plan 88
 ns_setup k
 GPY="$PY $top_srcdir/tests/ctl/golden.py"
 ns_add c && ns_add s && ns_add x || bail "namespaces"
@@ -93,6 +93,7 @@ for j in "" -j; do
 	golden "ports$sfx" $C $j show ports
 	golden "neighbors$sfx" $C $j show neighbors
 	golden "neighbors-dev$sfx" $S $j show neighbors dev ks0
+	golden "neighbors-details$sfx" $S $j show neighbors dev ks0 details
 	golden "dcbx-controller$sfx" $C $j show dcbx dev kc0
 	golden "dcbx-server$sfx" $S $j show dcbx dev ks0
 	golden "ets$sfx" $S $j show ets dev ks0
@@ -119,10 +120,11 @@ golden set-pfc $C set pfc dev kc0 prio-pfc 5:on
 check "the server adopts PFC 3,4,5" wait_for 20 sh -c \
     "$S show pfc dev ks0 | grep -q 'prio-pfc 0:off 1:off 2:off 3:on 4:on 5:on 6:off'"
 golden set-pfc-shown $C show pfc dev kc0
-golden set-app.json $C -j set app dev kc0 add dscp 26:5 del dgram-port 4791:3
+golden set-app.json $C -j set app dev kc0 add dscp-prio 26:5 del dgram-port 4791:3
 check "the server adopts the APP table" wait_for 20 sh -c \
-    "$S show app dev ks0 | grep -qx 'dscp 26:5'"
+    "$S show app dev ks0 | grep -qx 'dscp-prio 26:5'"
 golden set-app-server $S show app dev ks0
+golden set-willing-note $S set pfc dev ks0 delay 26384
 check "the config file is untouched by set without --persist" \
     grep -q 'protocol = 4791' "$NS_TMP/c.conf"
 
@@ -178,6 +180,10 @@ golden err-show-extra $C show ports dev kc0
 golden err-monitor-extra $C monitor now
 golden err-command $C shwo
 golden err-no-socket $DCBCTL -s "$NS_TMP/none.sock" show ports
+golden version-offline $DCBCTL -s "$NS_TMP/none.sock" --version
+golden err-version-offline $DCBCTL -s "$NS_TMP/none.sock" version
+golden help-set $DCBCTL -s "$NS_TMP/none.sock" set ets --help
+golden err-help-bogus $DCBCTL help bogus
 # A broken file: reload and set --persist refuse, nothing changes.
 cp "$NS_TMP/c.conf" "$NS_TMP/c.conf.good"
 printf 'dcbxd: { tx-interval = 1; };\n' >>"$NS_TMP/c.conf"
@@ -206,6 +212,16 @@ $C -j show neighbors dev kc1 >"$NS_TMP/n5000.json"
 check "-j: 5000 objects" sh -c "[ -s '$NS_TMP/n5000.json' ] && jq -e 'length == 5000' '$NS_TMP/n5000.json' >/dev/null"
 check "show neighbors (all ports) has 5001 rows" sh -c \
     "$C show neighbors | wc -l | grep -qx 5002"
+
+# 7. Every TLV in the details (issue 15): one station sends them all.
+nsx x $GPY inject_rich kx1
+check "the rich station is stored" wait_for 30 \
+    ctl_jq "$NS_TMP/c.sock" '.[] | select(.ifname == "kc1") | .neighbors == 5001' show ports
+$C show neighbors dev kc1 details |
+    awk 'BEGIN { RS = ""; ORS = "\n" } /\n  SysName: +rich\n/' >"$NS_TMP/rich"
+golden neighbors-rich cat "$NS_TMP/rich"
+$C -j show neighbors dev kc1 | jq -c '[.[] | select(.sys_name == "rich")]' >"$NS_TMP/rich.json"
+golden neighbors-rich.json cat "$NS_TMP/rich.json"
 
 kill "$PID_c" "$PID_s"
 wait_for 20 sh -c "! kill -0 $PID_c 2>/dev/null && ! kill -0 $PID_s 2>/dev/null"

@@ -32,8 +32,12 @@ def mask_text(text):
             m = re.match(r"\d+", line[ttl_col:])
             w = m.end()
             line = line[:ttl_col] + "T" * w + line[ttl_col + w:]
-        line = re.sub(r"^(  stats\w+\s+)\d+$", r"\1N", line)
+        line = re.sub(r"^(  lldp [\w-]+\s+)\d+$", r"\1N", line)
+        # monitor: the time dcbctl read each event
+        line = re.sub(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d{4} ",
+                      "TIME ", line)
         line = re.sub(r"( ttl_left=)\d+", r"\1N", line)
+        line = re.sub(r"(, TTL \d+ \()\d+( left\))", r"\1N\2", line)
         # metrics: counters move with time (LLDP frames), the rest is state
         line = re.sub(r"^(dcbxd_\w+_total(\{[^}]*\})?) \d+$", r"\1 N", line)
         out.append(line)
@@ -79,6 +83,26 @@ def inject(ifname, count):
                 time.sleep(0.01)
 
 
+# One station with every TLV dcbctl's details show: capabilities, a
+# management address, 802.1 PVID and VLAN Name, 802.3 Max Frame Size, an
+# org TLV nobody knows and a reserved TLV type.
+def inject_rich(ifname):
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((ifname, 0))
+    mac = bytes([2, 0, 0x5e, 0xff, 0xff, 0xfe])
+    dot1, dot3 = b"\x00\x80\xc2", b"\x00\x12\x0f"
+    pdu = (tlv(1, b"\x04" + mac) + tlv(2, b"\x05swp7") + tlv(3, b"\x02\x58") +
+           tlv(4, b"to server7") + tlv(5, b"rich") + tlv(6, b"leaf 1") +
+           tlv(7, b"\x00\x14\x00\x04") +
+           tlv(8, b"\x05\x01\xc0\x00\x02\x07\x02\x00\x00\x00\x09\x00") +
+           tlv(127, dot1 + b"\x01\x00\x0a") +
+           tlv(127, dot1 + b"\x03\x00\x14\x07storage") +
+           tlv(127, dot3 + b"\x04\x24\x00") +
+           tlv(127, b"\x00\x00\x5e\x2a\xde\xad") +
+           tlv(100, b"\x01\x02\x03") + tlv(0, b""))
+    s.send(b"\x01\x80\xc2\x00\x00\x0e" + mac + b"\x88\xcc" + pdu)
+
+
 def inorder(exp, act):
     want = [l for l in open(exp).read().split("\n") if l]
     have = open(act).read().split("\n")
@@ -97,5 +121,7 @@ if cmd == "mask":
     mask(sys.argv[2])
 elif cmd == "inject":
     inject(sys.argv[2], sys.argv[3])
+elif cmd == "inject_rich":
+    inject_rich(sys.argv[2])
 elif cmd == "inorder":
     sys.exit(inorder(sys.argv[2], sys.argv[3]))

@@ -36,11 +36,12 @@ umask_v=$(unit_key UMask)
 runtime=$(unit_key RuntimeDirectory)
 rw=$(unit_key ReadWritePaths | sed 's/^-//')
 svc_user=$(unit_key User)
+rtprio=$(unit_key LimitRTPRIO)
 user=$(echo "$exec_start" | sed -n 's/.* -u \([^ ]*\).*/\1/p')
 confdir=$rw
 [ -n "$confdir" ] && [ -d "$(dirname "$confdir")" ] ||
 	skip_all "the unit's config directory's parent $(dirname "$confdir") does not exist here"
-plan 25
+plan 27
 
 check "the unit runs dcbxd as root long enough to drop to a user (-u $user)" \
 	[ -n "$user" ] && [ -z "$svc_user" ]
@@ -49,6 +50,8 @@ check "its bounding set holds what -u and the socket's chown need" \
 	    echo " $1 " | grep -q " $c " || exit 1; done' _ "$bset"
 check "no ExecStartPre (a fresh install has no config file)" [ -z "$(unit_key ExecStartPre)" ]
 check "only the config directory is writable ($rw)" [ "$rw" = "$confdir" ]
+check "the engine's data plane may run at SCHED_FIFO (LimitRTPRIO=$rtprio, RestrictRealtime=$(unit_key RestrictRealtime))" \
+	[ "${rtprio:-0}" -ge 1 ] && [ "$(unit_key RestrictRealtime)" != yes ]
 
 ns_setup u
 ns_pair ua0 ub0
@@ -80,7 +83,7 @@ ports = ( { match = "ub*"; role = "willing"; mode = "ieee";
             engine = { speed = "100M"; queue-memory = "2M"; }; } );
 EOC
 cp "$C/global.conf" "$T/global.orig"
-echo stale >"$C/dcbxd.conf.Ab3xZ9"
+echo stale >"$C/dcbxd.conf.dcbxd-tmp-Ab3xZ9"
 echo keep >"$C/dcbxd.conf.keep"
 mknod -m 600 "$T/tun" c 10 200 || bail "mknod"
 
@@ -104,7 +107,12 @@ set -- --bounding-set="-all,$caps"
 # ExecStart with the built binary in place of the installed one.
 args=$(echo "$exec_start" | cut -d' ' -f2-)
 # shellcheck disable=SC2086
-bg_start b "$T/b.log" unshare -m sh "$T/env.sh" setpriv "$@" -- \
+# LimitRTPRIO: raising the hard limit needs CAP_SYS_RESOURCE, which a
+# container may lack; then the realtime check is skipped, with the reason.
+rt=""
+prlimit --rtprio="${rtprio:-0}" true 2>/dev/null && rt="prlimit --rtprio=${rtprio:-0}"
+# shellcheck disable=SC2086
+bg_start b "$T/b.log" unshare -m $rt sh "$T/env.sh" setpriv "$@" -- \
 	"$DCBXD" $args -p "/run/$runtime/dcbxd.pid"
 sock=$T/run/$runtime/dcbxd.sock
 ln -s "$sock" "$T/b.sock"
@@ -114,6 +122,9 @@ dx_conf "$T/a.conf" 5 2 "" '{ match = "ua*"; role = "controller"; mode = "ieee";
 dx_start a a "$T/a.conf" || bail "peer"
 
 pid=$(cat "$T/run/$runtime/dcbxd.pid")
+# The socket (and pid file) exist before the drop: wait, bounded, until the
+# daemon has dropped (or the checks below say what it runs with).
+wait_for 10 grep -Eq "^Uid:[[:space:]]+$uid[[:space:]]" "/proc/$pid/status"
 st=$(cat "/proc/$pid/status")
 diag "$(echo "$st" | grep -E '^(Uid|CapEff|CapBnd|NoNewPrivs|Seccomp):')"
 check "the daemon runs as $user" \
@@ -132,9 +143,9 @@ check "its root helper holds no capability at all, under its own filter" \
 	    echo '$hst' | grep -q '^Seccomp:[[:space:]]*2'"
 check "the control socket is 0660, group dcbx (chown before the drop)" \
 	[ "$(stat -c '%a %g' "$sock")" = "660 $cgid" ]
-check "the stale dcbxd.conf.XXXXXX is gone, the other file stays" \
-	sh -c "[ ! -e '$C/dcbxd.conf.Ab3xZ9' ] && [ -e '$C/dcbxd.conf.keep' ]"
-grep -q "removed 1 .*dcbxd.conf.XXXXXX temp file" "$T/b.log"
+check "the stale dcbxd.conf.dcbxd-tmp-XXXXXX is gone, the other file stays" \
+	sh -c "[ ! -e '$C/dcbxd.conf.dcbxd-tmp-Ab3xZ9' ] && [ -e '$C/dcbxd.conf.keep' ]"
+grep -q "removed 1 .*dcbxd.conf.dcbxd-tmp-XXXXXX temp file" "$T/b.log"
 check "and the daemon said so" [ $? -eq 0 ]
 check "the unprivileged daemon sees its neighbour" wait_for 10 dx_nbrs b 1
 
@@ -147,6 +158,12 @@ pyj() { ports | python3 -c "import json,sys; r={p['ifname']:p for p in json.load
 check "a port added after the drop gets the engine (/dev/net/tun 0600)" \
 	wait_for 10 pyj "r.get('ub1', {}).get('backend') == 'engine'"
 check "and its TAP dcb-ub1" nsx b ip link show dcb-ub1
+if [ -z "$rt" ]; then
+	skip "this machine cannot raise RLIMIT_RTPRIO (no CAP_SYS_RESOURCE)" "its data plane runs at SCHED_FIFO as the dropped user (LimitRTPRIO)"
+else
+check "its data plane runs at SCHED_FIFO as the dropped user (LimitRTPRIO)" \
+	sh -c "'$DCBCTL' -s '$sock' -j show stats dev ub1 | grep -q '\"realtime\": *true'"
+fi
 
 # --persist under -u: the helper writes the file; @include stays.
 out=$("$DCBCTL" -s "$sock" set ets dev ub0 tc-bw 0:40 1:60 --persist 2>&1)

@@ -5,7 +5,7 @@
  *
  *   engine-run IFNAME [--tap NAME] [--speed RATE] [--drain RATE]
  *       [--qmem SIZE] [--stall-ms N] [--cable M] [--mtu N] [--unpaced]
- *       [--bare] [--pfc 3,4] [--prio-tc 0,1,2,3,4,5,6,7]
+ *       [--bare] [--no-backpressure] [--pfc 3,4] [--prio-tc 0,1,2,3,4,5,6,7]
  *       [--tc-bw 50,30,20,0,0,0,0,0] [--tc-tsa ets,ets,ets,...,strict,...]
  *       [--app dgram-port:4791:3 ...] [--ready FILE]
  *
@@ -101,6 +101,9 @@ parse_args(int argc, char **argv, struct engine_opts *o,
 
 		if (strcmp(a, "--unpaced") == 0) {
 			o->unpaced = true;
+			continue;
+		} else if (strcmp(a, "--no-backpressure") == 0) {
+			o->no_backpressure = true;
 			continue;
 		} else if (strcmp(a, "--bare") == 0) {
 			o->bare = o->unpaced = true;

@@ -21,6 +21,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
@@ -108,7 +109,7 @@ open_if(const char *ifname)
 /* ---- gen ---------------------------------------------------------- */
 
 struct stream {
-	int		prio;
+	int		prio, fd;
 	char		kind[16];
 	uint64_t	rate, count, sent, next, gap;
 	uint8_t		f[9216];
@@ -164,7 +165,7 @@ static int
 gen_main(int argc, char **argv)
 {
 	struct stream st[MAXS];
-	int fd = open_if(argv[2]), n = 0, i, best;
+	int n = 0, i, best;
 	size_t size = 1500;
 	uint64_t dur = 10 * NS, t0, now, sent = 0;
 	char *a, *b, *c;
@@ -196,6 +197,11 @@ gen_main(int argc, char **argv)
 		st[i].len = build(&st[i], size);
 		st[i].gap = st[i].rate ? size * 8 * NS / st[i].rate : 0;
 		st[i].next = t0;
+		/* A socket per stream, as separate senders: with the host
+		 * interface's backpressure a held-back priority fills its own
+		 * socket's buffer, not the other streams'. */
+		st[i].fd = open_if(argv[2]);
+		(void)fcntl(st[i].fd, F_SETFL, O_NONBLOCK);
 	}
 	for (;;) {
 		for (i = 0, best = -1; i < n; i++)
@@ -208,9 +214,10 @@ gen_main(int argc, char **argv)
 			sleep_until(st[best].next);
 		mark(st[best].f, st[best].len, st[best].prio,
 		    (uint32_t)st[best].sent);
-		if (send(fd, st[best].f, st[best].len, 0) < 0) {
+		if (send(st[best].fd, st[best].f, st[best].len, 0) < 0) {
+			/* held back (or qdisc full): this stream retries */
 			if (errno == ENOBUFS || errno == EAGAIN)
-				usleep(50);	/* qdisc full: retry */
+				st[best].next = now + 50000;
 			continue;
 		}
 		st[best].sent++;

@@ -10,6 +10,14 @@ engine_need() {
 	[ -c /dev/net/tun ] || skip_all "no /dev/net/tun"
 }
 
+# sockapp_need: the socket applications (tests/engine/sockapp.py) run by
+# /usr/bin/python3 as $PY "$APP" (python3 on PATH may be a slow shim).
+sockapp_need() {
+	PY=/usr/bin/python3
+	[ -x $PY ] || skip_all "no /usr/bin/python3"
+	APP="$top_srcdir/tests/engine/sockapp.py"
+}
+
 # two_ns: namespaces A and B joined by veth a0 <-> b0, both up.
 two_ns() {
 	ns_setup "$1" || bail "ns_setup"

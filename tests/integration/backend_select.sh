@@ -11,7 +11,7 @@
 dx_need
 DCBCTL=$top_builddir/ctl/dcbctl
 [ -x "$DCBCTL" ] || skip_all "dcbctl not built"
-plan 11
+plan 13
 
 ns_setup g
 ns_add c && ns_add s || bail "cannot create namespaces"
@@ -42,6 +42,8 @@ check "the port without an engine block is read-only, saying why" \
 has_tap() { nsx s ip link show dcb-gs0 >/dev/null 2>&1; }
 check "the engine created its TAP dcb-gs0" has_tap
 check "human output names the backend too" sh -c "'$DCBCTL' -s '$NS_TMP/s.sock' show ports | grep gs0 | grep -q engine"
+check "show ports: the engine's host side holds senders back, the read-only port has none" \
+    pyj "r['gs0']['host_backpressure'] is True and r['gs1']['host_backpressure'] is None and r['gs0']['host_held_frames'] >= 0"
 
 # The willing server adopts PFC 3,4; the engine must follow.
 engine_pfc() {
@@ -50,6 +52,15 @@ engine_pfc() {
 }
 check "the engine's PFC follows the negotiated policy (3, 4)" wait_for 10 engine_pfc
 check "show stats has per-priority engine counters" sh -c "'$DCBCTL' -s '$NS_TMP/s.sock' -j show stats dev gs0 | grep -q '\"counters\"'"
+host_stats() {
+	"$DCBCTL" -s "$NS_TMP/s.sock" -j show stats dev gs0 | python3 -c "
+import json, sys
+st = json.load(sys.stdin)
+st = st[0] if isinstance(st, list) else st
+h = st['host']
+sys.exit(0 if h['backpressure'] and len(h['held_frames']) == 8 and len(h['throttles']) == 8 else 1)"
+}
+check "show stats counts frames held back and throttles per priority" host_stats
 ro_pfc() {
 	ctl_jq "$NS_TMP/s.sock" '.pfc.oper.prio_pfc == [false, false, false, true, true, false, false, false]' show dcbx dev gs1
 }

@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
-plan 21
+plan 23
 ns_setup o
 T=$NS_TMP
 
@@ -28,8 +28,8 @@ printf 'dcbxd: { };\nports = (\n  { match = "o*";\n    role = "boss"; } );\n' >"
 check "-t: bad keyword, file:line, exit 1" t_err kw.conf '4: role "boss"'
 printf 'dcbxd: { tx-interval = 5; };\nports = ( { match = "o*";\n' >"$T/syntax.conf"
 check "-t: syntax error, file:line, exit 1" t_err syntax.conf '3: syntax error'
-conf() {	# conf NAME O2A-ADMIN-STATUS
-	dx_conf "$T/a.conf" 30 4 "system-name = \"$1\";" \
+conf() {	# conf NAME O2A-ADMIN-STATUS [MORE-DCBXD-SETTINGS]
+	dx_conf "$T/a.conf" 30 4 "system-name = \"$1\"; ${3:-}" \
 	    "{ match = \"o1a\"; }, { match = \"o2a\"; admin-status = \"$2\"; }"
 }
 conf name-one rx-tx
@@ -83,10 +83,20 @@ check "the reload is logged" wait_for 20 sh -c '[ "$(grep -c "configuration relo
 check "the new name went out from the reload itself (o1a sent inside it)" \
     in_reload 1 "o1a: sent"
 
+# 2b. SIGHUP changing only the management addresses (or capabilities,
+# the other daemon-wide TLV): a local change too, sent by the reload.
+MG='management-addresses = [ "192.0.2.7" ];'
+conf name-two rx-tx "$MG"
+kill -HUP "$PID_a"
+check "SIGHUP, new management address: the peer sees it" \
+    wait_for 20 dx_jq b '[.[0].mgmt_addrs[].address] == ["192.0.2.7"]' show neighbors dev o1b
+check "... sent from the reload itself (o1a sent inside the second reload)" \
+    in_reload 2 "o1a: sent"
+
 # 3. SIGHUP changing o2a only (admin-status rx): o2a stops sending (its
 # shutdown LLDPDU removes it from the peer), o1a is not restarted: the
 # reload sends nothing on o1a, and o1a keeps its neighbour.
-conf name-two rx
+conf name-two rx "$MG"
 kill -HUP "$PID_a"
 check "o2a went rx-only: the peer deleted it" \
     wait_for 20 b_names o1b name-two
@@ -94,11 +104,11 @@ check "... by its shutdown LLDPDU, not at the TTL (b: 0 ageouts on o2b)" \
     [ "$(dx_stat b o2b statsAgeoutsTotal)" = 0 ]
 check "o2a still receives: its neighbour stays" \
     dx_jq a 'length == 1' show neighbors dev o2a
-wait_for 20 sh -c '[ "$(grep -c "configuration reloaded" "$1")" -ge 2 ]' _ "$T/a.log"
-check "the second reload sent o2a's shutdown LLDPDU (a's log)" \
-    in_reload 2 "o2a: sent shutdown"
-check "o1a was not restarted: the second reload sent nothing on it" \
-    eval '! in_reload 2 "o1a: sent"'
+wait_for 20 sh -c '[ "$(grep -c "configuration reloaded" "$1")" -ge 3 ]' _ "$T/a.log"
+check "the third reload sent o2a's shutdown LLDPDU (a's log)" \
+    in_reload 3 "o2a: sent shutdown"
+check "o1a was not restarted: the third reload sent nothing on it" \
+    eval '! in_reload 3 "o1a: sent"'
 check "o1a kept its neighbour (1 insert, 0 deletes)" rem_ok a o1a
 
 # 4. SIGHUP with a broken file: error with file:line logged, the running

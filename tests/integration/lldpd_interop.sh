@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
 need_cmd lldpd lldpcli
-plan 6
+plan 8
 ns_setup d
 ns_pair d1a d1b 02:00:00:00:1a:01 02:00:00:00:1b:01
 dx_conf "$NS_TMP/c.conf" 5 2 'system-name = "dcbxd-side";'
@@ -48,5 +48,21 @@ lttl=$(lc -f keyvalue show interfaces | sed -n 's/^lldp\.d1b\.ttl\.ttl=//p')
 diag "lldpd's own TTL: $lttl"
 check "dcbxd shows lldpd's system name and TTL (4 s, as lldpd says)" \
     eval '[ "$lttl" = 4 ] && dx_jq a ".[0] | .sys_name == \"lldpd-side\" and .ttl == 4"'
+# Neighbour details (issue 15): lldpd's 802.3 TLVs decoded and named, the
+# same in dcbctl's text as in the JSON.
+check "dcbxd names lldpd's 802.3 org TLVs and its capabilities" \
+    dx_jq a '.[0] | ([.org_tlvs[].name] | index("mac-phy") != null and index("link-aggregation-8023") != null)
+        and (.capabilities_enabled | index("station-only") != null)'
+# lldpd's address is its link-local IPv6 one once the kernel has it (DAD):
+# there or not, the text says what the JSON says (waited for, so that it
+# does not change between the two questions).
+wait_for 20 dx_jq a '.[0].mgmt_addrs | length > 0' || diag "lldpd sent no address"
+mline=$(dx_ctl a show neighbors | jq -r '.[0].mgmt_addrs as $m |
+    if ($m | length) > 0 then "  MgmtAddr: +\($m[0].family) \($m[0].address) "
+    else "  MgmtAddr: +-$" end')
+check "dcbctl show neighbors details prints them (${mline#  MgmtAddr: +}, mac-phy)" sh -c \
+    "[ -n '$mline' ] && '$DCBCTL' -s '$NS_TMP/a.sock' show neighbors dev d1a details >'$NS_TMP/det' &&
+     grep -Eq '^$mline' '$NS_TMP/det' && grep -q '00:12:0f/1 mac-phy' '$NS_TMP/det' &&
+     grep -Eq '^d1a via nearest-bridge, TTL 4 ' '$NS_TMP/det'"
 dx_ctl a show neighbors | sed 's/^/# /'
 finish

@@ -12,7 +12,7 @@
 xd_need
 need_cmd prometheus promtool curl
 [ -c /dev/net/tun ] || skip_all "no /dev/net/tun (the engine's TAP)"
-plan 25
+plan 26
 xd_setup
 ns_add a && ns_add b || bail "namespaces"
 veth_add a xa b xb || bail "veth"
@@ -195,6 +195,23 @@ check "with more clients than the cap: the daemon answers, at most 4 open, accep
          END { exit !(o >= 1 && o <= 4 && p >= 1) }' '$NS_TMP/cap.prom'"
 diag "$(grep '^dcbxd_metrics' "$NS_TMP/cap.prom")"
 exec 7>&-
+
+# Reload changing only the limits: the listener stays (its counters go
+# on from where they were; a new listener would start again from 0).
+mcount() {	# mcount FAMILY: its value in `dcbctl metrics`
+	"$DCBCTL" -s "$NS_TMP/a.sock" metrics | awk -v f="$1" '$1 == f { print $2 }'
+}
+c0=$(mcount dcbxd_metrics_connections_total)
+n0=$(grep -c 'configuration reloaded' "$NS_TMP/a.log")
+sed -i 's/max-connections = 4; timeout = 2;/max-connections = 6; timeout = 3;/' \
+    "$NS_TMP/a.conf"
+xd_hup a
+wait_for 10 sh -c "[ \$(grep -c 'configuration reloaded' '$NS_TMP/a.log') -gt $n0 ]"
+nsx a curl -sf -o /dev/null "http://127.0.0.1:$MPORT/metrics"
+c1=$(mcount dcbxd_metrics_connections_total)
+diag "connections accepted: $c0 before the reload, $c1 after one more"
+check "a reload of the limits only keeps the listener (connections $c0 -> $c1)" \
+    [ "${c1:-0}" -gt "${c0:-0}" ]
 
 # Reload: a new address moves the listener; one that cannot be bound is
 # logged and the daemon runs on without it.

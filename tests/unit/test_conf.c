@@ -405,6 +405,19 @@ static const struct {
 	  "2: unknown user \"no-such-user-h15\"" },
 	{ "dcbxd: { user = \"\"; };\n",
 	  "1: user must be 1..63 characters long" },
+	/* control-group: a group that exists (issue 15) */
+	{ "dcbxd: {\n control-group = \"no-such-group-h15\";\n};\n",
+	  "2: control-group \"no-such-group-h15\": no such group" },
+	/* match: a pattern fnmatch(3) reads as meant (issue 15) */
+	{ "ports = (\n { match = \"eth[0-3\"; } );\n",
+	  "2: match \"eth[0-3\" has a [ without its ] (a pattern in "
+	  "fnmatch(3) syntax)" },
+	{ "ports = ( { match =\n \"eth\\\\\"; } );\n",
+	  "1: match \"eth\\\" ends in a lone backslash (a pattern in "
+	  "fnmatch(3) syntax)" },
+	{ "ports = ( { match = \"eth[9-0]\"; } );\n",
+	  "1: match \"eth[9-0]\" has a reversed range in [...] (a pattern in "
+	  "fnmatch(3) syntax)" },
 };
 
 static void
@@ -806,28 +819,37 @@ conf_persist_admin_refuses_a_change_inside_an_included_file(void **state)
 	conf_free(&c);
 }
 
-/* NAME.XXXXXX of an interrupted rewrite goes; look-alikes stay. */
+/* NAME.dcbxd-tmp-XXXXXX of an interrupted rewrite goes; look-alikes stay. */
 static void
 conf_clean_temps_removes_only_interrupted_rewrites(void **state)
 {
+	static const char *const keep[] = {
+		"c.conf.keep",
+		"c.conf.backup",	/* an admin's copy, six letters */
+		"c.conf.a1B2c3",	/* NAME.XXXXXX: not our name */
+		"c.conf.dcbxd-tmp-a1B2c3d",
+		"c.conf.dcbxd-tmp-a1-2c3",
+		NULL
+	};
 	char path[PATH_MAX], p2[PATH_MAX];
+	int i;
 
+	(void)state;
 	put_named("c.conf", "", path, sizeof(path));
-	put_named("c.conf.a1B2c3", "x", p2, sizeof(p2));
-	put_named("c.conf.Zz9yY8", "x", p2, sizeof(p2));
-	put_named("c.conf.keep", "x", p2, sizeof(p2));
-	put_named("c.conf.a1B2c3d", "x", p2, sizeof(p2));
-	put_named("c.conf.a1-2c3", "x", p2, sizeof(p2));
-	snprintf(p2, sizeof(p2), "%s/c.conf.DIRxx1", tmpdir);
+	put_named("c.conf.dcbxd-tmp-a1B2c3", "x", p2, sizeof(p2));
+	put_named("c.conf.dcbxd-tmp-Zz9yY8", "x", p2, sizeof(p2));
+	for (i = 0; keep[i] != NULL; i++)
+		put_named(keep[i], "x", p2, sizeof(p2));
+	snprintf(p2, sizeof(p2), "%s/c.conf.dcbxd-tmp-DIRxx1", tmpdir);
 	assert_int_equal(mkdir(p2, 0755), 0);
 	assert_int_equal(conf_clean_temps(path), 2);
-	snprintf(p2, sizeof(p2), "%s/c.conf.a1B2c3", tmpdir);
+	snprintf(p2, sizeof(p2), "%s/c.conf.dcbxd-tmp-a1B2c3", tmpdir);
 	assert_int_equal(access(p2, F_OK), -1);
-	snprintf(p2, sizeof(p2), "%s/c.conf.keep", tmpdir);
-	assert_int_equal(access(p2, F_OK), 0);
-	snprintf(p2, sizeof(p2), "%s/c.conf.a1B2c3d", tmpdir);
-	assert_int_equal(access(p2, F_OK), 0);
-	snprintf(p2, sizeof(p2), "%s/c.conf.DIRxx1", tmpdir);
+	for (i = 0; keep[i] != NULL; i++) {
+		snprintf(p2, sizeof(p2), "%s/%s", tmpdir, keep[i]);
+		assert_int_equal(access(p2, F_OK), 0);
+	}
+	snprintf(p2, sizeof(p2), "%s/c.conf.dcbxd-tmp-DIRxx1", tmpdir);
 	assert_int_equal(access(p2, F_OK), 0);
 	assert_int_equal(access(path, F_OK), 0);
 }

@@ -39,7 +39,7 @@ static const struct {
 	    "{\"dev\":\"eth0\",\"reco\":{\"prio_tc\":[null,0,null,null,null,"
 	    "null,null,null]},\"persist\":true}", NULL },
 	{ "pfc dev eth0 willing off delay 4096 macsec-bypass on",
-	    "{\"dev\":\"eth0\",\"pfc\":{\"willing\":false,\"mbc\":true,"
+	    "{\"dev\":\"eth0\",\"pfc\":{\"willing\":false,\"macsec_bypass\":true,"
 	    "\"delay\":4096}}", NULL },
 	{ "app dev eth0 add dgram-port 4791:3 dscp 26:3 46:5",
 	    "{\"dev\":\"eth0\",\"app\":[{\"selector\":\"dgram-port\","
@@ -53,6 +53,33 @@ static const struct {
 	{ "app dev eth0 add dscp 26:3 del dscp 26:3",
 	    "{\"dev\":\"eth0\",\"app\":[]}", NULL },
 	{ "app dev eth0 flush", "{\"dev\":\"eth0\",\"app\":[]}", NULL },
+	/* dcb app's words (dcb-app(8)) beside ours, DSCP names included. */
+	{ "app dev eth0 add dscp-prio AF41:3 ef:5 default-prio 2 ethtype-prio "
+	    "0x8906:3 stream-port-prio 3260:4 dgram-port-prio 4791:3 "
+	    "port-prio 80:1",
+	    "{\"dev\":\"eth0\",\"app\":[{\"selector\":\"dscp\","
+	    "\"protocol\":34,\"priority\":3},{\"selector\":\"dscp\","
+	    "\"protocol\":46,\"priority\":5},{\"selector\":\"ethertype\","
+	    "\"protocol\":0,\"priority\":2},{\"selector\":\"ethertype\","
+	    "\"protocol\":35078,\"priority\":3},{\"selector\":"
+	    "\"stream-port\",\"protocol\":3260,\"priority\":4},"
+	    "{\"selector\":\"dgram-port\",\"protocol\":4791,\"priority\":3},"
+	    "{\"selector\":\"port\",\"protocol\":80,\"priority\":1}]}",
+	    NULL },
+	/* replace: every entry of that selector and protocol goes first. */
+	{ "app dev eth0 add dscp-prio 26:3 26:4 46:5 replace dscp-prio 26:6",
+	    "{\"dev\":\"eth0\",\"app\":[{\"selector\":\"dscp\","
+	    "\"protocol\":46,\"priority\":5},{\"selector\":\"dscp\","
+	    "\"protocol\":26,\"priority\":6}]}", NULL },
+	{ "app dev eth0 add dscp-prio CS3:3 del dscp 24:3",
+	    "{\"dev\":\"eth0\",\"app\":[]}", NULL },
+	{ "app dev eth0 add default-prio 3 del default-prio 3",
+	    "{\"dev\":\"eth0\",\"app\":[]}", NULL },
+	{ "app dev eth0 add default-prio", NULL,
+	    "default-prio needs at least one PRIO (0..7)" },
+	{ "app dev eth0 add dscp-prio AF44:3", NULL,
+	    "In dscp mapping, DSCP is expected to be 0..63, CS0..CS7, "
+	    "AF11..AF43 or EF" },
 	/* Syntax and ranges. */
 	{ "ets dev eth0 tc-bw 0:140", NULL,
 	    "In TC:BW mapping, BW is expected to be 0..100" },
@@ -92,7 +119,7 @@ static const struct {
 	{ "dcbx dev eth0 willing on", NULL, "set: expected ets, pfc or app" },
 	{ "", NULL, "set: expected ets, pfc or app" },
 	{ "app dev eth0 add dscp 64:3", NULL,
-	    "In dscp mapping, DSCP is expected to be 0..63" },
+	    "In dscp mapping, DSCP is expected to be 0..63, CS0..CS7" },
 	{ "app dev eth0 add dscp 26:8", NULL,
 	    "In dscp mapping, PRIO is expected to be 0..7" },
 	{ "app dev eth0 add dgram-port 65536:3", NULL,
@@ -107,8 +134,8 @@ static const struct {
 	{ "app dev eth0 add dscp 26:3 dscp 26:3", NULL,
 	    "app: dscp 26:3 is already in the table" },
 	{ "app dev eth0 prio 3", NULL,
-	    "unknown app keyword \"prio\" (expected add, del, flush or "
-	    "willing)" },
+	    "unknown app keyword \"prio\" (expected add, del, replace, flush "
+	    "or willing)" },
 	/* Whole-config validation after the edit (lib/dcb.c sentences). */
 	{ "ets dev eth0 tc-bw 0:60", NULL,
 	    "ets: tc-bw sums to 60, not 100, with a TC using ets" },

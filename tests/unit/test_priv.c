@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/capability.h>
@@ -109,6 +110,66 @@ priv_drop_seccomp_refuses_exec_and_unused_socket_families(void **state)
 	assert_int_equal(in_dropped_child(seccomp_refuses_and_allows), 0);
 }
 
+/* Run fn in a forked child (the helper's state is per process). */
+static int
+in_child(int (*fn)(void))
+{
+	pid_t pid;
+	int st;
+
+	if ((pid = fork()) == 0)
+		_exit(fn());
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+/* The helper's write, hung for 2 s (a spin: its filter refuses sleeps). */
+static int
+hung_write(const char *path, const char *text, size_t len, char *err,
+    size_t errlen)
+{
+	struct timespec t0, t;
+
+	(void)path; (void)text; (void)len; (void)err; (void)errlen;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while (t.tv_sec - t0.tv_sec < 2);
+	return 0;
+}
+
+static int
+hung_helper_is_given_up(void)
+{
+	static const char *const none[] = { NULL };
+	const char *path = "/nonexistent/dcbxd.conf";
+	char err[256];
+
+	priv_helper_timeout_ms = 200;
+	if (priv_helper_start(path, hung_write, none) != 0)
+		return 1;
+	/* An error, not the helper's late 0 (nor a loop stuck on it). */
+	if (priv_write_conf(path, "x", 1, err, sizeof(err)) != -1)
+		return 2;
+	if (strstr(err, strerror(ETIMEDOUT)) == NULL)
+		return 3;
+	/* Given up: the late answer is never read as the next call's. */
+	if (priv_write_conf(path, "x", 1, err, sizeof(err)) != -1 ||
+	    strstr(err, strerror(EPIPE)) == NULL)
+		return 4;
+	if (priv_open_tun() != -EPIPE)
+		return 5;
+	return 0;
+}
+
+static void
+priv_helper_that_hangs_is_given_up_not_waited_for(void **state)
+{
+	(void)state;
+	assert_int_equal(in_child(hung_helper_is_given_up), 0);
+}
+
 static int
 need_root(void **state)
 {
@@ -125,6 +186,9 @@ main(void)
 		    need_root),
 		cmocka_unit_test_setup(
 		    priv_drop_seccomp_refuses_exec_and_unused_socket_families,
+		    need_root),
+		cmocka_unit_test_setup(
+		    priv_helper_that_hangs_is_given_up_not_waited_for,
 		    need_root),
 	};
 

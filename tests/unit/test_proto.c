@@ -176,7 +176,8 @@ pfc_from_json_rejects_with_a_sentence(void **state)
 		    "prio_pfc[0]: expected true, false or null" },
 		{ "{\"delay\":65536}", "delay: expected an integer 0..65535" },
 		{ "{\"delay\":-1}", "delay: expected an integer 0..65535" },
-		{ "{\"mbc\":\"on\"}", "mbc: expected true or false" },
+		{ "{\"mbc\":\"on\"}", "macsec_bypass: expected true or false" },
+		{ "{\"macsec_bypass\":1}", "macsec_bypass: expected true or false" },
 		{ "{\"macsec-bypass\":true}", "pfc: unknown key" },
 	};
 	struct dcb_pfc out;
@@ -377,7 +378,7 @@ field_find_is_exact(void **state)
 	assert_null(proto_field_find(proto_ets_fields, "tc-b"));
 	assert_null(proto_field_find(proto_ets_fields, "tc_bw"));
 	assert_string_equal(proto_field_find(proto_pfc_fields,
-	    "macsec-bypass")->json, "mbc");
+	    "macsec-bypass")->json, "macsec_bypass");
 }
 
 int

@@ -1,0 +1,70 @@
+#!/bin/sh
+# Which interfaces dcbxd manages by default (issue 15, "Defaults"): with no
+# ports list, physical Ethernet ports only -- none of the veth, dummy, ifb,
+# bridge, tap and vlan devices here; an entry that names a virtual device
+# (its exact name, or a pattern with a literal prefix) makes it managed,
+# a bare "*" names none.  A namespace has no NIC: the physical side is
+# link_is_physical() (no link kind, ARPHRD_ETHER), which the log shows
+# deciding for every kind here ("(veth): not managed: virtual ...").
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/netns.sh"
+. "$top_srcdir/tests/integration/lldp_common.sh"
+dx_need
+plan 8
+ns_setup pd
+ns_pair pa0 pb0
+nsx a ip link add pbr0 type bridge || bail "bridge"
+nsx a ip tuntap add mode tap name pt0 || bail "tap"
+nsx a ip link set pbr0 up; nsx a ip link set pt0 up
+# The kinds this kernel has (a container may lack dummy, vlan, ifb).
+kinds="veth bridge tun"
+try() {	# try KIND NAME ARGS...: one more device of KIND, up, if possible
+	_k=$1; shift
+	nsx a ip link add "$@" 2>/dev/null || return 0
+	nsx a ip link set "$2" up; kinds="$kinds $_k"
+}
+try dummy name pd0 type dummy
+try ifb name pi0 type ifb
+try vlan link pa0 name pa0.7 type vlan id 7
+diag "virtual kinds here: $kinds"
+
+T=$NS_TMP
+printf 'dcbxd: { tx-interval = 5; };\n' >"$T/a.conf"
+dx_conf "$T/b.conf" 5 2 '' '{ match = "pb0"; }'
+dx_start a a "$T/a.conf" -D link || bail "dcbxd a"
+dx_start b b "$T/b.conf" || bail "dcbxd b"
+ports() {
+	dx_q a show-ports | python3 -c "import json,sys
+print(' '.join(sorted(p['ifname'] for p in json.load(sys.stdin))))"
+}
+is_ports() { [ "$(ports)" = "$1" ]; }
+
+# The control socket opens after the first link dump: ports are settled.
+check "no ports list: nothing managed in a namespace of virtual devices" \
+    is_ports ""
+check "every virtual kind logged as not managed ($kinds)" \
+    python3 - "$T/a.log" "$kinds" <<'EOP'
+import re, sys
+log = open(sys.argv[1]).read()
+seen = set(re.findall(r"\((\w+)\): not managed: virtual, and no ports list", log))
+sys.exit(0 if set(sys.argv[2].split()) <= seen else 1)
+EOP
+
+# reload CONF-LINE EXPECTED: rewrite a's config, SIGHUP, wait for the set.
+reload() {
+	printf '%s\n' "$1" >"$T/a.conf"
+	kill -HUP "$PID_a"
+	wait_for 10 is_ports "$2"
+}
+check "match = \"pa0\" names the veth: managed, alone" \
+    reload 'ports = ( { match = "pa0"; } );' pa0
+check "... and b hears a's LLDPDUs on it" wait_for 15 dx_nbrs b 1
+check "match = \"*\" names no virtual device: none managed" \
+    reload 'ports = ( { match = "*"; } );' ""
+check "a pattern with a literal prefix names them: pb* takes the bridge" \
+    reload 'ports = ( { match = "pb*"; } );' pbr0
+check "p[at]* takes the veth and the tap (and the vlan)" \
+    reload 'ports = ( { match = "p[at]*"; } );' \
+    "$(case $kinds in *vlan*) echo pa0 pa0.7 pt0;; *) echo pa0 pt0;; esac)"
+check "no sanitizer report" dx_sanitizer_clean a
+finish
