@@ -63,7 +63,7 @@ bg_start c "$NS_TMP/mon-c.txt" timeout 120 $C -j monitor
 # each (reload until it does: a monitor may not have subscribed yet).
 subscribed() {
 	$C reload >/dev/null; $S reload >/dev/null
-	grep -q '^reload' "$NS_TMP/mon-s.txt" && grep -q '"reload"' "$NS_TMP/mon-c.txt"
+	grep -Eq '(^|[[:space:]])reload( |$)' "$NS_TMP/mon-s.txt" && grep -q '"reload"' "$NS_TMP/mon-c.txt"
 }
 wait_for 20 subscribed || bail "the monitors did not subscribe"
 nsx c ip link set kc0 up && nsx s ip link set ks0 up &&
@@ -253,5 +253,5 @@ check "golden facts: the controller's ports are kc0 and kc1, both controller" \
 check "golden facts: the table output says the same (ets, pfc, app)" \
     sh -c "grep -q '^tc-bw 0:50 1:30 2:20 3:0' '$G/ets' &&
         grep -q '^prio-pfc 0:off 1:off 2:off 3:on 4:on 5:off 6:off 7:off' '$G/pfc' &&
-        grep -qx 'dgram-port 4791:3' '$G/app'"
+        grep -qx 'dgram-port-prio 4791:3' '$G/app'"
 finish
