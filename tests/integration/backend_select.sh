@@ -43,7 +43,7 @@ has_tap() { nsx s ip link show dcb-gs0 >/dev/null 2>&1; }
 check "the engine created its TAP dcb-gs0" has_tap
 check "human output names the backend too" sh -c "'$DCBCTL' -s '$NS_TMP/s.sock' show ports | grep gs0 | grep -q engine"
 check "show ports: the engine's host side holds senders back, the read-only port has none" \
-    pyj "r['gs0']['host_backpressure'] is True and r['gs1']['host_backpressure'] is None and r['gs0']['host_held_frames'] >= 0"
+    pj '.gs0.host_backpressure == true and .gs1.host_backpressure == null and .gs0.host_held_frames >= 0'
 
 # The willing server adopts PFC 3,4; the engine must follow.
 engine_pfc() {
