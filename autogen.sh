@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Regenerate the build system: ./autogen.sh && ./configure && make
 set -e
 cd "$(dirname "$0")"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * bench_decode -- how long one DCBX LLDPDU takes to decode, and proof that
  * decoding allocates nothing.
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_dcbx.h"
 #include "cee.h"
 #include "ieee.h"
 #include "lldp.h"
@@ -104,26 +106,7 @@ build_ieee(struct pdu_buf *pb)
 	struct dcb_config c;
 	struct wcur w;
 
-	dcb_config_default(&c);
-	for (int p = 0; p < DCB_NPRIO; p++)
-		c.ets.prio_tc[p] = (uint8_t)p;
-	memcpy(c.ets.tc_bw, (const uint8_t[DCB_NTC]){ 10, 10, 10, 40, 10, 10,
-	    10, 0 }, DCB_NTC);
-	c.ets.tc_tsa[7] = DCB_TSA_STRICT;
-	c.reco = c.ets;
-	c.pfc.pfc_en = 0x18;
-	for (int i = 0; i < 20; i++) {
-		struct dcb_app a = { DCB_APP_SEL_DSCP, (uint8_t)(i % 8),
-		    (uint16_t)(i * 3) };
-
-		if (i < 2)
-			a = (struct dcb_app){ DCB_APP_SEL_ETHERTYPE, 3,
-			    i == 0 ? 0x8906 : 0x8914 };
-		else if (i < 4)
-			a = (struct dcb_app){ DCB_APP_SEL_DGRAM, 3,
-			    i == 2 ? 4791 : 4792 };
-		dcb_app_add(&c.app, &a);
-	}
+	bench_switch_config(&c, 0);
 	wcur_init(&w, pb->b, sizeof(pb->b));
 	local_basic(&w);
 	ieee_ets_write(&w, &c.ets);

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # bench_engine.sh -- the pause engine's data path, as tables:
 #  - one hop, host -> port: frames/s from a generator on the host interface
 #    through the engine (unpaced) to a sink on the veth's far end, beside

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * bench_engine_sched -- what lib/esched.c costs per frame: classify, queue,
  * pick (strict + DWRR over busy classes) and dequeue, against a bare FIFO

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * lldp-flood -- send prepared LLDPDUs out of one interface at a fixed rate
  * for a bounded time, to measure what receiving them costs a daemon.
@@ -9,13 +10,32 @@
  * differs from the previous one of the same neighbour and the receiver
  * cannot take an "unchanged" fast path.
  *
+ * With -d ieee the PDU also carries what a DCB switch port sends: ETS
+ * Configuration, ETS Recommendation, PFC Configuration and an Application
+ * Priority TLV of 20 entries; with -d cee the CEE DCBX TLV (control, PG,
+ * PFC, App), AckNo -A (default 1, dcbxd's first SeqNo).  Both written with
+ * the project's own encoders (lib/ieee.c, lib/cee.c).  Each neighbour has
+ * two DCBX variants (PFC on 3,4 or on 3 only, and one APP priority); with
+ * -v the DCBX content alternates between them too (CEE: SeqNo counts the
+ * PDUs), so every PDU is a DCBX change.  -S SECONDS sends variant 0 until
+ * then and variant 1 from then on, and reports when it switched
+ * (CLOCK_REALTIME ns) so that a poller can time the change.
+ *
+ * CPU: the thread CPU time spent inside send() is summed.  On a veth the
+ * receiving side's softirq (netif_rx, the packet taps, the copy into the
+ * receiver's queue or ring, the wakeup) normally runs in the sender's
+ * context at local_bh_enable(), so this sum is the sending plus the
+ * kernel's receive work; what is deferred to ksoftirqd is not in it.
+ *
  * Pacing: every tick the sender catches up to rate * elapsed frames, so a
  * slow tick does not lower the average rate.  The run stops after -t
  * seconds or -c frames, whichever comes first.  It prints one line:
- * "sent FRAMES frames in SECONDS s (ENOBUFS RETRIES)".
+ * "sent FRAMES frames in SECONDS s (ENOBUFS RETRIES) send_cpu_ns NS
+ * switch_ns NS".
  *
  * Usage: lldp-flood -i IFACE [-n NBRS] [-b BASE] [-r PPS] [-t SECONDS]
- *                   [-c FRAMES] [-T TTL] [-v]
+ *                   [-c FRAMES] [-T TTL] [-v] [-d ieee|cee] [-A ACK]
+ *                   [-S SECONDS]
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -31,7 +51,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define FLOOD_FRAME_MAX	256
+#include "bench_dcbx.h"
+#include "cee.h"
+#include "ieee.h"
+#include "lldp.h"
+
+#define FLOOD_FRAME_MAX	512
 #define FLOOD_TICK_NS	200000		/* 0.2 ms between catch-ups */
 #define FLOOD_CTR_LEN	10		/* digits of the -v counter */
 
@@ -44,12 +69,18 @@ struct flood_opts {
 	uint64_t	 count;		/* 0: unbounded, -t bounds */
 	unsigned int	 ttl;
 	int		 vary;
+	int		 dcbx;		/* FLOOD_DCBX_* */
+	uint32_t	 cee_ack;
+	double		 switch_s;	/* -S: 0 none */
 };
+
+enum { FLOOD_DCBX_NONE, FLOOD_DCBX_IEEE, FLOOD_DCBX_CEE };
 
 struct flood_frame {
 	uint8_t		 b[FLOOD_FRAME_MAX];
 	size_t		 len;
 	size_t		 ctr_off;	/* where the -v counter digits are */
+	size_t		 seq_off;	/* CEE SeqNo, 0: none */
 };
 
 static size_t
@@ -61,9 +92,59 @@ flood_tlv(uint8_t *p, unsigned int type, const void *v, size_t len)
 	return (2 + len);
 }
 
+/* IEEE DCBX TLVs, variant 0 or 1 (PFC on 3,4 or 3; one APP priority). */
+static void
+flood_ieee(struct wcur *w, int var)
+{
+	struct dcb_config c;
+
+	bench_switch_config(&c, var);
+	c.pfc.pfc_cap = 8;
+	ieee_ets_write(w, &c.ets);
+	ieee_reco_write(w, &c.reco);
+	ieee_pfc_write(w, &c.pfc);
+	ieee_app_write(w, &c.app);
+}
+
+/* The CEE DCBX TLV, variant 0 or 1; returns the SeqNo's offset from
+ * where the TLV starts. */
+static size_t
+flood_cee(struct wcur *w, int var, uint32_t ack)
+{
+	static const uint8_t seq1[4] = { 0x5e, 0x9a, 0x5e, 0x9a };
+	uint8_t *s0 = w->p;
+	struct cee_tlv t;
+	size_t start = w->len, i;
+
+	memset(&t, 0, sizeof(t));
+	t.ctrl.seq = 0x5e9a5e9a;	/* found below, then set to 1 */
+	t.ctrl.ack = ack;
+	dcb_config_default(&t.cfg);
+	t.cfg.ets.tc_bw[0] = 50;
+	t.cfg.ets.tc_bw[1] = 50;
+	t.cfg.ets.prio_tc[3] = 1;
+	t.cfg.pfc.pfc_en = var ? 0x18 : 0x08;
+	dcb_app_add(&t.cfg.app, &(struct dcb_app){ DCB_APP_SEL_ETHERTYPE,
+	    (uint8_t)(var ? 4 : 3), 0x8906 });
+	dcb_app_add(&t.cfg.app, &(struct dcb_app){ DCB_APP_SEL_ANY, 4, 3260 });
+	for (int f = 0; f < CEE_FEAT__MAX; f++)
+		t.feat[f] = (struct cee_feat){ .present = true, .enable = true,
+		    .willing = false };
+	cee_write(w, &t);
+	for (i = 0; i + 4 <= w->len - start; i++)
+		if (memcmp(s0 + i, seq1, 4) == 0) {
+			/* a new configuration, a new SeqNo */
+			memcpy(s0 + i, var ? "\0\0\0\2" : "\0\0\0\1", 4);
+			return (i);
+		}
+	fprintf(stderr, "lldp-flood: no CEE SeqNo written\n");
+	exit(1);
+}
+
 /* One neighbour's LLDPDU: the mandatory TLVs and the usual optional ones. */
 static void
-flood_build(struct flood_frame *f, unsigned int idx, unsigned int ttl)
+flood_build(struct flood_frame *f, unsigned int idx, unsigned int ttl,
+    const struct flood_opts *o, int var)
 {
 	static const uint8_t dst[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e };
 	uint8_t mac[6] = { 0x02, 0xbb, (uint8_t)(idx >> 24),
@@ -95,6 +176,22 @@ flood_build(struct flood_frame *f, unsigned int idx, unsigned int ttl)
 	p += flood_tlv(p, 6, s, (size_t)n);
 	memcpy(v, "\x00\x14\x00\x04", 4);	/* bridge+router, bridge on */
 	p += flood_tlv(p, 7, v, 4);
+	f->seq_off = 0;
+	if (o->dcbx != FLOOD_DCBX_NONE) {
+		struct wcur w;
+
+		wcur_init(&w, p, sizeof(f->b) - 2 - (size_t)(p - f->b));
+		if (o->dcbx == FLOOD_DCBX_IEEE)
+			flood_ieee(&w, var);
+		else
+			f->seq_off = (size_t)(p - f->b) +
+			    flood_cee(&w, var, o->cee_ack);
+		if (w.bad) {
+			fprintf(stderr, "lldp-flood: DCBX TLVs do not fit\n");
+			exit(1);
+		}
+		p += w.len;
+	}
 	p += flood_tlv(p, 0, v, 0);		/* End */
 	f->len = (size_t)(p - f->b);
 }
@@ -107,6 +204,11 @@ flood_stamp(struct flood_frame *f, uint64_t ctr)
 	snprintf(d, sizeof(d), "%0*" PRIu64, FLOOD_CTR_LEN,
 	    (uint64_t)(ctr % 10000000000ull));
 	memcpy(f->b + f->ctr_off, d, FLOOD_CTR_LEN);
+	if (f->seq_off != 0) {
+		uint32_t seq = htonl((uint32_t)ctr ? (uint32_t)ctr : 1u);
+
+		memcpy(f->b + f->seq_off, &seq, 4);
+	}
 }
 
 static int
@@ -146,7 +248,8 @@ static void
 flood_usage(void)
 {
 	fprintf(stderr, "usage: lldp-flood -i IFACE [-n NBRS] [-b BASE] "
-	    "[-r PPS] [-t SECONDS] [-c FRAMES] [-T TTL] [-v]\n");
+	    "[-r PPS] [-t SECONDS] [-c FRAMES] [-T TTL] [-v] [-d ieee|cee] "
+	    "[-A ACK] [-S SECONDS]\n");
 	exit(2);
 }
 
@@ -160,7 +263,8 @@ flood_parse(int argc, char **argv, struct flood_opts *o)
 	o->rate = 10000;
 	o->seconds = 1;
 	o->ttl = 120;
-	while ((ch = getopt(argc, argv, "i:n:b:r:t:c:T:v")) != -1) {
+	o->cee_ack = 1;
+	while ((ch = getopt(argc, argv, "i:n:b:r:t:c:T:vd:A:S:")) != -1) {
 		switch (ch) {
 		case 'i': o->ifname = optarg; break;
 		case 'n': o->nbrs = (unsigned int)strtoul(optarg, NULL, 0); break;
@@ -170,47 +274,97 @@ flood_parse(int argc, char **argv, struct flood_opts *o)
 		case 'c': o->count = strtoull(optarg, NULL, 0); break;
 		case 'T': o->ttl = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'v': o->vary = 1; break;
+		case 'd':
+			if (strcmp(optarg, "ieee") == 0)
+				o->dcbx = FLOOD_DCBX_IEEE;
+			else if (strcmp(optarg, "cee") == 0)
+				o->dcbx = FLOOD_DCBX_CEE;
+			else
+				flood_usage();
+			break;
+		case 'A': o->cee_ack = (uint32_t)strtoul(optarg, NULL, 0); break;
+		case 'S': o->switch_s = strtod(optarg, NULL); break;
 		default: flood_usage();
 		}
 	}
 	if (o->ifname == NULL || o->nbrs == 0 || o->nbrs > 1000000 ||
 	    o->rate == 0 || !(o->seconds > 0 && o->seconds <= 3600) ||
-	    o->ttl == 0 || o->ttl > 65535)
+	    o->ttl == 0 || o->ttl > 65535 || o->switch_s < 0)
 		flood_usage();
 }
 
-/* Send until the deadline or the count; return frames sent. */
 static uint64_t
+flood_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
+}
+
+static uint64_t
+flood_real_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
+}
+
+struct flood_result {
+	uint64_t	sent;
+	uint64_t	retries;	/* ENOBUFS */
+	uint64_t	send_cpu_ns;	/* thread CPU inside send() */
+	uint64_t	switch_ns;	/* -S: CLOCK_REALTIME of the switch */
+};
+
+/*
+ * Send until the deadline or the count.  Frames fr[2 * i + variant]: with
+ * -S variant 1 from then on; else with -v (and DCBX TLVs) alternating.
+ */
+static void
 flood_run(int fd, const struct flood_opts *o, struct flood_frame *fr,
-    uint64_t *retries)
+    struct flood_result *r)
 {
 	struct timespec tick = { 0, FLOOD_TICK_NS };
-	uint64_t t0 = flood_now_ns(), sent = 0, due, el;
+	uint64_t t0 = flood_now_ns(), due, el, c0, round;
 	uint64_t limit = (uint64_t)(o->seconds * 1e9);
+	uint64_t sw = o->switch_s > 0 ? (uint64_t)(o->switch_s * 1e9) : 0;
 	struct flood_frame *f;
+	int var;
 
 	while ((el = flood_now_ns() - t0) < limit &&
-	    (o->count == 0 || sent < o->count)) {
+	    (o->count == 0 || r->sent < o->count)) {
 		due = (uint64_t)((double)el * o->rate / 1e9) + 1;
 		if (o->count != 0 && due > o->count)
 			due = o->count;
-		while (sent < due) {
-			f = &fr[sent % o->nbrs];
+		if (sw != 0 && el >= sw && r->switch_ns == 0)
+			r->switch_ns = flood_real_ns();
+		while (r->sent < due) {
+			round = r->sent / o->nbrs;
+			if (sw != 0)
+				var = r->switch_ns != 0;
+			else
+				var = o->vary && o->dcbx != FLOOD_DCBX_NONE ?
+				    (int)(round & 1) : 0;
+			f = &fr[2 * (r->sent % o->nbrs) + (uint64_t)var];
 			if (o->vary)
-				flood_stamp(f, sent / o->nbrs + 1);
+				flood_stamp(f, round + 1);
+			c0 = flood_cpu_ns();
 			if (send(fd, f->b, f->len, 0) < 0) {
+				r->send_cpu_ns += flood_cpu_ns() - c0;
 				if (errno != ENOBUFS && errno != EAGAIN) {
 					perror("send");
-					return (sent);
+					return;
 				}
-				(*retries)++;
+				r->retries++;
 				break;		/* queue full: next tick */
 			}
-			sent++;
+			r->send_cpu_ns += flood_cpu_ns() - c0;
+			r->sent++;
 		}
 		nanosleep(&tick, NULL);
 	}
-	return (sent);
 }
 
 int
@@ -218,23 +372,29 @@ main(int argc, char **argv)
 {
 	struct flood_opts o;
 	struct flood_frame *fr;
-	uint64_t sent, retries = 0, t0;
+	struct flood_result r;
+	uint64_t t0;
 	unsigned int i;
 	int fd;
 
 	flood_parse(argc, argv, &o);
-	if ((fr = calloc(o.nbrs, sizeof(*fr))) == NULL) {
+	if ((fr = calloc(o.nbrs, 2 * sizeof(*fr))) == NULL) {
 		perror("calloc");
 		return (1);
 	}
-	for (i = 0; i < o.nbrs; i++)
-		flood_build(&fr[i], o.base + i, o.ttl);
+	for (i = 0; i < o.nbrs; i++) {
+		flood_build(&fr[2 * i], o.base + i, o.ttl, &o, 0);
+		flood_build(&fr[2 * i + 1], o.base + i, o.ttl, &o, 1);
+	}
 	if ((fd = flood_socket(o.ifname)) < 0)
 		return (1);
+	memset(&r, 0, sizeof(r));
 	t0 = flood_now_ns();
-	sent = flood_run(fd, &o, fr, &retries);
+	flood_run(fd, &o, fr, &r);
 	printf("sent %" PRIu64 " frames in %.3f s (%" PRIu64 " ENOBUFS "
-	    "retries)\n", sent, (double)(flood_now_ns() - t0) / 1e9, retries);
+	    "retries) send_cpu_ns %" PRIu64 " switch_ns %" PRIu64 "\n",
+	    r.sent, (double)(flood_now_ns() - t0) / 1e9, r.retries,
+	    r.send_cpu_ns, r.switch_ns);
 	close(fd);
 	free(fr);
 	return (0);

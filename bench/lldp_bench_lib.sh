@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # lldp_bench_lib.sh -- shared by the LLDP daemon benchmarks (sourced).
 #
 # Namespaces come from tests/lib/netns.sh with prefix "b" (dxb<pid>-NAME),
@@ -38,7 +39,8 @@ bl_init() {
 	chmod 755 "$NS_TMP"	# lldpcli must reach the sockets
 	BL_ROWS=$NS_TMP/rows
 	: >"$BL_ROWS"
-	bl_log "$(basename "$0"): load average at start $(bl_load)," \
+	BL_LOAD0=$(bl_load)
+	bl_log "$(basename "$0"): load average at start $BL_LOAD0," \
 	    "$(nproc) CPUs, dcbxd $DCBXD, $($LLDPD -v 2>&1 | head -1)"
 }
 
@@ -78,7 +80,7 @@ dcbxd: { ${4:-} };
 ports = ( { match = "$3"; } );
 EOC
 	rm -f "$NS_TMP/$2.sock"
-	bg_start "$1" "$NS_TMP/$2.log" "$DCBXD" -d -c "$NS_TMP/$2.conf" \
+	bg_start "$1" "$NS_TMP/$2.log" "$DCBXD" $DXARGS -d -c "$NS_TMP/$2.conf" \
 	    -s "$NS_TMP/$2.sock"
 	bl_wait 10 test -S "$NS_TMP/$2.sock" || bl_die "dcbxd $2 did not start"
 }
@@ -128,15 +130,17 @@ bl_row() {
 
 # bl_print TITLE "col:width,col:width,...": the table, or JSON rows.
 bl_print() {
-	python3 - "$BL_ROWS" "$BL_JSON" "$1" "$2" "$(bl_load)" <<'EOP'
-import json, sys
-rows_f, js, title, spec, load = sys.argv[1:6]
+	python3 - "$BL_ROWS" "$BL_JSON" "$1" "$2" "$(bl_load)" "${BL_LOAD0:-}" <<'EOP'
+import json, os, sys
+rows_f, js, title, spec, load, load0 = sys.argv[1:7]
 cols = [c.rsplit(":", 1) for c in spec.split(",")]
 rows = [l.rstrip("\n").split("\t") for l in open(rows_f) if l.strip()]
 if js == "1":
     print(json.dumps([dict(zip([c[0] for c in cols], r)) for r in rows], indent=1))
     sys.exit(0)
-print("# %s (load average at end %s)" % (title, load))
+ncpu = os.cpu_count() or 1
+print("# %s (load average at start %s, at end %s; %d CPUs, %.1f per CPU)"
+      % (title, load0 or "?", load, ncpu, float(load.split()[0]) / ncpu))
 fmt = " ".join(("%%-%ss" if i == 0 else "%%%ss") % w for i, (_, w) in enumerate(cols))
 print(fmt % tuple(c[0] for c in cols))
 for r in rows:

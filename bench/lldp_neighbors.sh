@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # lldp_neighbors.sh -- 10,000 neighbours on one port, dcbxd beside lldpd:
 # CPU per new neighbour and memory per neighbour as the table grows.
 #

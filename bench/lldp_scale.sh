@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # lldp_scale.sh -- discovery time and footprint, dcbxd beside lldpd.
 #
 # Table 1, discovery on one veth pair between two namespaces, a daemon at
@@ -8,20 +9,32 @@
 #
 # Table 2, scale: PAIRS veth pairs (default "256 1024") between two
 # namespaces, created with ip -batch, one daemon on each side: ms from
-# link-up (all of side A up, then side B in one ip -batch) until every
-# neighbour is seen on both sides, then RSS and open descriptors of one
-# daemon, and its CPU while idle over IDLE seconds (percent of one CPU).
+# link-up (all of side A up, then side B in one ip -batch, whose own
+# duration, part of the figure, is reported apart as up_ms) until every neighbour is seen on both sides, then RSS and open
+# descriptors of side A's daemon, and its CPU while idle over IDLE seconds
+# (percent of one CPU).  Medians of RUNS, with the spread (min-max).
 # Neighbours are counted with show-ports (dcbxd) and "show statistics
 # summary" inserts minus deletes and ageouts (lldpd); the polling itself
 # costs both daemons a little.
 #
+# Table 3, mixed: the same with dcbxd on one side and lldpd on the other,
+# both ways round; per direction, when one side has seen all of the
+# other's neighbours.  lldpd sends on an interface only once its own view
+# of it says IFF_RUNNING, refreshed one second after the last netlink
+# notification; the kernel sets IFF_RUNNING (operstate) for at most 100
+# devices a linkwatch run, non-urgent runs once a second (bench/README.md).
+#
 # Usage: sudo bench/lldp_scale.sh [--json]
-#   env: PAIRS ("256 1024"), IDLE (30 s), RUNS (3), LIMIT (60 s per wait)
+#   env: PAIRS ("256 1024"), IDLE (20 s; 0: no idle figures), SETTLE (8 s
+#        between all seen and the idle window: fast transmission, and the
+#        IPv6 link-local addresses' notifications), RUNS (3), LIMIT (60 s
+#        per wait)
 # Goals (the LLDP issue): discovery within 100 ms of link-up; all 1024
 # pairs within 1 s of link-up; idle CPU no higher than lldpd's.
 . "$(cd "$(dirname "$0")" && pwd)/lldp_bench_lib.sh"
 PAIRS=${PAIRS:-256 1024}
-IDLE=${IDLE:-30}
+IDLE=${IDLE:-20}
+SETTLE=${SETTLE:-8}
 RUNS=${RUNS:-3}
 LIMIT=${LIMIT:-60}
 bl_init "${1:-}"
@@ -56,15 +69,23 @@ def count(kind, path):
         return g("insert_cnt") - g("delete_cnt") - g("ageout_cnt")
     except (OSError, ValueError, subprocess.SubprocessError):
         return -1
-todo = [s.split(":") for s in specs]
+todo = [s.split(":") + [i] for i, s in enumerate(specs)]
+done = ["timeout"] * len(specs)
 end = time.time() + limit
 while todo and time.time() < end:
-    todo = [t for t in todo if count(t[0], t[1]) < int(t[2])]
+    left = []
+    for t in todo:
+        if count(t[0], t[1]) < int(t[2]):
+            left.append(t)
+        else:
+            done[t[3]] = "%.0f" % ((time.time_ns() - t0) / 1e6)
+    todo = left
     # lldpcli is a process per poll, and lldpd answers it on the thread
     # that handles LLDP: poll it less often, so as not to slow it down.
     if todo:
         time.sleep(0.002 if all(t[0] == "dx" for t in todo) else 0.1)
-print(("timeout" if todo else "%.0f" % ((time.time_ns() - t0) / 1e6)) + run_ms)
+print(("timeout" if todo else "%.0f" % ((time.time_ns() - t0) / 1e6)) + run_ms
+      + (" " + " ".join(done) if len(specs) > 1 else ""))
 EOP
 }
 
@@ -123,7 +144,7 @@ disc_start() {	# KIND: one run on links already up, prints ms
 	sc_start "$1" db b bxb 32; wait "$_w"
 	[ "$1" = dcbxd ] && _x=dx:$NS_TMP/a.sock:1 _y=dx:$NS_TMP/b.sock:1 ||
 	    _x=ll:$NS_TMP/a.lsock:1 _y=ll:$NS_TMP/b.lsock:1
-	sc_poll "$LIMIT" "$_x" "$_y"
+	sc_poll "$LIMIT" "$_x" "$_y" | cut -d' ' -f1
 	sc_stop da db
 	ip -n "$(ns_name da)" link set bxa down
 	ip -n "$(ns_name db)" link set bxb down
@@ -147,30 +168,46 @@ done
 sc_stop da db
 
 # ---------------------------------------------------------------- scale
-scale_run() {	# KIND N: one row in $TABLE2
+# scale_run KIND-A KIND-B N: one run, one row in $TABLE2: side A's daemon
+# on bva* (links set up first, no carrier yet), side B's on bvb* (set up
+# in one ip -batch run by the poller), then both until every neighbour is
+# seen.  Same kind on both sides: RSS, fds and idle CPU of side A too.
+scale_run() {
 	sc_start "$1" sa a 'bva*' 32; _sa=$SPEC
-	sc_start "$1" sb b 'bvb*' 32; _sb=$SPEC
+	sc_start "$2" sb b 'bvb*' 32; _sb=$SPEC
 	sleep 2
-	sc_links sa bva "$2" up
-	# Side B up in one batch, run by the poller (see sc_poll); the batch
-	# itself is timed apart.
-	seq 0 $(($2 - 1)) | sed "s/.*/link set bvb& up/" >"$NS_TMP/batch"
-	_ms=$(SC_RUN="ip -n $(ns_name sb) -batch $NS_TMP/batch" \
-	    sc_poll "$LIMIT" "$_sa:$2" "$_sb:$2")
-	_up=${_ms#* }; _ms=${_ms%% *}
-	sleep 2			# past the fast transmissions
-	_c0=$(bl_cpu sa); _c1=$(bl_cpu sb)
-	sleep "$IDLE"
-	_c0=$(( ($(bl_cpu sa) - _c0 + $(bl_cpu sb) - _c1) / 2 ))
-	_rss=$(bl_rss sa); _fds=$(bl_fds sa)
-	_cpu=$(awk -v c="$_c0" -v t="$IDLE" 'BEGIN { printf "%.3f", c / 1e7 / t }')
-	bl_log "scale $1 $2 pairs: ${_ms} ms (ip -batch up took ${_up} ms)," \
-	    "rss ${_rss} kB, fds ${_fds}, idle ${_cpu}%"
-	echo "$1	$2	$_ms	$_up	$_rss	$_fds	$_cpu" >>"$TABLE2"
+	sc_links sa bva "$3" up
+	seq 0 $(($3 - 1)) | sed "s/.*/link set bvb& up/" >"$NS_TMP/batch"
+	_o=$(SC_RUN="ip -n $(ns_name sb) -batch $NS_TMP/batch" \
+	    sc_poll "$LIMIT" "$_sa:$3" "$_sb:$3")
+	# "ALL UP A B": all seen, the ip -batch, A saw all of B, B all of A
+	set -- "$1" "$2" "$3" $_o
+	_rss=-; _fds=-; _cpu=-
+	if [ "$1" = "$2" ] && [ "$IDLE" -gt 0 ]; then
+		sleep "$SETTLE"		# past fast transmission, IPv6 DAD
+		_c0=$(bl_cpu sa); _c1=$(bl_cpu sb)
+		sleep "$IDLE"
+		_c0=$(( ($(bl_cpu sa) - _c0 + $(bl_cpu sb) - _c1) / 2 ))
+		_rss=$(bl_rss sa); _fds=$(bl_fds sa)
+		_cpu=$(awk -v c="$_c0" -v t="$IDLE" 'BEGIN { printf "%.3f", c / 1e7 / t }')
+	fi
+	bl_log "scale $1/$2 $3 pairs: all seen $4 ms (A saw B's $6 ms, B saw A's $7 ms," \
+	    "ip -batch up $5 ms), rss $_rss kB, fds $_fds, idle $_cpu%"
+	echo "$1/$2	$3	$4	$5	$6	$7	$_rss	$_fds	$_cpu" >>"$TABLE2"
 	sc_stop sa sb
-	sc_links sa bva "$2" down
-	sc_links sb bvb "$2" down
+	sc_links sa bva "$3" down
+	sc_links sb bvb "$3" down
 }
+
+# sc_med KINDS N FIELD / sc_spread KINDS N FIELD: median, "min-max" of a
+# field over the runs (a timeout counts as 999999).
+sc_vals() {
+	awk -F'\t' -v k="$1" -v n="$2" -v f="$3" '$1 == k && $2 == n {
+	    print ($f == "timeout" ? 999999 : $f) }' "$TABLE2"
+}
+sc_med() { bl_median $(sc_vals "$@"); }
+sc_spread() { sc_vals "$@" | sort -g | awk 'NR == 1 { a = $1 } { b = $1 }
+    END { print (NR ? a "-" b : "-") }'; }
 
 ns_add sa && ns_add sb || bl_die "namespaces"
 made=0
@@ -180,25 +217,38 @@ for n in $PAIRS; do
 	ip -batch "$NS_TMP/mk" || bl_die "ip -batch: creating $n veth pairs failed"
 	bl_log "created veth pairs $made..$((n - 1)) in $(( ($(date +%s%N) - t) / 1000000 )) ms"
 	made=$n
-	scale_run dcbxd "$n"
-	scale_run lldpd "$n"
+	for i in $(seq "$RUNS"); do
+		for k in dcbxd/dcbxd lldpd/lldpd dcbxd/lldpd lldpd/dcbxd; do
+			scale_run "${k%/*}" "${k#*/}" "$n"
+		done
+	done
 done
 
 bl_print "discovery, one veth pair, ms (median of $RUNS)" \
     "case:28,dcbxd_ms:9,lldpd_ms:9,ratio:6,goal_ms:8,met:4"
 : >"$BL_ROWS"
 for n in $PAIRS; do
-	dx=$(awk -F'\t' -v n="$n" '$1 == "dcbxd" && $2 == n' "$TABLE2")
-	ll=$(awk -F'\t' -v n="$n" '$1 == "lldpd" && $2 == n' "$TABLE2")
-	f() { echo "$1" | cut -f"$2"; }
-	bl_row "$n pairs, all seen (ms)" "$(f "$dx" 3)" "$(f "$ll" 3)" \
-	    "$(bl_ratio "$(f "$dx" 3)" "$(f "$ll" 3)")" "$(f "$dx" 4)"
-	bl_row "$n pairs, RSS (kB)" "$(f "$dx" 5)" "$(f "$ll" 5)" \
-	    "$(bl_ratio "$(f "$dx" 5)" "$(f "$ll" 5)")"
-	bl_row "$n pairs, open fds" "$(f "$dx" 6)" "$(f "$ll" 6)" \
-	    "$(bl_ratio "$(f "$dx" 6)" "$(f "$ll" 6)")"
-	bl_row "$n pairs, idle CPU (%)" "$(f "$dx" 7)" "$(f "$ll" 7)" \
-	    "$(bl_ratio "$(f "$dx" 7)" "$(f "$ll" 7)")"
+	# field: 3 all seen, 4 ip -batch, 7 RSS, 8 fds, 9 idle CPU
+	for f in "3:all seen (ms)" "7:RSS (kB)" "8:open fds" "9:idle CPU (%)"; do
+		_dx=$(sc_med dcbxd/dcbxd "$n" "${f%%:*}")
+		_ll=$(sc_med lldpd/lldpd "$n" "${f%%:*}")
+		bl_row "$n pairs, ${f#*:}" "$_dx" "$_ll" "$(bl_ratio "$_dx" "$_ll")" \
+		    "$(sc_spread dcbxd/dcbxd "$n" "${f%%:*}")" \
+		    "$(sc_spread lldpd/lldpd "$n" "${f%%:*}")"
+	done
+	bl_row "$n pairs, ip -batch up (ms)" "$(sc_med dcbxd/dcbxd "$n" 4)" \
+	    "$(sc_med lldpd/lldpd "$n" 4)" "" "$(sc_spread dcbxd/dcbxd "$n" 4)" \
+	    "$(sc_spread lldpd/lldpd "$n" 4)"
 done
-bl_print "scale: PAIRS veth pairs, one daemon per side (per daemon; idle over $IDLE s)" \
-    "case:28,dcbxd:9,lldpd:9,ratio:6,up_ms:6"
+bl_print "scale: PAIRS veth pairs, the same daemon on both sides (median of $RUNS; RSS, fds, idle CPU over $IDLE s: side A's daemon; spread min-max)" \
+    "case:30,dcbxd:9,lldpd:9,ratio:6,dcbxd_spread:13,lldpd_spread:13"
+: >"$BL_ROWS"
+for n in $PAIRS; do
+	for k in dcbxd/dcbxd lldpd/lldpd dcbxd/lldpd lldpd/dcbxd; do
+		bl_row "$n pairs, A $k B" "$(sc_med "$k" "$n" 5)" "$(sc_spread "$k" "$n" 5)" \
+		    "$(sc_med "$k" "$n" 6)" "$(sc_spread "$k" "$n" 6)" \
+		    "$(sc_med "$k" "$n" 3)" "$(sc_med "$k" "$n" 4)"
+	done
+done
+bl_print "mixed: ms from side B's ip -batch until A has seen all of B's neighbours and B all of A's (side A's links up first; median of $RUNS, spread min-max; 999999: not within LIMIT)" \
+    "case:28,A_saw_B:8,spread:13,B_saw_A:8,spread:13,all:8,up_ms:6"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # metrics_scrape.sh -- how long a scrape holds the daemon's event loop.
 #
 # One dcbxd runs PORTS engine ports (veth pairs, the peers in another

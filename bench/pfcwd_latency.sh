@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # pfcwd_latency.sh -- the PFC watchdog's detection and restoration latency on
 # an engine port, as a table beside its reference bound (SONiC's: the storm
 # is detected within detection-time plus one poll, restored within
@@ -95,4 +96,5 @@ print("%-8d %-8d %-6d | %-10.1f %-10.1f %-10d %-6.2f | %-10.1f %-10.1f %-10d %-6
     r + p, mr / (r + p), "(%d of %d storms not seen)" % (miss, len(rows)) if miss else ""))
 EOP
 done
+echo "# polls with no new engine sample (step skipped): $("$top_builddir/ctl/dcbctl" -s "$NS_TMP/h.sock" -j show pfcwd dev hp0 | jq '.[0].sample_skips')"
 echo "# load: $(cut -d' ' -f1-3 /proc/loadavg)"

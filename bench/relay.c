@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * relay -- the bare single-hop reference for bench/bench_engine.sh: a TAP
  * (the host interface) and a packet socket on a port, one thread, one
@@ -37,7 +38,7 @@
 
 static uint64_t host_in, port_out, send_err, port_in, host_out;
 
-static void
+static void __attribute__((noreturn))
 die(const char *what)
 {
 	perror(what);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * args.c -- `dcbctl set` arguments in iproute2 dcb's vocabulary:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * client.c -- dcbctl's side of the control socket: connect, send one
  * request line, read response lines of any length (5000 neighbours make a

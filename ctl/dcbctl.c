@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbctl.c -- the operator's tool for dcbxd: options, then one command
  * from the table below.  Everything but `headroom` is a request on the

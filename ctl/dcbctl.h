@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbctl.h -- dcbctl's modules: argument parsing (args.c), the client side
  * of the control socket (client.c), text output (show.c, table.c) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * hr.c -- `dcbctl headroom`: the PFC headroom breakdown of lib/headroom.c
  * (seed 000's worst-case delays), computed here, without the daemon.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * proto.c -- the control protocol's shared code: model <-> JSON through one
  * field table, the request-line parser the daemon runs on every line a

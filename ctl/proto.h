@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * proto.h -- the control protocol of dcbxd, shared by the daemon and dcbctl.
  *
@@ -21,7 +22,7 @@
  * which keeps that element (so {"tc_bw":[50,50,0,null,...]} edits).
  *
  * Results, per command.  These are the shapes the daemon sends
- * (daemon/show.c); every key listed is always present, null where unknown,
+ * (daemon/control/show.c); every key listed is always present, null where unknown,
  * and keys are only ever added, never renamed or removed.  Scripts should
  * ignore keys they do not know.
  *   show-ports      [PORT...] sorted by ifname, PORT =

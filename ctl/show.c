@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * show.c -- dcbctl's human output.  Every value comes from the daemon's
  * JSON result; ETS and PFC fields are named through proto.c's field table,

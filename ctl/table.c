@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * table.c -- aligned text tables for dcbctl's human output.  Cells are
  * added row by row; widths are computed when printing, so a column is as

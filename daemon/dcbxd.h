@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbxd.h -- what the daemon's modules share: the running config and the
  * few process-wide settings.  Protocol state lives in the ports.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * main.c -- dcbxd: options, config, then the event loop.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * cee.c -- CEE DCBX 1.01 ("IEEE DCB Capability Exchange Protocol Base
  * Specification" rev 1.01, OUI 00-1b-21 subtype 2) and recognition of CIN

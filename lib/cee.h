@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * cee.h -- CEE DCBX 1.01 (OUI 00-1b-21, subtype 2) and recognition of CIN
  * (DCBX 1.0, subtype 1).  See ../shared/PROTOCOLS.md section C.

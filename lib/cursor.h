@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * cursor.h -- bounded reader and writer over a byte buffer.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcb.c -- the model: defaults, validation, comparison, keyword tables.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcb.h -- the one DCB model of dcbxd.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbx.c -- DCBX per-port state: events in, operational config, feature
  * status and DCBX_CHG_* flags out.  IEEE 802.1Qaz negotiation lives in
@@ -365,13 +366,16 @@ dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
 	struct cee_tlv cee;
 	uint8_t key[sizeof(st->rx_key)];
 	size_t klen;
-	bool have_ieee;
+	bool have_ieee, known;
 	int kind, flags;
 
 	klen = rx_key(pdu, peer_mac, npeers, key);
 	if (st->rx_same_ok && klen != 0 && klen == st->rx_key_len &&
 	    memcmp(key, st->rx_key, klen) == 0)
 		return 0;
+	/* The same single peer as last time, with other TLVs. */
+	known = st->rx_same_ok && npeers == 1 && st->npeers == 1 &&
+	    memcmp(st->peer_mac, peer_mac, sizeof(st->peer_mac)) == 0;
 	memset(&ieee, 0, sizeof(ieee));
 	memset(&cee, 0, sizeof(cee));
 	have_ieee = ieee_peer_decode(pdu, &ieee);
@@ -380,6 +384,8 @@ dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
 		cee.subtype = (uint8_t)kind;
 	flags = dcbx_rx_tlvs(st, l, have_ieee ? &ieee : NULL,
 	    kind != 0 ? &cee : NULL, peer_mac, npeers);
+	if (known)
+		flags |= DCBX_CHG_PEER;
 	if (klen != 0 && !(st->active == DCBX_MODE_CEE &&
 	    st->my_ack != st->seq)) {
 		memcpy(st->rx_key, key, klen);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbx.h -- DCBX negotiation: IEEE 802.1Qaz and CEE 1.01, willing and
  * controller, auto-detection.  Pure protocol code: no I/O, no clocks; the
@@ -119,6 +120,13 @@ struct dcbx_state {
 #define DCBX_CHG_STATUS	0x02	/* a feature status or reason changed */
 #define DCBX_CHG_MODE	0x04	/* active mode changed */
 #define DCBX_CHG_TX	0x08	/* our TLVs changed: transmit now */
+/*
+ * The one peer we had already negotiated with sends other DCBX TLVs: it
+ * restarted (a willing peer back on its admin config), was reconfigured,
+ * or adopted ours.  Its view of us may be stale: the daemon answers with
+ * fast transmission, as 802.1AB does for a new neighbour.
+ */
+#define DCBX_CHG_PEER	0x10
 
 /*
  * Daemon-facing calls.  When to call which:

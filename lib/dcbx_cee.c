@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbx_cee.c -- CEE DCBX 1.01 (PROTOCOLS.md C): the control sub-TLV
  * handshake (SeqNo/AckNo) and the per-feature state machine (enable,

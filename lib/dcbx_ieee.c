@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbx_ieee.c -- IEEE 802.1Qaz DCBX negotiation (PROTOCOLS.md B): ETS is
  * asymmetric, PFC symmetric with a MAC tie-break, APP adopted by a willing

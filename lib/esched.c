@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * esched.c -- classifier, ETS scheduler, pause state and ingress thresholds
  * of the software pause engine.  Pure: no I/O, no clock, no allocation.

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * esched.h -- the pure half of the software pause engine: frame classifier,
  * ETS transmission selection (strict, then deficit weighted round robin),
  * per-priority pause state (802.1Qbb PFC and 802.3 Annex 31B PAUSE) and
- * ingress XOFF/XON thresholds.  daemon/engine.c does the I/O around it.
+ * ingress XOFF/XON thresholds.  daemon/backend/engine.c does the I/O around it.
  *
  * Nothing here reads a clock: every call that needs the time takes 'now' in
  * nanoseconds of one monotonic clock, so the unit tests drive time by hand.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * headroom.c -- PFC headroom from seed 000's worst-case delay model.
  *

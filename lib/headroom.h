@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * headroom.h -- PFC headroom: the buffer a receiver must keep above its
  * XOFF threshold so that nothing sent after it asked for a pause is lost.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ieee.c -- IEEE 802.1Qaz DCBX TLVs (802.1Q-2018 Annex D.2.9 - D.2.11):
  * ETS Configuration, ETS Recommendation, PFC Configuration and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ieee.h -- IEEE 802.1Qaz DCBX TLVs (OUI 00-80-c2): ETS Configuration (9),
  * ETS Recommendation (10), PFC Configuration (11), Application Priority (12).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * lldp.h -- LLDPDU reader and writer (IEEE 802.1AB-2016).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pfc.c -- PFC and PAUSE MAC Control frames, FCS, quanta <-> time.
  *

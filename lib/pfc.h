@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pfc.h -- PFC (802.1Qbb, 802.3 Annex 31D) and PAUSE (802.3 Annex 31B)
  * MAC Control frames; quanta <-> time at a link speed.  See

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pfcwd.c -- the PFC watchdog's decisions (see pfcwd.h).  No I/O, no
  * clock: the daemon (daemon/pfcwd.c) samples and acts.

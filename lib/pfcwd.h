@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pfcwd.h -- the PFC watchdog's decisions (PROTOCOLS.md F, SONiC's pfcwd):
  * for one port and priority, from what one poll observed, is the priority

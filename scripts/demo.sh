@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Two-host demo in network namespaces, on a built-in default policy.
 #
 # A ToR ("tor1", DCBX controller) and a server ("server1", willing) are

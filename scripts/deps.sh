@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Install the Debian 12 packages dcbxd needs to build, test and run its demo.
 # Idempotent: does nothing when everything is already installed.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # spdx.sh -- the SPDX-License-Identifier line of every source file.
 #
 #   scripts/spdx.sh [--insert] [DIR]   add the line where it is missing

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The whole test suite, from a fresh Debian 12 machine (as root):
 #   installs packages, builds with ASan+UBSan and -Werror, runs unit,
 #   interop (tshark), integration (network namespaces) tests, then a clang

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # completion.sh -- dcbctl's shell completions (issue 15).  bash: the file
 # parses; "dev" completes the ports of the running daemon named with -s
 # (kq0, not the unmanaged kq1 beside it); where a mapping is due only its

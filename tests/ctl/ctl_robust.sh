@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # ctl_robust.sh -- the control socket against hostile and broken clients,
 # with a real dcbxd in a namespace (prefix "k"): garbage, a half line then
 # a disconnect, a line over the 4 MiB limit, non-JSON, an unknown command,
@@ -187,6 +188,9 @@ def slow_subscriber():
     sub.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sub.sendall(b'{"cmd":"subscribe"}\n')
     s = conn(); it = lines(s)
+    # The daemon reads our requests only as fast as it answers them (and
+    # we read the answers): sendall's timeout is for all 950 kB at once.
+    s.settimeout(30)
     req = b''.join(b'{"cmd":"set","args":{"dev":"kr0","pfc":{"prio_pfc":'
                    b'[false,false,false,%s,false,false,false,false]}}}\n' %
                    (b"true" if i % 2 else b"false") for i in range(10000))

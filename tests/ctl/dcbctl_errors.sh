@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # dcbctl's contract with the operator, without the real daemon: a one-line
 # reason and a non-zero exit when the daemon is absent, the socket is not
 # ours, an argument is bad or the daemon refuses; requests and results on

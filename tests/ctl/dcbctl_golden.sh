@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # dcbctl_golden.sh -- what dcbctl prints, table and JSON, for every command
 # against real daemons (prefix "k"): a controller "c" (kc0, policy A) and a
 # willing server "s" (ks0) joined by a veth with fixed MACs, so neighbours

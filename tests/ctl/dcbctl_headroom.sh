@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # dcbctl headroom against seed 000's worked example (Cisco Press ch. 7):
 # 10G, 100 m, 9216/2300-byte frames -> 150224 bit times, 18778 bytes; at
 # 416-byte cells and 64-byte frames the factor is 6.5.  No daemon needed.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 """A stand-in control socket for dcbctl's tests, until golden tests run
 against the real daemon: it speaks proto.h's protocol (one JSON request
 line, one response line) and answers each "cmd" from a JSON file

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # golden.py -- helpers for dcbctl_golden.sh.
 #   mask TMPDIR < output > masked   volatile values out (see mask())
 #   inject IF COUNT                 COUNT distinct LLDPDUs on IF

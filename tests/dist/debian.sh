@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # debian.sh -- from a clean copy of the sources (tracked files only),
 # `dpkg-buildpackage -us -uc -b` builds the dcbxd package and lintian has
 # no error or warning about it; the package holds the conffile

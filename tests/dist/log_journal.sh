@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # log_journal.sh -- under systemd (JOURNAL_STREAM names stderr's device and
 # inode) each line of dcbxd -d carries its syslog priority as "<N>" and no
 # timestamp of its own, so `journalctl -p warning` sees warnings and errors;

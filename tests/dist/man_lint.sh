@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # man_lint.sh -- the manual pages, as built: mandoc -Tlint says nothing, and
 # their header carries the date and version configure gave them.
 . "$top_srcdir/tests/lib/tap.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # spdx.sh -- scripts/spdx.sh inserts the SPDX line everywhere, once, without
 # breaking a "#!" line or a file's mode; and the tree itself carries it
 # everywhere once the insertion has been run (all or nothing).
@@ -15,6 +16,10 @@ if git -C "$top_srcdir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
 	(cd "$top_srcdir" && tar -cf - --exclude='./build*' --exclude='./_build' .) | tar -xf - -C "$tmp"
 fi
+# The copy as it was before the insertion: every SPDX comment line taken
+# out again (the tree itself carries them), so insert has work to do.
+find "$tmp" -type f ! -path '*/.git/*' -exec sed -i \
+    -e '/^\(\/\* \|# \|dnl \|\.\\" \|-- \)SPDX-License-Identifier: ISC\( \*\/\)\{0,1\}$/d' {} +
 sh_before=$(find "$tmp" -name '*.sh' -perm -u+x | wc -l)
 
 out=$("$tool" --check "$tmp" 2>/dev/null); rc=$?

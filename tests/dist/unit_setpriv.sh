@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # unit_setpriv.sh -- the shipped systemd unit, without systemd as PID 1: its
 # [Service] keys are read from the built systemd/dcbxd.service and applied
 # by hand -- the identity and capability bounding set by setpriv(1),

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * engine-run -- the pause engine alone on one interface, with a fixed
  * operational config, for tests and benchmarks until the daemon opens it.
- * Built from the same daemon/engine.c the daemon uses.
+ * Built from the same daemon/backend/engine.c the daemon uses.
  *
  *   engine-run IFNAME [--tap NAME] [--speed RATE] [--drain RATE]
  *       [--qmem SIZE] [--stall-ms N] [--cable M] [--mtu N] [--unpaced]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * etool -- traffic tools for the engine tests and benchmarks.  Every frame
  * it generates ends with a 16-octet marker (magic, priority, sequence) so

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # lib.sh -- helpers for the engine's shell tests and benchmarks (sourced
 # after tests/lib/tap.sh and tests/lib/netns.sh).
 ERUN="$top_builddir/tests/engine/engine-run"

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: ISC
 """sockapp.py -- ordinary socket applications for the engine's lossless tests.
 
   sockapp.py recv OUT PORT[,PORT...] [--tcp PORT] [--idle S] [--limit S]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * libFuzzer target: the CEE and CIN decoders.  The first input octet picks
  * CEE (even) or CIN (odd); the rest is the information string after OUI

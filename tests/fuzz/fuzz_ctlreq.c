@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * libFuzzer target for the control protocol's request parser: every line
  * a local client sends reaches proto_parse_request() in the daemon, then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * libFuzzer target: hostile LLDPDUs through the whole DCBX receive path
  * (lldp_decode, dcbx_rx) in every mode and role, then the events that
@@ -11,47 +12,29 @@
 #include <string.h>
 
 #include "dcbx.h"
+#include "dcbx_check.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
-static struct lldp_pdu pdu, back;
+static struct lldp_pdu pdu;
 static struct dcbx_state st;
 static struct dcbx_local l;
-static struct ieee_peer pe;
 static const uint8_t peer_mac[6] = { 0x02, 0, 0, 0, 0, 0x05 };
+
+/* Chassis ID (MAC), port ID (local "p0"), TTL 120. */
+static const uint8_t hdr[] = { 0x02, 0x07, 0x04, 0x02, 0, 0, 0, 0,
+    0x01, 0x04, 0x03, 0x07, 'p', '0', 0x06, 0x02, 0x00, 0x78 };
 
 static void
 check_state(void)
 {
-	if (dcb_ets_validate(&st.oper.ets, NULL) != DCB_OK ||
-	    dcb_pfc_validate(&st.oper.pfc, NULL) != DCB_OK ||
-	    dcb_app_table_validate(&st.oper.app, NULL) != DCB_OK)
-		abort();
-	for (int f = 0; f < DCBX_F__MAX; f++)
-		if (st.feat[f].status >= DCBX_ST__MAX ||
-		    memchr(st.feat[f].reason, '\0', sizeof(st.feat[f].reason))
-		    == NULL)
-			abort();
+	dcbx_check_state(&st);
 }
 
-/* What we transmit must fit one LLDPDU and decode without a rejection. */
 static void
 check_tx(void)
 {
-	/* Chassis ID (MAC), port ID (local "p0"), TTL 120. */
-	static const uint8_t hdr[] = { 0x02, 0x07, 0x04, 0x02, 0, 0, 0, 0,
-	    0x01, 0x04, 0x03, 0x07, 'p', '0', 0x06, 0x02, 0x00, 0x78 };
-	uint8_t buf[LLDP_MAX_PDU];
-	struct wcur w;
-
-	wcur_init(&w, buf, sizeof(buf));
-	wcur_bytes(&w, hdr, sizeof(hdr));
-	dcbx_write_tlvs(&st, &l, &w);
-	lldp_write_end(&w);
-	if (w.bad || lldp_decode(buf, w.len, &back) != LLDP_DEC_OK)
-		abort();
-	if (ieee_peer_decode(&back, &pe) && pe.bad != 0)
-		abort();
+	dcbx_check_tx(&st, &l, hdr, sizeof(hdr));
 }
 
 static void

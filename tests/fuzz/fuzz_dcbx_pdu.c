@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * libFuzzer target: a whole LLDPDU through lldp_decode(), then the IEEE and
  * CEE peer scanners, as the daemon's receive path does.  Checks the

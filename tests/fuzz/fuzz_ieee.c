@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * libFuzzer target: the IEEE 802.1Qaz decoders.  The first input octet
  * picks the subtype (9..12), the rest is the information string after OUI

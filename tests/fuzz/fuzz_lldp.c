@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_lldp.c -- libFuzzer harness for the LLDP frame parser and LLDPDU
  * decoder.  The input is a whole Ethernet frame; when the frame check

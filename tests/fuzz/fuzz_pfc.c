@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * libFuzzer target for the PFC / PAUSE decoder (lib/pfc.c).  The first
  * input octet picks the flags and whether a station address is given, so

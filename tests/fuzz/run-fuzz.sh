@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Run every built libFuzzer target (tests/fuzz/fuzz_*) for FUZZ_SECONDS over
 # its seed corpus (tests/fuzz/corpus/NAME).  TAP output: one test per target.
 . "$top_srcdir/tests/lib/tap.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # backend_select.sh -- choosing a port's backend against the real kernel.
 # A veth has no dcbnl ops: the RTM_GETDCB probe answers EOPNOTSUPP, so a
 # port with an engine = { } block gets the software pause engine (its TAP

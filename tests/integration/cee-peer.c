@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * cee-peer.c -- a crafted CEE DCBX 1.01 peer for the integration tests.
  *

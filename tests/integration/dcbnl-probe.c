@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbnl-probe -- probe interfaces through the dcbnl backend and print one
  * line each: "IFNAME kind=KIND rc=RC firmware=0|1 dcbx=0xNN why=...".

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # dcbnl_probe.sh -- the dcbnl probe against the real kernel: a veth has no
 # dcbnl ops, so RTM_GETDCB answers EOPNOTSUPP and the port must get the
 # software engine, with the reason; a missing device gets read-only.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # dcbnl_strace.sh -- what we send equals what iproute2's `dcb` sends for the
 # same settings.  Both run under strace against the same veth (which has no
 # dcbnl ops, so the kernel answers EOPNOTSUPP to both); the request bytes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # dcbx-lib.sh -- helpers for the DCBX negotiation integration tests
 # (sourced after tap.sh and netns.sh).  Two or three dcbxd run in their own
 # namespaces, each with its own config ($NS_TMP/NAME.conf) and control

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # dcbx_auto.sh -- a server in mode auto against a CEE-only controller:
 # it switches to CEE, adopts the policy (PG, PFC, the App entries CEE can
 # carry) and follows it, and goes back to IEEE when the controller stops.

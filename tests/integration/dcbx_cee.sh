@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # dcbx_cee.sh -- cee DCBX between two dcbxd (namespaces joined by a veth):
 # a willing server adopts a non-willing controller's policy after
 # link-up and follows it on SIGHUP; both non-willing with different PFC

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # dcbx_cee_peer.sh -- dcbxd against a crafted CEE peer (cee-peer.c: hand-
 # built CEE/CIN TLVs, acknowledges dcbxd's SeqNo unless told not to), so
 # that what dcbxd puts on the wire is checked by a reading other than its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # dcbx_invalid.sh -- a peer whose ETS TLVs are invalid (TC bandwidths that
 # sum to 110), injected raw over AF_PACKET into a willing dcbxd: not
 # applied, status "error" with the reason, counted; the valid TLVs of the

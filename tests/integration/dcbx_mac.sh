@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # dcbx_mac.sh -- the PFC tie-break follows the port's MAC when it changes
 # under a running dcbxd (bonding rewrites a slave's MAC).  Two willing
 # ports with different PFC: the lower MAC adopts the higher one's.  Raise

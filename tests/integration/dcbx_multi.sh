@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # dcbx_multi.sh -- two controllers and a willing server on one LAN (a
 # bridge in its own namespace, forwarding the nearest-bridge group
 # address): the server sees two neighbours, reports "multiple-peers" and

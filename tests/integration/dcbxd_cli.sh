@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # dcbxd's command line for operators (issue 15): -v alone is refused
 # before anything starts; a relative -c is resolved at start, so that a
 # daemonized dcbxd (chdir "/") reloads the same file; -t reports every

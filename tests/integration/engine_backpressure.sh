@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Lossless to the application: ordinary socket programs talk through the
 # host interfaces (dcb-a, dcb-b) of two engines at 500 Mb/s; B's host takes
 # frames at 10 Mb/s (1/50 of the line).  (At 1 Gb/s of 1000-octet frames a

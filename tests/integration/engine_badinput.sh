@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Bad input to the engine, counted and never stalling the other priorities.
 # A runs the engine at 100 Mb/s (PFC on priority 3); its host sends
 # priorities 3 and 0 at 20 Mb/s each throughout.  B (no engine) sends from

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # ETS in the engine: priorities 0, 1, 2 in TCs 0, 1, 2 at 50/30/20 %,
 # priority 6 in strict TC 6.  A's engine at 10 Mb/s; B (no engine) counts
 # what arrives on b0 per priority after a 500 ms warm-up.

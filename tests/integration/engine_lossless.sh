@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Lossless end to end: engines on both ends of a0 <-> b0 at 1 Gb/s; B's host
 # takes frames at only 100 Mb/s.  A's host sends a bounded burst on priority
 # 3 (PFC on) and on priority 0 (PFC off), VLAN-tagged (B classifies by the

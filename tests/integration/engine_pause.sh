@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The engine honours PFC and 802.3x PAUSE from its peer.  A at 100 Mb/s runs
 # the engine on a0; B (no engine) sends pause frames on b0 and watches the
 # arrivals of priority 3 and 0 (etool pausecheck).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Stall prevention: B's host stops draining (its TAP is down, so writes
 # fail).  After --stall-ms B must stop asking A to pause priority 3 (time 0),
 # drop and count, and raise a "stall" event; A must not stay paused.  When

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Two dcbxd in two namespaces joined by a veth pair: discovery at link-up
 # and at a simultaneous start, ageing out after SIGKILL (not before the
 # TTL), deletion on the shutdown LLDPDU of a clean stop (a delete, not an

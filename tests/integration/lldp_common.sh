@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # lldp_common.sh -- helpers for the dcbxd integration tests (sourced).
 # Needs tap.sh and netns.sh first.  Daemons run from $top_builddir with -d,
 # their own control socket and config in $NS_TMP; they are queried with

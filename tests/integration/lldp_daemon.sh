@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Process-level behaviour of dcbxd: a locked pid file (a second dcbxd with
 # the same pid file refuses to start and says why), sd_notify READY=1,
 # RELOADING=1 and STOPPING=1 (read from our own NOTIFY_SOCKET), and -u:

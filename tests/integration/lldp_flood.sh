@@ -1,7 +1,8 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # A flood of malformed LLDP frames (bounded: 3 s) while the control socket
 # keeps answering; the counters show the frames.  The flood switches the
-# port to a packet ring and its end switches it back (port.c); a valid
+# port to a packet ring and its end switches it back (port_rx.c); a valid
 # LLDPDU afterwards is heard on the socket queue again.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"

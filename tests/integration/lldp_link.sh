@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Links that change under a running dcbxd: down/up (agent stops and starts,
 # neighbours flushed at link down, fast transmission at link up), renamed
 # (the port follows the new name while the config still matches it; a name

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # lldp_mgmt.sh -- what two dcbxd learn of each other's System Capabilities
 # and Management Addresses (802.1AB-2016 8.5.8, 8.5.9), through the real
 # encoder, a veth and the real decoder, as show-neighbors and dcbctl -j

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Configuration checks and reloads: dcbxd -t names file:line for each kind
 # of error and says "configuration OK" for a good file; SIGHUP with a good
 # file applies what changed (the peer sees the new system name) without

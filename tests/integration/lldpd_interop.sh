@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Interop with Debian's lldpd: each side shows the other's chassis ID,
 # port ID, system name and TTL.
 . "$top_srcdir/tests/lib/tap.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # metrics_prom.sh -- a real Prometheus (Debian's) scrapes a running dcbxd's
 # metrics listener in its namespace: the target is up, the series are
 # there, and their values follow the state (a PFC change on the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # monitor_events.sh -- the monitor events no other test watched, from a
 # real daemon through `dcbctl -j monitor`: reload, neighbor-added, then
 # mode-changed (auto mode, which starts on IEEE, follows a CEE-only peer

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # pfcwd_deadlock.sh -- the deadlock of a cyclic pause between two engines,
 # detected on both sides and broken by the watchdog's drop action.
 #

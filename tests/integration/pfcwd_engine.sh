@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # pfcwd_engine.sh -- the PFC watchdog on an engine port, with real daemons
 # and frames in namespaces.  dcbxd runs the pause engine on hp0 (100 Mb/s,
 # so 65535 quanta are 336 ms: an XOFF every 10 ms never runs out, even when

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # pfcwd_lib.sh -- what the PFC watchdog's daemon tests share (sourced after
 # tap.sh and netns.sh): dcbxd and the engine tools, and one row of
 # `dcbctl -j show pfcwd` judged by a Python expression.

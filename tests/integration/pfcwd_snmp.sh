@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # pfcwd_snmp.sh -- the PFC watchdog's SNMP notifications, through Debian's
 # snmpd (AgentX master) to snmptrapd: a storm on an engine port's priority
 # 3 sends dcbxdPfcStormDetected with the port name and the priority, its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Which interfaces dcbxd manages by default (issue 15, "Defaults"): with no
 # ports list, physical Ethernet ports only -- none of the veth, dummy, ifb,
 # bridge, tap and vlan devices here; an entry that names a virtual device

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # snmp_lib.sh -- helpers for the SNMP integration tests (sourced after
 # tap.sh and netns.sh): Debian's snmpd as AgentX master and snmptrapd on
 # loopback ports of the root namespace, dcbxd in network namespaces (the

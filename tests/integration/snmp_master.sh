@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # snmp_master.sh -- the subagent and its master agent's life: dcbxd starts
 # with no snmpd (runs normally, says so once), connects when snmpd comes,
 # and reconnects within a few seconds after snmpd restarts.

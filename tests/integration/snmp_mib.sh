@@ -1,6 +1,7 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # snmp_mib.sh -- DCBXD-MIB passes smilint at level 3 with no message, and
-# its OIDs are the ones the subagent serves (daemon/snmp_mib.c).
+# its OIDs are the ones the subagent serves (daemon/snmp/snmp_mib.c).
 . "$top_srcdir/tests/lib/tap.sh"
 
 command -v smilint >/dev/null 2>&1 || skip_all "smilint (smitools) not installed"

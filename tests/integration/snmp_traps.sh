@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # snmp_traps.sh -- two controllers that disagree on PFC (3,4 against 3,5):
 # the one that is an AgentX subagent sends exactly one dcbxdFeatureMismatch
 # with the port, the feature and both values; agreeing again sends

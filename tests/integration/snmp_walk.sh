@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # snmp_walk.sh -- a controller (PFC 3,4, ETS 50/30/20, APP UDP 4791 -> 3)
 # and a willing server joined by a veth; the server's dcbxd is an AgentX
 # subagent of a real snmpd.  Walks of LLDP-MIB, the LLDP-EXT-DOT1 DCBX

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * mk_lldp.c -- the LLDP frames of the interop pcap, built with lib/lldp.c,
  * lib/ieee.c and lib/cee.c, and the fields tshark should show for them.

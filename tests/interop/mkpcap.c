@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * mkpcap -- write frames built by OUR encoders to classic pcap files
  * (linktype 1) and, next to each, what every frame is meant to say as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * mkpcap.h -- shared by the interop frame writer: a pcap sink and the
  * expectation file ("FRAME FIELD VALUE" lines, tshark field names).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # pdml-fields.awk -- tshark -T pdml on stdin -> "FRAME FIELD SHOW" lines for
 # every visible named field of the protocols under test (eth, lldp, macc),
 # in tshark's order.  Hidden fields (hide="yes") are aliases of visible ones.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tshark.sh -- what our encoders send, decoded by Wireshark's tshark.
 #
 # tests/interop/mkpcap writes frames built by lib/ (LLDP with every basic

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # netns.sh -- network namespaces for tests, always cleaned up.
 #
 # ns_setup PREFIX creates a unique namespace prefix ($NS_PREFIX); ns_add NAME

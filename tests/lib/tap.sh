@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # tap.sh -- minimal TAP producer for the shell tests.  Source it, then call
 # plan N (or no_plan), ok/not_ok/check/skip, and finish.  Every test is
 # bounded: use 'wait_for SECONDS CMD...' instead of open-ended loops.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # layers.sh -- the daemon's layers (doc/DESIGN.md) hold: each file of
 # daemon/ includes only daemon headers of its own layer or below, and the
 # layers under the subscribers read no global daemon context (dx).  Files
@@ -13,14 +14,15 @@ D=$top_srcdir/daemon
 layer() {
 	case $1 in
 	event|log|priv|link|ifspeed|notify) echo sys ;;
-	conf|conf_field) echo conf ;;
+	conf|conf_field|conf_int|conf_account|conf_match|conf_persist)
+		echo conf ;;
 	dcbxd) echo context ;;
 	agent|sock) echo lldp ;;
 	backend|dcbnl|dcbnl_int|dcbnl_cee|dcbnl_mon|dcbnl_msg|dcbnl_msg_int|\
 	dcbnl_msg_cee|dcbnl_watch|engine|engine_dp|engine_int|engine_wd|\
 	engine_tc|engine_bpf)
 		echo backend ;;
-	port|port_be|mgmt) echo port ;;
+	port|port_be|port_int|port_rx|port_dcbx|mgmt) echo port ;;
 	ctl|show|doctor) echo control ;;
 	metrics) echo metrics ;;
 	snmp|snmp_int|snmp_view|snmp_mib|snmp_dcbx|snmp_trap) echo snmp ;;

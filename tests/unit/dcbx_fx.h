@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dcbx_fx.h -- fixtures shared by the DCBX negotiation tests: a local
  * side, a peer that differs from it in every feature, peer TLV builders

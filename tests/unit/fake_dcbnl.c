@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fake_dcbnl.c -- the fake kernel for test_dcbnl.c (see fake_dcbnl.h).
  * Written from linux/dcbnl.h and net/dcb/dcbnl.c's documented behaviour,
- * independently of daemon/dcbnl_msg.c, so a layout slip there shows here.
+ * independently of daemon/backend/dcbnl_msg.c, so a layout slip there shows here.
  */
 #include <errno.h>
 #include <stdio.h>

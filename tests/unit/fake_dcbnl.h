@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fake_dcbnl.h -- a fake kernel behind struct dcbnl_tr for the dcbnl unit
  * tests.  It decodes every request with the uapi structs alone (struct

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fake_engine.c -- the engine's entry points for unit tests that link
  * backend.c (which can open an engine) but never open one: each says so
@@ -53,6 +54,14 @@ engine_wd_sample(struct backend *b, struct engine_wd *w)
 {
 	(void)b; (void)w;
 	fail_msg("engine_wd_sample called");
+	return (-EINVAL);
+}
+
+int
+engine_wd_ask(struct backend *b)
+{
+	(void)b;
+	fail_msg("engine_wd_ask called");
 	return (-EINVAL);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fake_event.c -- ev_timer_* and ev_now_ms() over an injected clock; see
  * fake_event.h.  A timer fires at most once per arm, as an EV_TIMEOUT

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: ISC */
 /*
- * fake_event.h -- the timer half of daemon/event.h without libevent, for
+ * fake_event.h -- the timer half of daemon/sys/event.h without libevent, for
  * unit tests that link daemon modules through seams.  The clock is
  * injected: it only moves when a test calls fake_ev_advance(), so 802.1AB
  * and retry timing is checked to the millisecond without sleeping.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pdu_fx.h -- a whole LLDPDU for the peer-decode tests of the TLV codecs:
  * the mandatory TLVs of a switch "sw" port "eth0" (TTL 120), then what the

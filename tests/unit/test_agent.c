@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: ISC */
 /*
- * test_agent.c -- daemon/agent.c on its own: this file is the agent's
+ * test_agent.c -- daemon/lldp/agent.c on its own: this file is the agent's
  * owner through struct agent_ops (send captures frames, as lldpd's
  * pcap_ops does) with its own counters and config; fake_event.c gives it
  * timers on an injected clock, so that 802.1AB timing is checked to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Unit tests for the CEE DCBX 1.01 codec and CIN recognition (lib/cee.c). */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,5 @@
-/* Unit tests for the configuration file (daemon/conf.c). */
+/* SPDX-License-Identifier: ISC */
+/* Unit tests for the configuration file (daemon/conf/conf.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

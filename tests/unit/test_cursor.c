@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Unit tests for the bounded cursor (lib/cursor.h). */
 #include <stdarg.h>
 #include <stddef.h>

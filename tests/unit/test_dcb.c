@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Unit tests for the DCB model: defaults, validation, equality, APP edits. */
 #include <stdarg.h>
 #include <stddef.h>

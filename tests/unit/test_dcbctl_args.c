@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Unit tests for dcbctl's `set` argument parsing (ctl/args.c): a table of
  * command words -> the "set" request they produce, or the error sentence.

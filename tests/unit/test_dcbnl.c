@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Unit tests for the dcbnl backend (daemon/dcbnl*.c) through the fake
  * kernel transport of fake_dcbnl.c, which decodes every request against

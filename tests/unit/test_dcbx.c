@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Unit tests for IEEE 802.1Qaz DCBX negotiation (lib/dcbx_ieee.c) and the
  * per-port events of lib/dcbx.c: tables of willing bits for ETS, PFC and
@@ -720,12 +721,40 @@ rx_same_dcbx_tlvs_are_not_negotiated_again(void **state)
 	assert_int_equal(host.st.oper.pfc.pfc_en, 0x81);
 }
 
+/*
+ * A known peer whose DCBX TLVs change (here: the willing host restarted
+ * and is back on its admin config) is flagged, so that the daemon answers
+ * with fast transmission; its repeats, and a new peer, are not.
+ */
+static void
+rx_known_peer_with_other_tlvs_is_flagged(void **state)
+{
+	struct fx_agent sw, host;
+
+	(void)state;
+	fx_link(&sw, DCBX_CFG_IEEE, &host, DCBX_CFG_IEEE);
+	fx_converge(&sw, &host);
+	assert_int_equal(host.st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	assert_int_equal(fx_send(&host, &sw) & DCBX_CHG_PEER, 0);
+	/* kill -9, restart: the host's state is new, its TLVs its admin. */
+	dcbx_init(&host.st, &host.l);
+	assert_true(fx_send(&host, &sw) & DCBX_CHG_PEER);
+	assert_int_equal(fx_send(&host, &sw), 0);
+	/* The controller's answer puts the host back on its policy. */
+	assert_true(fx_send(&sw, &host) & DCBX_CHG_OPER);
+	assert_int_equal(host.st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	/* A first PDU after the peer left is no change of a known peer. */
+	(void)dcbx_peer_gone(&sw.st, &sw.l, false);
+	assert_int_equal(fx_send(&host, &sw) & DCBX_CHG_PEER, 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ieee_ets_follows_willing_table),
 		cmocka_unit_test(rx_same_dcbx_tlvs_are_not_negotiated_again),
+		cmocka_unit_test(rx_known_peer_with_other_tlvs_is_flagged),
 		cmocka_unit_test(ieee_ets_ignores_peer_ets_config_without_reco),
 		cmocka_unit_test(ieee_pfc_follows_willing_and_mac_table),
 		cmocka_unit_test(ieee_pfc_tie_break_converges_from_both_sides),

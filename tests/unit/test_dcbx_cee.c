@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Unit tests for CEE 1.01 negotiation (lib/dcbx_cee.c) and IEEE/CEE
  * auto-detection: seq/ack sequences with lost and repeated PDUs, the

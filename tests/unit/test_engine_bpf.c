@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_engine_bpf -- the host interface's classic-BPF classifier
- * (daemon/engine_bpf.c) puts every frame in the class of the priority
+ * (daemon/backend/engine_bpf.c) puts every frame in the class of the priority
  * esched_classify() gives it.  The program runs here on a small classic
  * BPF interpreter of the instructions it uses (loads absolute, indirect,
  * the header-length load, the VLAN ancillary loads, ALU, jumps, returns),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_engine_snap.c -- the engine's counters snapshot as the event loop
  * reads it (stats(), show(): `dcbctl show stats` and every scrape): it
@@ -8,7 +9,7 @@
  * data plane that does not get the CPU), and SIGALRM turns a wait into a
  * failure instead of a hang.
  */
-#include "../../daemon/engine.c"
+#include "../../daemon/backend/engine.c"
 
 #include <setjmp.h>
 #include <signal.h>
@@ -151,6 +152,92 @@ a_publication_in_progress_gives_the_last_good_copy(void **st)
 	b.ops->close(&b);
 }
 
+/* What dp_publish() leaves for the watchdog: publication n, taken now. */
+static void
+publish_wd(struct engine *e, uint64_t n)
+{
+	e->snap_wseq++;
+	e->snap.wd.p[3].pfc_rx = 10 * n;
+	e->snap.wd.p[3].tx = 10 * n + 1;
+	e->snap.wd.p[3].queued = 5;
+	e->snap.wd.p[3].paused = true;
+	e->snap.wd.ignore = (uint8_t)n;
+	e->snap.pub = n;
+	e->snap.at = eng_now();
+	e->snap_wseq++;
+}
+
+/*
+ * The watchdog's poll (pfcwd_port.c: every pfc-watchdog-poll ms, in the
+ * event loop) once waited up to 200 ms per engine port for the data plane
+ * to answer.  Now it reads the published sample with the engine's mutex
+ * held elsewhere for good and no data-plane thread, asks for the next one
+ * without waiting (a kick), and never hands the same sample out twice.
+ */
+static void
+wd_sample_never_waits_for_the_data_plane(void **st)
+{
+	struct backend b;
+	struct engine *e = fake_engine(&b);
+	struct engine_wd w;
+	pthread_t t;
+
+	(void)st;
+	publish_wd(e, 1);
+	assert_int_equal(pthread_create(&t, NULL, hold_mutex, e), 0);
+	pthread_join(t, NULL);
+	signal(SIGALRM, on_alarm);
+	alarm(5);
+	assert_int_equal(engine_wd_ask(&b), 0);
+	assert_true(e->want_snap && e->ctl_pending);
+	kicked(e, true);
+	memset(&w, 0, sizeof(w));
+	assert_int_equal(engine_wd_sample(&b, &w), 0);
+	assert_int_equal(w.p[3].pfc_rx, 10);
+	assert_int_equal(w.p[3].tx, 11);
+	assert_int_equal(w.p[3].queued, 5);
+	assert_true(w.p[3].paused);
+	assert_int_equal(w.ignore, 1);
+	assert_true(w.age_ms < 5000);
+	/* Reading gives the data plane no work ... */
+	kicked(e, false);
+	/* ... and, with no new publication, says so instead of repeating the last
+	 * (which would read as a pause with no PFC frame: no storm). */
+	memset(&w, 0, sizeof(w));
+	assert_int_equal(engine_wd_sample(&b, &w), -EAGAIN);
+	assert_int_equal(w.p[3].pfc_rx, 0);
+	publish_wd(e, 2);
+	assert_int_equal(engine_wd_sample(&b, &w), 0);
+	assert_int_equal(w.p[3].pfc_rx, 20);
+	alarm(0);
+	pthread_mutex_unlock(&e->mu);
+	b.ops->close(&b);
+}
+
+static void
+wd_sample_skips_a_publication_in_progress(void **st)
+{
+	struct backend b;
+	struct engine *e = fake_engine(&b);
+	struct engine_wd w;
+
+	(void)st;
+	/* Nothing published yet: no sample (not zeros). */
+	assert_int_equal(engine_wd_sample(&b, &w), -EAGAIN);
+	publish_wd(e, 1);
+	assert_int_equal(engine_wd_sample(&b, &w), 0);
+	/* Half of publication 2 written: the last good copy is 1, seen. */
+	e->snap_wseq++;
+	e->snap.pub = 2;
+	e->snap.wd.p[3].pfc_rx = 999;
+	assert_int_equal(engine_wd_sample(&b, &w), -EAGAIN);
+	e->snap_wseq++;
+	assert_int_equal(engine_wd_sample(&b, &w), 0);
+	assert_int_equal(w.p[3].pfc_rx, 999);
+	assert_int_equal(engine_wd_sample(&b, &w), -EAGAIN);
+	b.ops->close(&b);
+}
+
 static void
 engine_refresh_gives_up_when_the_data_plane_does_not_answer(void **st)
 {
@@ -173,6 +260,8 @@ main(void)
 		cmocka_unit_test(a_publication_in_progress_gives_the_last_good_copy),
 		cmocka_unit_test(
 		    engine_refresh_gives_up_when_the_data_plane_does_not_answer),
+		cmocka_unit_test(wd_sample_never_waits_for_the_data_plane),
+		cmocka_unit_test(wd_sample_skips_a_publication_in_progress),
 	};
 
 	return (cmocka_run_group_tests_name("engine_snap", tests, NULL, NULL));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Unit tests for the headroom calculator (lib/headroom.c) against seed 000's
  * worked example and its "practical approach" numbers.

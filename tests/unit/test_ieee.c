@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Unit tests for the IEEE 802.1Qaz DCBX TLV codecs (lib/ieee.c). */
 #include <stdarg.h>
 #include <stddef.h>

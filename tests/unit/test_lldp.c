@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Unit tests for the LLDPDU reader and writer (lib/lldp.c). */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_metrics.c -- the storm records that metrics (dcbxd_pfc_storms_total,
  * dcbxd_pfc_storm_active) and doctor (pfc-storm, pfc-storm-recent) read,

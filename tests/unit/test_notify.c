@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: ISC */
 /*
- * test_notify.c -- daemon/notify.c, the event bus: delivery order, nested
+ * test_notify.c -- daemon/sys/notify.c, the event bus: delivery order, nested
  * posts, (un)subscribing from inside a delivery, the subscriber limit and
  * slot reuse, the per-type counters.
  */

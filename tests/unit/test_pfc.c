@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Unit tests for PFC / PAUSE frames, FCS and quanta (lib/pfc.c). */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_pfcwd.c -- the PFC watchdog's decisions (lib/pfcwd.c) on a clock
  * driven by hand: storm after detection-time of storm-like intervals,

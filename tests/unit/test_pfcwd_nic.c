@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: ISC */
 /*
- * test_pfcwd_nic.c -- the PFC watchdog on a NIC port (daemon/pfcwd_port.c)
+ * test_pfcwd_nic.c -- the PFC watchdog on a NIC port (daemon/watchdog/pfcwd_port.c)
  * through the real dcbnl backend and port_be.c, against the fake kernel of
  * fake_dcbnl.c (no NIC with dcbnl ops exists here) and the fake event
  * layer's injected clock.  Rising ieee_pfc indications with no TX progress

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: ISC */
 /*
- * test_port_be.c -- daemon/port_be.c (backend upkeep) through seams: a
+ * test_port_be.c -- daemon/port/port_be.c (backend upkeep) through seams: a
  * fake event layer with an injected clock (fake_event.c), a scripted
  * backend whose apply() returns what each test says, the real read-only
  * fallback of backend.c, and the real dcbnl backend and RTNLGRP_DCB
@@ -467,11 +468,21 @@ pfc_counters_are_sampled_per_port_at_its_own_interval(void **state)
 	assert_int_equal(sb.stats_at[2], t0 + 23000);
 	assert_int_equal(a->pfc_samples, 3);
 	assert_int_equal(a->pfc.pfc_requests[3], 300);
+	/* doctor's base: the sample before the last, the port's own. */
+	assert_int_equal(a->pfc_base.pfc_requests[3], 200);
 	assert_int_equal(a->pfc_ms, t0 + 20000);
 	/* A failed read keeps the last good sample and its time. */
 	assert_int_equal(b->pfc_samples, 2);
 	assert_int_equal(b->pfc.pfc_indications[3], 14);
+	assert_int_equal(b->pfc_base.pfc_indications[3], 7);
 	assert_int_equal(b->pfc_ms, t0 + 13000);
+	/* A backend (re)opened counts from zero: so does the base, not from
+	 * the old backend's last sample. */
+	port_be_reset(a);
+	fake_ev_advance(0);
+	assert_int_equal(a->pfc_samples, 4);
+	assert_int_equal(a->pfc.pfc_requests[3], 400);
+	assert_int_equal(a->pfc_base.pfc_requests[3], 0);
 	assert_int_equal(c->pfc_samples, 0);
 	/*
 	 * One timer per port that has counters; the read-only port has

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_priv.c -- priv_drop() confines the process it runs in: the uid,
  * the two capabilities (effective, permitted, bounding), no_new_privs,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Unit tests for the control protocol's shared code (ctl/proto.c). */
 #include <stdarg.h>
 #include <stddef.h>

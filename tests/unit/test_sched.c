@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Unit tests for lib/esched.c: the engine's classifier, ETS scheduler, pause
  * timers and ingress thresholds, driven by a hand-held clock.

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: ISC */
 /*
- * test_show_note.c -- show_note() (daemon/show.c): each note as the
+ * test_show_note.c -- show_note() (daemon/control/show.c): each note as the
  * control protocol's monitor event, byte for byte on the wire
  * (proto_line()), in the names and key order ctl/proto.h documents; the
  * notes the protocol has no event for give none.  The daemon's modules

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_snmp_view.c -- the sorted instance list behind the SNMP subagent:
  * GET, GETNEXT (with and without the AgentX include flag), ordering by

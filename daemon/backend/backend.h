@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * backend.h -- where the operational DCB config goes: the NIC through
+ * dcbnl, the software pause engine, or nowhere (read-only, which still
+ * records what it would have applied so that tests and dcbctl can see it).
+ *
+ * Port code sees only this interface.
+ */
+#ifndef BACKEND_H
+#define BACKEND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dcb.h"
+
+struct json_t;
+struct ev_io;
+
+enum backend_kind {
+	BACKEND_READONLY = 0,
+	BACKEND_DCBNL,
+	BACKEND_ENGINE,
+};
+extern const char *const backend_kind_name[];	/* "readonly" "dcbnl" "engine" */
+
+/* Per-priority PFC counters as struct ieee_pfc has them. */
+struct backend_stats {
+	uint64_t	pfc_requests[DCB_NPRIO];	/* PFC frames sent */
+	uint64_t	pfc_indications[DCB_NPRIO];	/* PFC frames received */
+	uint64_t	pause_rx;	/* 802.3x PAUSE received (engine) */
+};
+
+/* Negotiated DCBX version, for SDCBX and the CEE command set. */
+enum backend_dcbx { BACKEND_DCBX_IEEE = 0, BACKEND_DCBX_CEE = 1 };
+
+struct backend;
+struct conf_port;
+
+/*
+ * What a backend gets from the daemon around it (it reads no global):
+ * whether it may touch the NIC at all, the dcbnl restore-on-close
+ * setting, and where its asynchronous events go (the pause engine's
+ * stall, recover, ...: enum engine_ev_kind, a priority or -1, 0 or a
+ * negative errno), logged by the backend before the call.
+ */
+typedef void backend_event_fn(void *arg, int kind, int prio, int err);
+/*
+ * Someone else changed the device's config (cmd: what the kernel said,
+ * 0 if unknown): the backend knows the new state, the owner may apply.
+ */
+typedef void backend_nic_fn(void *arg, int cmd);
+struct backend_env {
+	bool			 read_only;
+	bool			 restore_on_close;
+	backend_event_fn	*event;		/* may be NULL */
+	backend_nic_fn		*nic_changed;	/* may be NULL */
+	void			*arg;		/* for both */
+};
+
+struct backend_ops {
+	const char	*name;
+	/*
+	 * Make 'oper' the device's config.  0 on success (also when nothing
+	 * changed), or a negative errno; the reason is in b->error.
+	 */
+	int	(*apply)(struct backend *, const struct dcb_config *oper,
+		    enum backend_dcbx);
+	int	(*stats)(struct backend *, struct backend_stats *);
+	/* Extra state for `dcbctl show ports/stats` (may be NULL). */
+	struct json_t *(*show)(struct backend *);
+	void	(*close)(struct backend *);
+};
+
+struct backend {
+	const struct backend_ops *ops;
+	enum backend_kind	kind;
+	void			*priv;
+	char			ifname[16];
+	char			why[160];	/* why this backend was chosen */
+	bool			firmware;	/* the NIC's firmware runs DCBX
+						   (LLD_MANAGED): read, never
+						   written */
+	int			err;		/* last error, negative errno or 0 */
+	char			error[160];	/* and its text, "" if none */
+	bool			applied;	/* 'last' is valid */
+	struct dcb_config	last;		/* last config applied */
+	uint64_t		applies;	/* successful applies */
+	uint64_t		errors;		/* failed applies */
+	struct ev_io		*watch;		/* the daemon's watch on the
+						   backend's event fd, if any */
+	uint64_t		writes;		/* device writes sent */
+	backend_event_fn	*event;		/* from struct backend_env */
+	backend_nic_fn		*nic_changed;
+	void			*event_arg;
+};
+
+/*
+ * Backend selection (backend.c): dcbnl when the NIC has dcbnl ops, the
+ * engine when the port has an engine = { } block (or backend = engine),
+ * else read-only -- and b->why says which and why.  backend_apply() calls
+ * ops->apply, which keeps the books of struct backend (last, applies,
+ * errors, error text).
+ */
+int	backend_open(struct backend *, const char *ifname,
+	    const struct conf_port *, const struct backend_env *);
+int	backend_apply(struct backend *, const struct dcb_config *,
+	    enum backend_dcbx);
+/* Where an open backend's events go (backend_open() does it). */
+void	backend_set_env(struct backend *, const struct backend_env *);
+void	backend_close(struct backend *);
+
+/*
+ * The books every ops->apply keeps.  Inline so that each backend's unit
+ * test links its backend alone, without backend.c.
+ */
+
+/* A successful apply; oper NULL: the backend has set b->last itself. */
+static inline void
+backend_record(struct backend *b, const struct dcb_config *oper)
+{
+	if (oper != NULL)
+		b->last = *oper;
+	b->applied = true;
+	b->applies++;
+	b->err = 0;
+	b->error[0] = '\0';
+}
+
+/* A failed apply: err (negative errno) and why it failed; returns err. */
+static inline int
+backend_record_err(struct backend *b, int err, const char *why)
+{
+	b->errors++;
+	b->err = err;
+	snprintf(b->error, sizeof(b->error), "%s", why);
+	return (err);
+}
+
+#endif /* BACKEND_H */

@@ -1,0 +1,1058 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * ctl.c -- control socket server.
+ *
+ * Each client has an input buffer that grows to hold one request line and
+ * an output queue that grows to hold the responses; there is no fixed
+ * message size (lldpd's 512 KiB cap breaks at ~580 neighbours).  Writes
+ * never block: what the socket does not take waits for EPOLLOUT.
+ *
+ * A hostile or stuck client must cost bounded memory and no CPU:
+ *   - requests run one at a time, and the next one only while the replies
+ *     queued before it stay under CTL_OUT_PAUSE: a client that pipelines
+ *     requests and never reads its answers stops being read (the kernel
+ *     then blocks its writes), instead of amplifying each 21-octet request
+ *     into kilobytes of queued reply;
+ *   - every client's buffers (input and output) count in one budget,
+ *     CTL_MEM_BUDGET: above it, only a client with nothing queued gets its
+ *     next request run, an input line may not grow past its first chunk,
+ *     and a subscriber with a backlog is dropped;
+ *   - at most CTL_CLIENTS_MAX clients, and no more than half the
+ *     descriptors RLIMIT_NOFILE allows (ports and engines need theirs);
+ *     when full, or when accept() fails with EMFILE (a spare descriptor
+ *     is kept for that moment), the client idle the longest gives way,
+ *     or the newcomer is told why and closed.
+ *     The listening socket never stays readable without being served (the
+ *     busy loop of a level-triggered accept that keeps failing), and the
+ *     failures are logged at most every CTL_LOG_EVERY_MS;
+ *   - a subscriber whose peer closes is freed at once, not at the next
+ *     event.  A subscriber whose queue passes CTL_SUB_MAX is dropped: a
+ *     slow monitor must not make the daemon hold memory or stall.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include "ctl.h"
+#include "dcbxd.h"
+#include "doctor.h"
+#include "event.h"
+#include "log.h"
+#include "metrics.h"
+#include "pfcwd_port.h"
+#include "port.h"
+#include "proto.h"
+#include "show.h"
+
+#define CTL_READ_CHUNK	(64 * 1024)
+#define CTL_IN_MAX	(4u << 20)	/* one request line */
+#define CTL_OUT_PAUSE	(256u * 1024)	/* run no request above this */
+#define CTL_OUT_KEEP	(64u * 1024)	/* output buffer kept when empty */
+#define CTL_SUB_MAX	(8u << 20)	/* drop a subscriber above this */
+#define CTL_MEM_BUDGET	(32u << 20)	/* every client's buffers together */
+#define CTL_ACCEPT_MAX	16		/* per wakeup */
+#define CTL_CLIENTS_MAX	128
+#define CTL_BACKOFF_MS	100		/* no descriptor at all: wait */
+#define CTL_LOG_EVERY_MS 10000
+#define CTL_HUP_CHECK_MS 2000		/* half-closed subscribers */
+
+struct client {
+	struct client	*next;
+	int		 fd;
+	struct ev_io	*io;
+	char		*in;
+	size_t		 inlen, incap;
+	char		*out;
+	size_t		 outoff, outlen, outcap;
+	uint64_t	 active_ms;	/* last request or connect */
+	bool		 subscriber;
+	bool		 ready;		/* a whole line waits in 'in' */
+	bool		 eof;		/* peer done sending: flush, close */
+	bool		 dead;
+};
+
+static struct {
+	int		 fd;
+	struct ev_io	*io;
+	char		 path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct client	*clients;
+	unsigned int	 nclients;
+	unsigned int	 max_clients;	/* CTL_CLIENTS_MAX or less; half of
+					   them may subscribe, so that
+					   requests always find room */
+	unsigned int	 nsubs;
+	size_t		 mem;		/* all clients' incap + outcap */
+	size_t		 out_pause;	/* CTL_OUT_PAUSE (ctl_set_limits()) */
+	size_t		 budget;	/* CTL_MEM_BUDGET (ctl_set_limits()) */
+	int		 spare;		/* /dev/null, given up on EMFILE */
+	struct ev_timer	*reap;		/* frees clients found dead */
+	struct ev_timer	*backoff;	/* accepts again after EMFILE */
+	struct ev_timer	*hup;		/* looks for half-closed subscribers
+					   that closed altogether */
+	struct dcbxd	*d;		/* its config and bus (ctl_init()) */
+	const struct ctl_ops *ops;
+	bool		 subscribed;	/* to d->nf */
+} ctl = { .fd = -1, .spare = -1, .out_pause = CTL_OUT_PAUSE,
+    .budget = CTL_MEM_BUDGET };
+
+/* One kind of refusal, logged at most every CTL_LOG_EVERY_MS. */
+struct ctl_quiet {
+	uint64_t	 log_ms;	/* last logged */
+	unsigned int	 n;		/* not logged since */
+};
+
+static void	ctl_client_io(int, bool, bool, void *);
+
+/*
+ * Refusals (EMFILE, too many clients, the memory budget) come in floods
+ * when someone means harm: one line per CTL_LOG_EVERY_MS, with a count.
+ */
+static void
+ctl_log_refusal(struct ctl_quiet *q, const char *what, int err)
+{
+	uint64_t now = ev_now_ms();
+
+	if (q->log_ms != 0 && now - q->log_ms < CTL_LOG_EVERY_MS) {
+		q->n++;
+		return;
+	}
+	log_warnx(LOG_SUB_CTL, "%s%s%s (%u more not logged)", what,
+	    err != 0 ? ": " : "", err != 0 ? strerror(err) : "", q->n);
+	q->log_ms = now;
+	q->n = 0;
+}
+
+/* Account a buffer's new capacity in the budget. */
+static void
+ctl_mem(size_t *cap, size_t ncap)
+{
+	ctl.mem = ctl.mem - *cap + ncap;
+	*cap = ncap;
+}
+
+static void
+client_free(struct client *c)
+{
+	struct client **pp;
+
+	for (pp = &ctl.clients; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	if (c->subscriber)
+		ctl.nsubs--;
+	ctl.nclients--;
+	ctl_mem(&c->incap, 0);
+	ctl_mem(&c->outcap, 0);
+	ev_io_free(c->io);
+	close(c->fd);
+	free(c->in);
+	free(c->out);
+	free(c);
+}
+
+static size_t
+client_pending(const struct client *c)
+{
+	return (c->outlen - c->outoff);
+}
+
+/*
+ * May c's next request run now?  Not while its earlier replies are
+ * unread; over the budget, not while it has any reply queued.
+ */
+static bool
+client_may_run(const struct client *c)
+{
+	if (client_pending(c) >= ctl.out_pause)
+		return (false);
+	return (ctl.mem <= ctl.budget || client_pending(c) == 0);
+}
+
+/* Write what the socket takes now. */
+static void
+client_send_now(struct client *c)
+{
+	ssize_t n;
+
+	while (client_pending(c) > 0) {
+		n = send(c->fd, c->out + c->outoff, client_pending(c),
+		    MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n <= 0) {
+			c->dead = true;
+			return;
+		}
+		c->outoff += (size_t)n;
+	}
+	if (client_pending(c) == 0) {
+		c->outoff = c->outlen = 0;
+		/* One big reply must not pin its buffer for good. */
+		if (c->outcap > CTL_OUT_KEEP) {
+			free(c->out);
+			c->out = NULL;
+			ctl_mem(&c->outcap, 0);
+		}
+	}
+}
+
+/*
+ * Send, then decide what to watch: EPOLLOUT while replies wait, or while
+ * requests wait that may now run (the socket is writable then, so this is
+ * a call back on the next loop turn, after the other clients: the lines
+ * left by client_lines() must not wait for input that will not come);
+ * input only while nothing whole waits to run and requests may run.
+ */
+static void
+client_flush(struct client *c)
+{
+	client_send_now(c);
+	if (c->dead)
+		return;
+	if (client_pending(c) == 0 && c->eof && !c->ready &&
+	    !c->subscriber) {
+		c->dead = true;
+		return;
+	}
+	ev_io_want_write(c->io, client_pending(c) > 0 ||
+	    (c->ready && client_may_run(c)));
+	ev_io_want_read(c->io, !c->eof && !c->ready && client_may_run(c));
+}
+
+static int
+client_queue(struct client *c, const char *s, size_t len)
+{
+	size_t cap;
+	char *p;
+
+	if (c->outoff > 0 && c->outoff == c->outlen)
+		c->outoff = c->outlen = 0;
+	if (c->outlen + len > c->outcap) {
+		if (c->outoff > 0) {	/* reclaim what was sent */
+			memmove(c->out, c->out + c->outoff, client_pending(c));
+			c->outlen -= c->outoff;
+			c->outoff = 0;
+		}
+		for (cap = c->outcap ? c->outcap : 4096; cap < c->outlen + len;)
+			cap *= 2;
+		if (cap != c->outcap) {
+			if ((p = realloc(c->out, cap)) == NULL)
+				return (-ENOMEM);
+			c->out = p;
+			ctl_mem(&c->outcap, cap);
+		}
+	}
+	memcpy(c->out + c->outlen, s, len);
+	c->outlen += len;
+	return (0);
+}
+
+/* An event for a subscriber would take its backlog too far: drop it. */
+static bool
+client_sub_overflow(const struct client *c, size_t len)
+{
+	return (client_pending(c) + len > CTL_SUB_MAX ||
+	    (ctl.mem > ctl.budget && client_pending(c) > ctl.out_pause));
+}
+
+static void
+client_send(struct client *c, json_t *msg)
+{
+	char *line;
+
+	if (msg == NULL)
+		msg = proto_err("ENOMEM", "out of memory");
+	line = proto_line(msg);
+	json_decref(msg);
+	if (line == NULL || client_queue(c, line, strlen(line)) < 0)
+		c->dead = true;
+	free(line);
+}
+
+/* ------------------------------------------------------------ commands */
+
+/* Resolve args.dev; NULL with *err set when it names no port. */
+static struct port *
+ctl_dev(json_t *args, bool required, json_t **err)
+{
+	const char *dev = json_string_value(json_object_get(args, "dev"));
+	struct port *p;
+
+	*err = NULL;
+	if (dev == NULL) {
+		if (required)
+			*err = proto_err("EINVAL", "\"dev\" is required");
+		return (NULL);
+	}
+	if ((p = port_find(dev)) == NULL)
+		*err = proto_err("ENODEV", "%s: no such port", dev);
+	return (p);
+}
+
+static json_t *
+cmd_version(struct client *c, json_t *args)
+{
+	(void)c;
+	(void)args;
+	return (proto_ok(json_pack("{s:s}", "version", PACKAGE_VERSION)));
+}
+
+static json_t *
+cmd_show_ports(struct client *c, json_t *args)
+{
+	(void)c;
+	(void)args;
+	return (proto_ok(show_ports()));
+}
+
+static json_t *
+cmd_show_neighbors(struct client *c, json_t *args)
+{
+	struct port *p;
+	json_t *err;
+
+	(void)c;
+	if ((p = ctl_dev(args, false, &err)) == NULL && err != NULL)
+		return (err);
+	return (proto_ok(show_nbrs(p)));
+}
+
+static json_t *
+cmd_show_dcbx(struct client *c, json_t *args)
+{
+	struct port *p;
+	json_t *err;
+
+	(void)c;
+	if ((p = ctl_dev(args, true, &err)) == NULL)
+		return (err);
+	return (proto_ok(show_dcbx(p)));
+}
+
+static json_t *
+cmd_show_stats(struct client *c, json_t *args)
+{
+	struct port *p;
+	json_t *err;
+
+	(void)c;
+	if ((p = ctl_dev(args, false, &err)) == NULL && err != NULL)
+		return (err);
+	return (proto_ok(show_stats_all(p)));
+}
+
+/*
+ * The edits of a "set" request applied to *adm (the port's admin policy):
+ * partial ETS/PFC objects (null keeps an element), a whole APP table, the
+ * APP willing flag.  *parts gets the DCB_HAS_* bits edited.  The edited
+ * policy is validated as a whole, so that nothing is applied on error.
+ */
+static int
+set_edit(json_t *args, struct dcb_config *adm, uint8_t *parts, char *err,
+    size_t errlen)
+{
+	struct dcb_why why = { "" };
+	json_t *v;
+	int rc;
+
+	*parts = 0;
+	if ((v = json_object_get(args, "ets")) != NULL) {
+		if (proto_ets_from_json(v, &adm->ets, err, errlen) != 0)
+			return (-1);
+		*parts |= DCB_HAS_ETS;
+	}
+	if ((v = json_object_get(args, "reco")) != NULL) {
+		if (proto_ets_from_json(v, &adm->reco, err, errlen) != 0)
+			return (-1);
+		*parts |= DCB_HAS_RECO;
+	}
+	if ((v = json_object_get(args, "pfc")) != NULL) {
+		if (proto_pfc_from_json(v, &adm->pfc, err, errlen) != 0)
+			return (-1);
+		*parts |= DCB_HAS_PFC;
+	}
+	if ((v = json_object_get(args, "app")) != NULL) {
+		if (proto_app_from_json(v, &adm->app, err, errlen) != 0)
+			return (-1);
+		*parts |= DCB_HAS_APP;
+	}
+	if ((v = json_object_get(args, "app_willing")) != NULL) {
+		adm->app.willing = json_is_true(v);
+		*parts |= DCB_HAS_APP;
+	}
+	adm->has |= *parts;
+	if ((rc = dcb_config_validate(adm, &why)) != DCB_OK) {
+		snprintf(err, errlen, "%s", why.buf[0] != '\0' ? why.buf :
+		    dcb_strerror(rc));
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * The port runs the edited policy first: if it refuses, the file is not
+ * touched.  With "persist" the parts the request edited are then written
+ * (temp file, fsync, check, rename) and the running config re-read from
+ * the file (ops->reread: ports are not re-applied, so run-time edits
+ * of other ports stay until the next reload); if writing fails the port
+ * goes back to its old policy, so a refusal changes nothing.
+ */
+static json_t *
+cmd_set(struct client *c, json_t *args)
+{
+	const char *dev = json_string_value(json_object_get(args, "dev"));
+	bool persist = json_is_true(json_object_get(args, "persist"));
+	struct dcb_config adm, old, part;
+	struct note n;
+	struct port *p;
+	json_t *err;
+	char why[512], ign[512];
+	uint8_t parts;
+
+	(void)c;
+	if ((p = ctl_dev(args, true, &err)) == NULL)
+		return (err);
+	adm = old = p->cp.admin;
+	if (set_edit(args, &adm, &parts, why, sizeof(why)) != 0)
+		return (proto_err("EINVAL", "%s: %s", dev, why));
+	if (port_set_admin(p, &adm, why, sizeof(why)) != 0)
+		return (proto_err("EINVAL", "%s", why));
+	if (persist) {
+		part = adm;
+		part.has = parts;
+		if (conf_persist_admin(&ctl.d->conf, p->ifname, &part, why,
+		    sizeof(why)) != 0) {
+			log_warnx(LOG_SUB_CTL, "%s: policy not written (%s): "
+			    "old policy back", p->ifname, why);
+			(void)port_set_admin(p, &old, ign, sizeof(ign));
+			return (proto_err("EIO", "%s: not changed: %s", dev,
+			    why));
+		}
+		log_info(LOG_SUB_CTL, "%s: policy written to %s", p->ifname,
+		    ctl.d->conf.path);
+	}
+	n = (struct note){ .type = NOTE_ADMIN_CHANGED, .port = p,
+	    .admin = { .parts = parts, .persisted = persist } };
+	notify_post(&ctl.d->nf, &n);
+	if (persist && ctl.ops->reread(why, sizeof(why)) != 0)
+		return (proto_err("EIO", "%s runs the new policy and the file "
+		    "has it, but re-reading the file failed: %s", dev, why));
+	return (proto_ok(show_dcbx(p)));
+}
+
+static json_t *
+cmd_show_pfcwd(struct client *c, json_t *args)
+{
+	struct port *p;
+	json_t *err;
+
+	(void)c;
+	if ((p = ctl_dev(args, false, &err)) == NULL && err != NULL)
+		return (err);
+	return (proto_ok(show_pfcwd(p)));
+}
+
+/* SONiC's "big red switch": the watchdog off (or on) on every port. */
+static json_t *
+cmd_set_pfcwd(struct client *c, json_t *args)
+{
+	(void)c;
+	pfcwd_port_enable(json_is_true(json_object_get(args, "enabled")));
+	return (proto_ok(json_pack("{s:b}", "enabled", pfcwd_port_enabled())));
+}
+
+static json_t *
+cmd_subscribe(struct client *c, json_t *args)
+{
+	(void)args;
+	if (!c->subscriber && ctl.nsubs >= ctl.max_clients / 2)
+		return (proto_err("EBUSY", "too many subscribers (%u)",
+		    ctl.max_clients / 2));
+	if (!c->subscriber) {
+		c->subscriber = true;
+		ctl.nsubs++;
+	}
+	return (proto_ok(json_object()));
+}
+
+static json_t *
+cmd_reload(struct client *c, json_t *args)
+{
+	char err[4096];
+
+	(void)c;
+	(void)args;
+	if (ctl.ops->reload(err, sizeof(err)) < 0)
+		return (proto_err("EINVAL", "%s", err));
+	return (proto_ok(json_object()));
+}
+
+static json_t *
+cmd_metrics(struct client *c, json_t *args)
+{
+	json_t *r;
+	size_t len;
+	char *text;
+
+	(void)c;
+	(void)args;
+	if ((text = metrics_render(&len)) == NULL)
+		return (proto_err("ENOMEM", "out of memory"));
+	r = json_pack("{s:s%}", "text", text, len);
+	free(text);
+	return (proto_ok(r));
+}
+
+static json_t *
+cmd_doctor(struct client *c, json_t *args)
+{
+	struct port *p;
+	json_t *err;
+
+	(void)c;
+	if ((p = ctl_dev(args, false, &err)) == NULL && err != NULL)
+		return (err);
+	return (proto_ok(doctor_run(p)));
+}
+
+static const struct ctl_cmd {
+	const char	*name;
+	json_t		*(*fn)(struct client *, json_t *);
+} ctl_cmds[] = {
+	{ PROTO_VERSION,	cmd_version },
+	{ PROTO_SHOW_PORTS,	cmd_show_ports },
+	{ PROTO_SHOW_NEIGHBORS,	cmd_show_neighbors },
+	{ PROTO_SHOW_DCBX,	cmd_show_dcbx },
+	{ PROTO_SHOW_STATS,	cmd_show_stats },
+	{ PROTO_SET,		cmd_set },
+	{ PROTO_SHOW_PFCWD,	cmd_show_pfcwd },
+	{ PROTO_SET_PFCWD,	cmd_set_pfcwd },
+	{ PROTO_SUBSCRIBE,	cmd_subscribe },
+	{ PROTO_RELOAD,		cmd_reload },
+	{ PROTO_METRICS,	cmd_metrics },
+	{ PROTO_DOCTOR,		cmd_doctor },
+	{ NULL,			NULL }
+};
+
+/* One request line: parse and check (proto.c), then the command. */
+static void
+ctl_request(struct client *c, const char *line, size_t len)
+{
+	const struct ctl_cmd *k;
+	const char *cmd;
+	json_t *args;
+	char err[256];
+	int rc;
+
+	rc = proto_parse_request(line, len, &cmd, &args, err, sizeof(err));
+	if (rc < 0) {
+		client_send(c, proto_err(proto_errcode(rc), "%s", err));
+		return;
+	}
+	for (k = ctl_cmds; k->name != NULL; k++)
+		if (strcmp(k->name, cmd) == 0)
+			break;
+	if (k->name == NULL)
+		client_send(c, proto_err("EOPNOTSUPP",
+		    "%s: not supported by this daemon", cmd));
+	else
+		client_send(c, k->fn(c, args));
+	json_decref(args);
+}
+
+/*
+ * Run the complete lines in the input buffer while requests may run
+ * (client_may_run()); what is left waits for the replies to be read.
+ */
+static void
+client_lines(struct client *c)
+{
+	size_t off = 0;
+	char *nl = NULL;
+
+	while (off < c->inlen && !c->dead && client_may_run(c) &&
+	    (nl = memchr(c->in + off, '\n', c->inlen - off)) != NULL) {
+		size_t len = (size_t)(nl - (c->in + off));
+
+		if (len > 0) {
+			c->active_ms = ev_now_ms();
+			ctl_request(c, c->in + off, len);
+		}
+		off += len + 1;
+		nl = NULL;
+	}
+	if (off > 0) {
+		memmove(c->in, c->in + off, c->inlen - off);
+		c->inlen -= off;
+	}
+	c->ready = c->inlen > 0 && (nl != NULL ||
+	    memchr(c->in, '\n', c->inlen) != NULL);
+	if (c->inlen == 0 && c->incap > CTL_READ_CHUNK) {
+		/* A long line was answered: give its room back. */
+		free(c->in);
+		c->in = NULL;
+		ctl_mem(&c->incap, 0);
+	}
+}
+
+/* Say why, then close once that is sent. */
+static void
+client_refuse_input(struct client *c, const char *why)
+{
+	client_send(c, proto_err("EINVAL", "%s", why));
+	c->inlen = 0;
+	c->ready = false;
+	c->eof = true;
+	if (c->subscriber)
+		c->dead = true;
+}
+
+/* Room for one more chunk of input, within the line and memory limits. */
+static int
+client_in_room(struct client *c)
+{
+	char msg[96];
+	char *p;
+
+	/* A partial line stays at the front: grow only for a long one. */
+	if (c->incap - c->inlen >= CTL_READ_CHUNK / 4)
+		return (0);
+	if (c->incap + CTL_READ_CHUNK > CTL_IN_MAX) {
+		snprintf(msg, sizeof(msg), "request longer than %u octets",
+		    CTL_IN_MAX);
+		client_refuse_input(c, msg);
+		return (-1);
+	}
+	/* Each client's first chunk is always granted (CTL_CLIENTS_MAX). */
+	if (c->incap > 0 && ctl.mem + CTL_READ_CHUNK > ctl.budget) {
+		static struct ctl_quiet q;
+
+		ctl_log_refusal(&q, "control clients over their memory budget: "
+		    "a long request refused", 0);
+		client_refuse_input(c, "request does not fit the control "
+		    "socket's memory budget now");
+		return (-1);
+	}
+	if ((p = realloc(c->in, c->incap + CTL_READ_CHUNK)) == NULL) {
+		c->dead = true;
+		return (-1);
+	}
+	c->in = p;
+	ctl_mem(&c->incap, c->incap + CTL_READ_CHUNK);
+	return (0);
+}
+
+/* Full close (not a shutdown(SHUT_WR)): POLLHUP on a Unix socket. */
+static bool
+client_hung_up(const struct client *c)
+{
+	struct pollfd pfd = { .fd = c->fd, .events = POLLOUT };
+
+	return (poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLHUP | POLLERR)));
+}
+
+static void
+client_read(struct client *c)
+{
+	ssize_t n;
+
+	if (client_in_room(c) < 0)
+		return;
+	n = recv(c->fd, c->in + c->inlen, c->incap - c->inlen, MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK ||
+	    errno == EINTR))
+		return;
+	if (n == 0) {
+		/*
+		 * Half-closed: answer what was asked, then close.  A
+		 * subscriber that is gone altogether goes now, not when
+		 * the next event fails to reach it.  One that only
+		 * half-closed (socat does) still wants events; nothing can
+		 * watch it for the full close without a busy loop (EOF
+		 * stays readable), so ctl_check_hangups() looks every
+		 * CTL_HUP_CHECK_MS while there is one.
+		 */
+		c->eof = true;
+		if (c->subscriber && client_hung_up(c))
+			c->dead = true;
+		else if (c->subscriber && !ev_timer_pending(ctl.hup))
+			ev_timer_arm(ctl.hup, CTL_HUP_CHECK_MS);
+		return;
+	}
+	if (n < 0) {
+		c->dead = true;
+		return;
+	}
+	c->inlen += (size_t)n;
+}
+
+/* Free the half-closed subscribers that have closed altogether. */
+void
+ctl_check_hangups(void)
+{
+	struct client *c, *next;
+	bool more = false;
+
+	for (c = ctl.clients; c != NULL; c = next) {
+		next = c->next;
+		if (!c->subscriber || !c->eof || c->dead)
+			continue;
+		if (client_hung_up(c))
+			client_free(c);
+		else
+			more = true;
+	}
+	if (more)
+		ev_timer_arm(ctl.hup, CTL_HUP_CHECK_MS);
+}
+
+static void
+ctl_hup_check(void *arg)
+{
+	(void)arg;
+	ctl_check_hangups();
+}
+
+static void
+ctl_client_io(int fd, bool rd, bool wr, void *arg)
+{
+	struct client *c = arg;
+
+	(void)fd;
+	if (wr)
+		client_send_now(c);	/* room for the next replies */
+	if (rd && !c->dead && !c->eof && !c->ready && client_may_run(c))
+		client_read(c);
+	if (!c->dead)
+		client_lines(c);
+	if (!c->dead)
+		client_flush(c);
+	if (c->dead)
+		client_free(c);
+}
+
+/* ------------------------------------------------------------- events */
+
+void
+ctl_set_limits(size_t out_pause, size_t budget)
+{
+	ctl.out_pause = out_pause;
+	ctl.budget = budget;
+}
+
+unsigned int
+ctl_nclients(void)
+{
+	return (ctl.nclients);
+}
+
+size_t
+ctl_mem_used(void)
+{
+	return (ctl.mem);
+}
+
+/*
+ * Every note the control protocol has an event for, rendered only while
+ * someone is subscribed, queued to each subscriber.
+ */
+static void
+ctl_note(const struct note *n, void *arg)
+{
+	struct client *c, *next;
+	json_t *ev;
+	char *line;
+	size_t len;
+
+	(void)arg;
+	if (ctl.nsubs == 0 || (ev = show_note(n)) == NULL)
+		return;
+	line = proto_line(ev);
+	json_decref(ev);
+	if (line == NULL)
+		return;
+	len = strlen(line);
+	for (c = ctl.clients; c != NULL; c = next) {
+		next = c->next;
+		if (!c->subscriber || c->dead)
+			continue;	/* a dropped one waits for the reaper */
+		if (client_sub_overflow(c, len)) {
+			log_warnx(LOG_SUB_CTL, "subscriber too slow (%zu octets "
+			    "queued): dropped", client_pending(c));
+			c->dead = true;
+		} else if (client_queue(c, line, len) < 0)
+			c->dead = true;
+		if (!c->dead)
+			client_flush(c);
+		/*
+		 * Not freed here: an event can be raised while this very
+		 * client's request runs.  The reaper frees it from the loop.
+		 */
+		if (c->dead && ctl.reap != NULL)
+			ev_timer_arm(ctl.reap, 0);
+	}
+	free(line);
+}
+
+static void
+ctl_reap(void *arg)
+{
+	struct client *c, *next;
+
+	(void)arg;
+	for (c = ctl.clients; c != NULL; c = next) {
+		next = c->next;
+		if (c->dead)
+			client_free(c);
+	}
+}
+
+/* ------------------------------------------------------------- server */
+
+/* Tell a connection we cannot serve why, and close it. */
+static void
+ctl_refuse(int fd, const char *code, const char *why)
+{
+	char *line = proto_line(proto_err(code, "%s", why));
+
+	if (line != NULL)
+		(void)send(fd, line, strlen(line), MSG_DONTWAIT | MSG_NOSIGNAL);
+	free(line);
+	close(fd);
+}
+
+/*
+ * Make room for one more client: free the one idle the longest (no
+ * request in progress, no reply queued, not a subscriber).  false if
+ * every client is busy.
+ */
+static bool
+ctl_evict_idle(void)
+{
+	static struct ctl_quiet q;
+	struct client *c, *old = NULL;
+
+	for (c = ctl.clients; c != NULL; c = c->next)
+		if (!c->dead && !c->subscriber && c->inlen == 0 &&
+		    client_pending(c) == 0 &&
+		    (old == NULL || c->active_ms < old->active_ms))
+			old = c;
+	if (old == NULL)
+		return (false);
+	ctl_log_refusal(&q, "control clients: the longest idle one closed to "
+	    "make room", 0);
+	client_free(old);
+	return (true);
+}
+
+static void
+ctl_add(int cfd)
+{
+	static struct ctl_quiet q;
+	struct client *c;
+
+	if (ctl.nclients >= ctl.max_clients && !ctl_evict_idle()) {
+		ctl_log_refusal(&q, "control clients: too many, one refused", 0);
+		ctl_refuse(cfd, "EBUSY", "too many control clients");
+		return;
+	}
+	if ((c = calloc(1, sizeof(*c))) == NULL ||
+	    (c->io = ev_io_new(cfd, ctl_client_io, c)) == NULL) {
+		free(c);
+		close(cfd);
+		return;
+	}
+	c->fd = cfd;
+	c->active_ms = ev_now_ms();
+	c->next = ctl.clients;
+	ctl.clients = c;
+	ctl.nclients++;
+}
+
+/*
+ * accept() failed for want of a descriptor.  The connection stays queued
+ * and the listening socket readable: returning would spin.  The spare
+ * descriptor lets us take the connection anyway, then keep it if an idle
+ * client gives way, or answer and close it; without a spare, stop
+ * listening for CTL_BACKOFF_MS.
+ */
+static void
+ctl_accept_nofd(int fd, int err)
+{
+	static struct ctl_quiet q;
+	int cfd = -1;
+
+	ctl_log_refusal(&q, "control socket: accept", err);
+	if (ctl.spare >= 0) {
+		close(ctl.spare);
+		ctl.spare = -1;
+		cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (cfd >= 0 && ctl_evict_idle())
+			ctl_add(cfd);
+		else if (cfd >= 0)
+			ctl_refuse(cfd, "EMFILE", "the daemon is out of file "
+			    "descriptors");
+		ctl.spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	}
+	if (cfd < 0 || ctl.spare < 0) {
+		ev_io_want_read(ctl.io, false);
+		ev_timer_arm(ctl.backoff, CTL_BACKOFF_MS);
+	}
+}
+
+static void
+ctl_backoff_done(void *arg)
+{
+	(void)arg;
+	if (ctl.spare < 0)
+		ctl.spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	ev_io_want_read(ctl.io, true);
+}
+
+static void
+ctl_accept(int fd, bool rd, bool wr, void *arg)
+{
+	static struct ctl_quiet q;
+	int cfd, i;
+
+	(void)wr;
+	(void)arg;
+	for (i = 0; rd && i < CTL_ACCEPT_MAX; i++) {
+		cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (cfd >= 0) {
+			ctl_add(cfd);
+			continue;
+		}
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM)
+			ctl_accept_nofd(fd, errno);
+		else if (errno != EAGAIN && errno != EWOULDBLOCK &&
+		    errno != EINTR && errno != ECONNABORTED)
+			ctl_log_refusal(&q, "control socket: accept", errno);
+		return;
+	}
+}
+
+static void
+ctl_perms(const char *path, const char *group)
+{
+	struct group *gr;
+
+	if (chmod(path, 0660) < 0)
+		log_warn(LOG_SUB_CTL, "chmod %s", path);
+	if (group == NULL || group[0] == '\0')
+		return;
+	if ((gr = getgrnam(group)) == NULL) {
+		log_info(LOG_SUB_CTL, "group %s does not exist: the control "
+		    "socket stays root-only", group);
+		return;
+	}
+	if (chown(path, (uid_t)-1, gr->gr_gid) < 0)
+		log_warn(LOG_SUB_CTL, "chown %s", path);
+}
+
+/* Half the descriptors we may open, at most CTL_CLIENTS_MAX, at least 4. */
+static unsigned int
+ctl_max_clients(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur / 2 >= CTL_CLIENTS_MAX)
+		return (CTL_CLIENTS_MAX);
+	return (rl.rlim_cur / 2 < 4 ? 4 : (unsigned int)(rl.rlim_cur / 2));
+}
+
+int
+ctl_init(const char *path, const char *group, struct dcbxd *d,
+    const struct ctl_ops *ops)
+{
+	struct sockaddr_un sun;
+	int fd;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sun.sun_path))
+		return (-ENAMETOOLONG);
+	strcpy(sun.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return (-errno);
+	(void)unlink(path);	/* a stale socket from an unclean exit */
+	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0 ||
+	    listen(fd, 64) < 0) {
+		int rc = -errno;
+
+		close(fd);
+		return (rc);
+	}
+	ctl_perms(path, group);
+	if ((ctl.io = ev_io_new(fd, ctl_accept, NULL)) == NULL ||
+	    (ctl.reap = ev_timer_new(ctl_reap, NULL)) == NULL ||
+	    (ctl.backoff = ev_timer_new(ctl_backoff_done, NULL)) == NULL ||
+	    (ctl.hup = ev_timer_new(ctl_hup_check, NULL)) == NULL) {
+		ev_io_free(ctl.io);
+		ev_timer_free(ctl.reap);
+		ev_timer_free(ctl.backoff);
+		ctl.io = NULL;
+		ctl.reap = NULL;
+		ctl.backoff = NULL;
+		close(fd);
+		(void)unlink(path);
+		return (-ENOMEM);
+	}
+	ctl.fd = fd;
+	ctl.max_clients = ctl_max_clients();
+	ctl.spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	strcpy(ctl.path, path);
+	ctl.d = d;
+	ctl.ops = ops;
+	if (notify_subscribe(&d->nf, ctl_note, NULL) == 0)
+		ctl.subscribed = true;
+	else
+		log_warnx(LOG_SUB_CTL, "no room on the event bus: monitor "
+		    "gets no events");
+	return (0);
+}
+
+void
+ctl_fini(void)
+{
+	if (ctl.subscribed)
+		notify_unsubscribe(&ctl.d->nf, ctl_note, NULL);
+	ctl.subscribed = false;
+	while (ctl.clients != NULL)
+		client_free(ctl.clients);
+	ev_io_free(ctl.io);
+	ev_timer_free(ctl.reap);
+	ev_timer_free(ctl.backoff);
+	ev_timer_free(ctl.hup);
+	ctl.io = NULL;
+	ctl.reap = NULL;
+	ctl.backoff = NULL;
+	ctl.hup = NULL;
+	if (ctl.spare >= 0)
+		close(ctl.spare);
+	ctl.spare = -1;
+	if (ctl.fd >= 0) {
+		close(ctl.fd);
+		(void)unlink(ctl.path);
+	}
+	ctl.fd = -1;
+}

@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * doctor.c -- the lossless-fabric checks behind `dcbctl doctor` (see
+ * doctor.h for why they run here).  Each check reads one port's state and
+ * adds findings; a finding's message says what is wrong and what to change.
+ * Check names are stable (scripts match on them); see dcbctl(8).
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "dcbxd.h"
+#include "doctor.h"
+#include "event.h"
+#include "headroom.h"
+#include "ifspeed.h"
+#include "metrics.h"
+#include "port.h"
+#include "show.h"
+
+/* A storm this recent (or still on) is a finding. */
+#define DOCTOR_STORM_RECENT_MS	(10 * 60 * 1000)
+
+struct dctx {
+	const struct port	*p;
+	json_t			*out;
+	const struct dcb_config	*peer;	/* the peer's config, or NULL */
+	json_t			*nbrs;	/* the port's neighbours (show.c) */
+	json_t			*eng;	/* the engine's show(), or NULL */
+	struct backend_stats	 pfc;	/* PFC counters now */
+	uint64_t		 pause_rx; /* 802.3x PAUSE received (engine) */
+};
+
+static void finding(struct dctx *, const char *sev, const char *check,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void
+finding(struct dctx *x, const char *sev, const char *check, const char *fmt,
+    ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	json_array_append_new(x->out, json_pack("{s:s, s:s, s:s, s:s}",
+	    "ifname", x->p->ifname, "severity", sev, "check", check,
+	    "message", msg));
+}
+
+static const char *
+prios(uint8_t bits, char buf[24])
+{
+	return (dcbx_prio_list(bits, buf));
+}
+
+/* -------------------------------------------------------- the peer */
+
+static void
+chk_peer(struct dctx *x)
+{
+	const struct port *p = x->p;
+	size_t n = json_array_size(x->nbrs);
+	const char *dcbx;
+
+	if (p->cp.admin_status == CONF_ADMIN_DISABLED ||
+	    p->cp.admin_status == CONF_ADMIN_TX) {
+		finding(x, "info", "lldp-receive-off", "LLDP receive is off "
+		    "(admin-status = \"%s\"): the peer is not checked",
+		    dcb_kw_name(conf_admin_kw, p->cp.admin_status));
+		return;
+	}
+	if (!p->up) {
+		finding(x, "warning", "link-down", "the link is down: nothing "
+		    "is negotiated; check the cable and `ip link`");
+		return;
+	}
+	if (n == 0) {
+		finding(x, "warning", "no-peer", "no LLDP neighbour: the peer "
+		    "sends no LLDP here; enable LLDP and DCBX on the switch "
+		    "port (or check the cabling)");
+		return;
+	}
+	if (n > 1) {
+		finding(x, "error", "several-peers", "%zu LLDP neighbours on "
+		    "one port: DCBX needs exactly one peer, so the admin "
+		    "config runs; connect the port point-to-point", n);
+		return;
+	}
+	dcbx = json_string_value(json_object_get(json_array_get(x->nbrs, 0),
+	    "dcbx"));
+	if (dcbx == NULL || strcmp(dcbx, "none") == 0) {
+		finding(x, "error", "peer-without-dcbx", "the neighbour sends "
+		    "LLDP but no DCBX TLVs: PFC/ETS/APP are not negotiated; "
+		    "enable DCBX on the peer");
+		return;
+	}
+	if ((p->cp.mode == CONF_MODE_IEEE && strcmp(dcbx, "cee") == 0) ||
+	    (p->cp.mode == CONF_MODE_CEE && strcmp(dcbx, "ieee") == 0))
+		finding(x, "error", "mode-mismatch", "this port speaks only "
+		    "%s DCBX and the peer only %s: nothing is negotiated; set "
+		    "mode = \"auto\" here or the same mode on both ends",
+		    p->cp.mode == CONF_MODE_IEEE ? "IEEE" : "CEE", dcbx);
+}
+
+static void
+chk_negotiation(struct dctx *x)
+{
+	const struct port *p = x->p;
+	const struct dcb_config *pc = x->peer;
+	char a[24], b[24];
+
+	if (pc == NULL)
+		return;
+	if ((pc->has & DCB_HAS_PFC) &&
+	    pc->pfc.pfc_en != p->ds.oper.pfc.pfc_en)
+		finding(x, "error", "pfc-mismatch", "PFC is on priorities %s "
+		    "here and %s on the peer: traffic on the others is paused "
+		    "by one end and dropped by the other; make one end willing "
+		    "or configure the same prio-pfc on both",
+		    prios(p->ds.oper.pfc.pfc_en, a), prios(pc->pfc.pfc_en, b));
+	if (p->dl.willing && (((pc->has & DCB_HAS_PFC) && pc->pfc.willing) ||
+	    ((pc->has & DCB_HAS_ETS) && pc->ets.willing)))
+		finding(x, "warning", "both-willing", "both ends are willing: "
+		    "neither pushes its config, so each keeps its own; make "
+		    "the switch side role = \"controller\" (or clear its "
+		    "willing bits)");
+}
+
+/* ---------------------------------------------------------- backend */
+
+static bool
+sends_dcbx(const struct port *p)
+{
+	return ((p->cp.admin_status == CONF_ADMIN_RXTX ||
+	    p->cp.admin_status == CONF_ADMIN_TX) && p->cp.advertise != 0);
+}
+
+static void
+chk_backend(struct dctx *x)
+{
+	const struct port *p = x->p;
+	char a[24];
+
+	if (!p->be_open)
+		return;
+	if (p->be.firmware && sends_dcbx(p))
+		finding(x, "error", "firmware-managed", "the NIC's firmware "
+		    "runs DCBX on this port and dcbxd sends DCBX too: the peer "
+		    "sees two agents; set admin-status = \"rx\" or advertise "
+		    "= [] here, or turn the firmware agent off");
+	if (p->be.kind == BACKEND_READONLY && p->ds.oper.pfc.pfc_en != 0)
+		finding(x, "error", "readonly-pfc", "PFC on priorities %s is "
+		    "wanted but the backend is read-only: nothing enforces it; "
+		    "give the port an engine = { } block, a NIC with dcbnl, or "
+		    "drop read-only", prios(p->ds.oper.pfc.pfc_en, a));
+	if (p->be.err != 0)
+		finding(x, "error", "backend-error", "the last apply failed: "
+		    "%s", p->be.error);
+}
+
+/* -------------------------------------------------------- ETS, APP */
+
+static const char *
+app_sel(uint8_t sel)
+{
+	switch (sel) {
+	case DCB_APP_SEL_ETHERTYPE: return ("ethertype");
+	case DCB_APP_SEL_STREAM: return ("TCP port");
+	case DCB_APP_SEL_DGRAM: return ("UDP port");
+	case DCB_APP_SEL_ANY: return ("port");
+	case DCB_APP_SEL_DSCP: return ("DSCP");
+	default: return ("selector");
+	}
+}
+
+static void
+chk_app(struct dctx *x)
+{
+	const struct dcb_config *o = &x->p->ds.oper;
+	const struct dcb_app *e;
+	size_t i;
+
+	for (i = 0; i < o->app.n; i++) {
+		e = &o->app.e[i];
+		if ((o->pfc.pfc_en >> e->priority) & 1)
+			continue;
+		finding(x, "warning", "app-without-pfc", "APP %s %u maps "
+		    "traffic to priority %u, which has no PFC: it is lossy "
+		    "there; enable PFC on %u or map it to a PFC priority",
+		    app_sel(e->selector), e->protocol, e->priority, e->priority);
+	}
+}
+
+/* The strict TCs carrying traffic that rank above tc (802.1Q 8.6.8). */
+static uint8_t
+strict_above(const struct dcb_ets *ets, int tc)
+{
+	uint8_t used = 0, above = 0;
+	int p, t;
+
+	for (p = 0; p < DCB_NPRIO; p++)
+		used |= (uint8_t)(1u << ets->prio_tc[p]);
+	for (t = 0; t < DCB_NTC; t++)
+		if (t != tc && ((used >> t) & 1) &&
+		    ets->tc_tsa[t] == DCB_TSA_STRICT &&
+		    (ets->tc_tsa[tc] != DCB_TSA_STRICT || t > tc))
+			above |= (uint8_t)(1u << t);
+	return (above);
+}
+
+static void
+chk_ets(struct dctx *x)
+{
+	const struct dcb_config *o = &x->p->ds.oper;
+	uint8_t done = 0, above;
+	char a[24];
+	int p, tc;
+
+	for (p = 0; p < DCB_NPRIO; p++) {
+		if (!((o->pfc.pfc_en >> p) & 1))
+			continue;
+		tc = o->ets.prio_tc[p];
+		if ((done >> tc) & 1)
+			continue;
+		done |= (uint8_t)(1u << tc);
+		if (o->ets.tc_tsa[tc] == DCB_TSA_ETS && o->ets.tc_bw[tc] == 0)
+			finding(x, "error", "pfc-tc-no-bandwidth", "PFC priority "
+			    "%d is in traffic class %d, which has 0 %% of the "
+			    "ETS bandwidth: under load it never sends and "
+			    "pauses build up; give TC %d a share", p, tc, tc);
+		if ((above = strict_above(&o->ets, tc)) != 0)
+			finding(x, "warning", "pfc-tc-starved", "PFC priority "
+			    "%d's traffic class %d sits below strict class(es) "
+			    "%s, which may take the whole link and starve it; "
+			    "make TC %d strict above them or move their "
+			    "priorities to ETS", p, tc, prios(above, a), tc);
+	}
+}
+
+/* ---------------------------------------------------------- headroom */
+
+static uint64_t
+jnum(const json_t *o, const char *k)
+{
+	json_int_t v = json_integer_value(json_object_get(o, k));
+
+	return (v > 0 ? (uint64_t)v : 0);
+}
+
+static void
+chk_headroom(struct dctx *x)
+{
+	const struct port *p = x->p;
+	struct headroom_params hp;
+	struct headroom h;
+	uint64_t bps, qmem;
+	uint32_t mbps, mtu = p->cp.mtu != 0 ? p->cp.mtu : p->mtu;
+
+	if (p->cp.mtu != 0 && p->mtu > p->cp.mtu)
+		finding(x, "warning", "mtu-above-lossless", "the link MTU %u "
+		    "is above the %u the headroom assumes (mtu = %u): a full "
+		    "frame in flight overruns it; raise mtu in the port's pfc "
+		    "settings or lower the link MTU", p->mtu, p->cp.mtu,
+		    p->cp.mtu);
+	if (x->eng == NULL || p->ds.oper.pfc.pfc_en == 0)
+		return;
+	bps = jnum(x->eng, "speed_bps");
+	if (bps == 0)
+		bps = ifspeed_bps(p->ifname);
+	mbps = (uint32_t)(bps / 1000000);
+	qmem = jnum(x->eng, "queue_memory");
+	headroom_params_link(&hp, mbps, p->cp.cable_m);
+	hp.max_frame = hp.max_lossless_frame = mtu + 22;
+	if (headroom_compute(&hp, &h, NULL) != DCB_OK)
+		return;
+	if (qmem != 0 && h.headroom_bytes >= qmem)
+		finding(x, "error", "headroom", "the 802.1Qbb headroom at %u "
+		    "Mb/s, %u m of cable and %u-octet frames is %llu octets, "
+		    "but the engine's queue memory is %llu per priority: "
+		    "frames in flight after XOFF are dropped; raise "
+		    "queue-memory above %llu or shorten cable-length", mbps,
+		    p->cp.cable_m, mtu + 22,
+		    (unsigned long long)h.headroom_bytes,
+		    (unsigned long long)qmem,
+		    (unsigned long long)h.headroom_bytes * 2);
+}
+
+/* ------------------------------------------------- pause and storms */
+
+/*
+ * "Rising": above the port's periodic sample before the last one
+ * (port_be.c, every port_be_stats_ms: so frames of the last 10 to 20 s),
+ * which the daemon takes on its own: a run changes nothing, and two
+ * operators running doctor see the same thing.
+ */
+static void
+chk_pause(struct dctx *x)
+{
+	const struct port *p = x->p;
+	const struct backend_stats *b = &p->pfc_base;
+	uint8_t rising = 0;
+	char a[24];
+	int i;
+
+	for (i = 0; i < DCB_NPRIO; i++)
+		if (x->pfc.pfc_indications[i] > b->pfc_indications[i] &&
+		    !((p->ds.oper.pfc.pfc_en >> i) & 1))
+			rising |= (uint8_t)(1u << i);
+	if (rising != 0)
+		finding(x, "warning", "pause-without-pfc", "the peer sent PFC "
+		    "pause for priorities %s, where PFC is off here: it "
+		    "believes them lossless; align prio-pfc on both ends",
+		    prios(rising, a));
+	if (x->pause_rx > b->pause_rx)
+		finding(x, "warning", "link-pause", "%llu 802.3x PAUSE frames "
+		    "received lately: the peer stops every priority at once; "
+		    "turn link-level flow control off on it (ethtool -A) and "
+		    "use PFC", (unsigned long long)(x->pause_rx - b->pause_rx));
+}
+
+static void
+chk_storm(struct dctx *x)
+{
+	struct metrics_storm s;
+	uint64_t now = ev_now_ms();
+	int i;
+
+	for (i = 0; i < DCB_NPRIO; i++) {
+		if (metrics_storm(x->p->ifname, i, &s) != 0)
+			continue;
+		if (s.active)
+			finding(x, "error", "pfc-storm", "the watchdog holds "
+			    "priority %d as stormed: the peer keeps it paused "
+			    "while nothing leaves; find the stuck receiver "
+			    "downstream", i);
+		else if (now - s.last_ms < DOCTOR_STORM_RECENT_MS)
+			finding(x, "warning", "pfc-storm-recent", "priority %d "
+			    "had a PFC storm %llu s ago (%llu in all): watch for "
+			    "a receiver that stops draining", i,
+			    (unsigned long long)((now - s.last_ms) / 1000),
+			    (unsigned long long)s.storms);
+	}
+}
+
+/* ------------------------------------------------------------- run */
+
+static void
+doctor_port(const struct port *cp, json_t *out)
+{
+	struct port *p = (struct port *)(uintptr_t)cp;
+	struct dctx x;
+
+	memset(&x, 0, sizeof(x));
+	x.p = p;
+	x.out = out;
+	x.peer = p->ds.peer_present ? show_peer_cfg(p) : NULL;
+	x.nbrs = show_nbrs(p);
+	x.eng = port_be_counters(p, &x.pfc);
+	x.pause_rx = x.pfc.pause_rx;	/* the same snapshot as the base's */
+	chk_peer(&x);
+	chk_negotiation(&x);
+	chk_backend(&x);
+	chk_app(&x);
+	chk_ets(&x);
+	chk_headroom(&x);
+	chk_pause(&x);
+	chk_storm(&x);
+	json_decref(x.nbrs);
+	json_decref(x.eng);
+}
+
+json_t *
+doctor_run(const struct port *only)
+{
+	return (show_rows_each(only, doctor_port));
+}

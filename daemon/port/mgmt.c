@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * mgmt.c -- the Management Address TLVs we send (802.1AB-2016 8.5.9): the
+ * configured addresses on every port; else the port's own first IPv4 and
+ * first global IPv6 address (link-local IPv6 says nothing off the link);
+ * else the port's MAC (IANA family 6, all 802), as the standard suggests
+ * when a system has no other address, so a neighbour always has one.
+ *
+ * getifaddrs() dumps every link and address of the system: the list is
+ * kept until an address changes (link.c's route/addr notifications) or
+ * for a second at most, so that fast transmission on a thousand ports
+ * costs one dump, not one per PDU.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+#include "event.h"
+#include "mgmt.h"
+
+#define MGMT_CACHE_MS	1000
+
+struct mgmt_addr {
+	char	ifname[IFNAMSIZ];
+	uint8_t	family;		/* IANA: 1 IPv4, 2 IPv6 */
+	uint8_t	addr[16];
+};
+
+static struct {
+	bool			 valid;
+	uint64_t		 read_ms;
+	size_t			 n, cap;
+	struct mgmt_addr	*a;
+} mc;
+
+static bool
+mgmt_usable(const struct sockaddr *sa)
+{
+	const struct in6_addr *a6;
+
+	if (sa->sa_family == AF_INET)
+		return ((ntohl(((const struct sockaddr_in *)(const void *)sa)->
+		    sin_addr.s_addr) >> 24) != 127);
+	if (sa->sa_family != AF_INET6)
+		return (false);
+	a6 = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+	return (!IN6_IS_ADDR_LINKLOCAL(a6) && !IN6_IS_ADDR_LOOPBACK(a6) &&
+	    !IN6_IS_ADDR_UNSPECIFIED(a6));
+}
+
+static void
+mgmt_refresh(void)
+{
+	struct ifaddrs *ifa, *i;
+	struct mgmt_addr *m;
+	uint64_t now = ev_now_ms();
+
+	if (mc.valid && now - mc.read_ms < MGMT_CACHE_MS)
+		return;
+	mc.n = 0;
+	mc.valid = true;
+	mc.read_ms = now;
+	if (getifaddrs(&ifa) < 0)
+		return;			/* no addresses: the MAC it is */
+	for (i = ifa; i != NULL; i = i->ifa_next) {
+		if (i->ifa_addr == NULL || !mgmt_usable(i->ifa_addr))
+			continue;
+		if (mc.n == mc.cap) {
+			size_t cap = mc.cap != 0 ? mc.cap * 2 : 16;
+
+			if ((m = realloc(mc.a, cap * sizeof(*m))) == NULL)
+				break;
+			mc.a = m;
+			mc.cap = cap;
+		}
+		m = &mc.a[mc.n++];
+		memset(m, 0, sizeof(*m));
+		snprintf(m->ifname, sizeof(m->ifname), "%s", i->ifa_name);
+		if (i->ifa_addr->sa_family == AF_INET) {
+			m->family = 1;
+			memcpy(m->addr, &((struct sockaddr_in *)(void *)
+			    i->ifa_addr)->sin_addr, 4);
+		} else {
+			m->family = 2;
+			memcpy(m->addr, &((struct sockaddr_in6 *)(void *)
+			    i->ifa_addr)->sin6_addr, 16);
+		}
+	}
+	freeifaddrs(ifa);
+}
+
+/* Append one address: the first into l's own fields, the rest after. */
+static void
+mgmt_add(struct lldp_local *l, uint8_t family, const uint8_t *addr,
+    uint8_t len, int ifindex)
+{
+	struct lldp_local_mgmt *m;
+
+	if (!l->has_mgmt) {
+		l->has_mgmt = true;
+		l->mgmt_addr_subtype = family;
+		l->mgmt_addr_len = len;
+		memcpy(l->mgmt_addr, addr, len);
+		l->mgmt_ifindex = (uint32_t)ifindex;
+		return;
+	}
+	if (l->mgmt_nmore >= LLDP_MAX_MGMT - 1)
+		return;
+	m = &l->mgmt_more[l->mgmt_nmore++];
+	m->subtype = family;
+	m->len = len;
+	memcpy(m->addr, addr, len);
+	m->ifindex = (uint32_t)ifindex;
+}
+
+void
+mgmt_local(const struct conf *c, const char *ifname, int ifindex,
+    const uint8_t mac[6], struct lldp_local *l)
+{
+	bool have[3] = { false, false, false };
+	size_t i;
+	int k;
+
+	l->has_mgmt = false;
+	l->mgmt_nmore = 0;
+	for (k = 0; k < c->nmgmt; k++)
+		mgmt_add(l, c->mgmt[k].family, c->mgmt[k].addr,
+		    c->mgmt[k].family == 1 ? 4 : 16, ifindex);
+	if (l->has_mgmt)
+		return;
+	mgmt_refresh();
+	for (i = 0; i < mc.n; i++)
+		if (!have[mc.a[i].family] &&
+		    strcmp(mc.a[i].ifname, ifname) == 0) {
+			have[mc.a[i].family] = true;
+			mgmt_add(l, mc.a[i].family, mc.a[i].addr,
+			    mc.a[i].family == 1 ? 4 : 16, ifindex);
+		}
+	if (!l->has_mgmt)
+		mgmt_add(l, 6, mac, 6, ifindex);	/* IANA 6: all 802 */
+}
+
+void
+mgmt_invalidate(void)
+{
+	mc.valid = false;
+}
+
+void
+mgmt_fini(void)
+{
+	free(mc.a);
+	memset(&mc, 0, sizeof(mc));
+}

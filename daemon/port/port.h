@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * port.h -- per-port state: the interface, its packet socket, its LLDP
+ * agents, its DCBX negotiation and its backend.
+ */
+#ifndef PORT_H
+#define PORT_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "conf.h"
+#include "dcbx.h"
+#include "agent.h"
+#include "lldp.h"
+#include "sock.h"
+
+struct agent;
+struct dcbxd;
+struct ev_io;
+struct link_info;
+struct nbr;
+struct wcur;
+
+struct port {
+	struct port	*next;		/* all ports, by creation */
+	struct port	*hnext;		/* by ifindex */
+	int		 ifindex;
+	char		 ifname[IF_NAMESIZE];
+	uint8_t		 mac[6];
+	bool		 up;
+	bool		 up_by_rx;	/* up on an LLDPDU, not yet by the kernel */
+	bool		 addr_dirty;	/* an address changed: resend (port.c) */
+	unsigned int	 mtu;
+	unsigned int	 seen;		/* link resync generation */
+	struct conf_port cp;		/* the settings that apply */
+	struct dcbxd	*daemon;	/* config, chassis ID, event bus */
+	int		 fd;
+	struct ev_io	*io;
+	unsigned int	 rx_hold_ms;	/* receive moderation, 0: watching */
+	/* DCBX change log lines this second (port.c port_dcbx_log_ok()). */
+	uint64_t	 dcbx_log_s;
+	unsigned int	 dcbx_log_n;
+	unsigned int	 dcbx_log_skipped;
+	/* Flood handling (port_rx.c): a packet ring while the rate is high. */
+	struct sock_ring ring;		/* ring.fd -1: none */
+	struct ev_io	*ring_io;
+	struct ev_timer	*ring_timer;	/* each window while open */
+	uint64_t	 rx_win_ms;	/* start of the rate window */
+	unsigned int	 rx_win_n;	/* frames received in it */
+	unsigned int	 rx_prev_n;	/* and in the window before */
+	unsigned int	 ring_quiet;	/* quiet windows in a row */
+	bool		 rx_queued;	/* the socket queue may hold frames */
+	bool		 ring_warned;	/* said that unsteering failed */
+	uint64_t	 ring_retry_ms;	/* no attach before (after a failure) */
+	uint64_t	 rx_floods;	/* times the ring was attached */
+	uint64_t	 rx_drops;	/* frames the kernel dropped, summed */
+	struct agent	*agent[LLDP_AGENT__MAX];
+	uint64_t	 st[LLDP_STAT__MAX];	/* 802.1AB statistics */
+	struct agent_rem_stats rem;		/* this port's share */
+	/* DCBX runs on the nearest-bridge agent only (PROTOCOLS.md A). */
+	struct dcbx_local dl;
+	struct dcbx_state ds;
+	struct backend	 be;
+	bool		 be_open;
+	int		 host_ifindex;	/* the engine's TAP (ours), or 0 */
+	/* Backend upkeep (port_be.c). */
+	struct ev_timer	*be_retry;	/* next try of a failed apply */
+	unsigned int	 be_attempt;	/* failed tries in a row */
+	uint64_t	 be_retry_at_ms; /* its deadline, 0: none pending */
+	uint64_t	 nic_changes;	/* DCB config changed by others */
+	bool		 dcbx_silent;	/* port_be_dcbx_silent() != NULL, as
+					   port_dcbx_tx_changed() last saw */
+	struct ev_timer	*stats_timer;
+	struct backend_stats pfc;	/* PFC counters, last sample */
+	uint64_t	 pfc_ms;	/* when sampled, 0: never */
+	uint64_t	 pfc_samples;
+	/* The sample before p->pfc (zeros when this backend opened): what
+	 * doctor's "rising" checks compare with, the same for every client
+	 * and owned by the port. */
+	struct backend_stats pfc_base;
+	bool		 pfc_rebase;	/* a backend opened: base is zeros */
+	/* PFC watchdog (pfcwd.c): its state, and on a NIC the priorities
+	 * whose PFC it has turned off (an override of what is applied). */
+	struct pfcwd_port *wd;
+	uint8_t		 pfcwd_off;
+};
+
+/*
+ * port_be.c: timers for retries and PFC counter samples (every
+ * port_be_stats_ms), created with the port; port_be_result() after every
+ * apply (0 or its error).
+ */
+#define PORT_BE_STATS_MS	10000
+extern unsigned int	port_be_stats_ms;
+int	port_be_start(struct port *);
+void	port_be_stop(struct port *);
+void	port_be_reset(struct port *);
+void	port_be_result(struct port *, int rc);
+/*
+ * Why our DCBX TLVs are not sent on p, or NULL when they are: the NIC's
+ * firmware runs DCBX (LLD_MANAGED), and two DCBX speakers on one link
+ * look like multiple peers to the switch.  p->cp.firmware_dcbx then says
+ * whether we still send basic LLDP or only receive.
+ */
+const char *port_be_dcbx_silent(const struct port *);
+/*
+ * The port's PFC counters now, for a query (metrics, doctor): the pause
+ * engine's published snapshot, else the last dcbnl sample (p->pfc); and
+ * for the engine its show() (a new reference), else NULL.
+ */
+struct json_t *port_be_counters(const struct port *, struct backend_stats *);
+/* port.c: that answer may have changed (backend opened, GDCBX changed). */
+void	port_dcbx_tx_changed(struct port *);
+/*
+ * Open p->be for settings cp: its engine events become NOTE_ENGINE, a NIC
+ * changed by others is re-applied and reported (NOTE_NIC_CHANGED).
+ * port_be_env() is that environment, for a backend opened otherwise.
+ */
+int	port_be_open(struct port *, const struct conf_port *, bool read_only);
+struct backend_env;
+void	port_be_env(struct port *, struct backend_env *, bool read_only);
+/*
+ * The dcbnl watch's callback (dcbnl_watch_init()) for a notification
+ * about an interface without a dcbnl backend: arg is a struct
+ * port_lookup; a read-only port reports the change.
+ */
+struct port_lookup {
+	struct port	*(*find)(const char *ifname);
+};
+void	port_be_unowned(void *arg, const char *ifname, uint8_t cmd);
+/* Apply the operational config through the backend (and retry). */
+void	port_apply_oper(struct port *);
+/* After negotiation returned chg (DCBX_CHG_*): apply if it matters to the
+ * NIC (a new operational config or a new mode); true when applied. */
+bool	port_be_dcbx_result(struct port *, int chg);
+
+/*
+ * The daemon the ports belong to (its config, chassis ID and event bus):
+ * before the first link notification.  Ports read no global.
+ */
+void	port_init(struct dcbxd *);
+/* Link notifications (link.h's callbacks). */
+void	port_link(const struct link_info *, bool present, void *);
+/* An address of ifindex changed: our Management Address TLVs may. */
+void	port_addr_changed(int ifindex, void *);
+void	port_sweep(void *);
+/* The config changed from *old to the daemon's: apply it to every port. */
+void	port_reconf(const struct conf *old);
+/* Clean exit: shutdown LLDPDUs on every transmitting agent, free all. */
+void	port_shutdown_all(void);
+
+struct port	*port_find(const char *ifname);
+/* Frames the kernel dropped on this port's socket (queue or ring full). */
+uint64_t	 port_rx_drops(struct port *);
+struct port	*port_first(void);		/* then p->next */
+unsigned int	 port_count(void);
+/* Every port sorted by name, NULL-terminated; free() it.  NULL: ENOMEM. */
+const struct port **port_sorted(void);
+unsigned int	 port_nbr_count(const struct port *);
+/*
+ * A new admin DCB policy for one port at run time (dcbctl set): validated,
+ * then negotiation, backend and advertisement follow.  0, or -EINVAL with
+ * a sentence in err; nothing changes on error.
+ */
+int		 port_set_admin(struct port *, const struct dcb_config *,
+		    char *err, size_t errlen);
+
+/* What the port advertises in its basic TLVs (also for the MIB). */
+void	port_local(const struct port *, struct lldp_local *);
+
+#endif /* PORT_H */

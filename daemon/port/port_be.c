@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * port_be.c -- looking after a port's backend once it is open:
+ *
+ *  - a failed apply is retried with backoff (dcbnl_retry_delay_ms: 500 ms
+ *    doubling to 60 s) on a per-port timer; meanwhile the error stays in
+ *    the backend (show-ports "backend_error") and a "backend-error" event
+ *    went out; an error that retrying cannot cure (no ops, no device, no
+ *    permission) falls back to read-only and says why;
+ *  - a NIC config changed by another program (the dcbnl backend's watch
+ *    on RTNLGRP_DCB, dcbnl.h, tells us; it knows its own echoes) is
+ *    reported (log and NOTE_NIC_CHANGED) and the negotiated config
+ *    applied again, or only reported on a read-only port;
+ *  - PFC counters sampled through the backend's stats op on a per-port
+ *    timer (no global tick), kept in the port for show-stats and SNMP.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dcbxd.h"
+#include "event.h"
+#include "log.h"
+#include "port.h"
+#include "dcbnl.h"
+
+static void	port_be_retry_fire(void *);
+static void	port_be_stats_fire(void *);
+
+static void
+port_be_post(struct port *p, enum note_type t, int err, int cmd,
+    bool restored)
+{
+	struct note n = { .type = t, .port = p, .backend = { .err = err,
+	    .changes = p->nic_changes, .restored = restored, .cmd = cmd } };
+
+	notify_post(&p->daemon->nf, &n);
+}
+
+unsigned int	port_be_stats_ms = PORT_BE_STATS_MS;
+
+int
+port_be_start(struct port *p)
+{
+	if ((p->be_retry = ev_timer_new(port_be_retry_fire, p)) == NULL ||
+	    (p->stats_timer = ev_timer_new(port_be_stats_fire, p)) == NULL)
+		return (-ENOMEM);
+	/*
+	 * The first sample once back in the loop: port_create() opens the
+	 * backend after this, so sampling now would always find none.
+	 */
+	ev_timer_arm(p->stats_timer, 0);
+	return (0);
+}
+
+void
+port_be_stop(struct port *p)
+{
+	ev_timer_free(p->be_retry);
+	ev_timer_free(p->stats_timer);
+	p->be_retry = p->stats_timer = NULL;
+	p->be_attempt = 0;
+	p->be_retry_at_ms = 0;
+}
+
+/* An engine event from the port's backend (backend.h). */
+static void
+port_be_event(void *arg, int kind, int prio, int err)
+{
+	struct port *p = arg;
+	struct note n = { .type = NOTE_ENGINE, .port = p, .engine = {
+	    .kind = kind, .prio = prio, .err = err } };
+
+	notify_post(&p->daemon->nf, &n);
+}
+
+int
+port_be_open(struct port *p, const struct conf_port *cp, bool read_only)
+{
+	struct backend_env env;
+
+	port_be_env(p, &env, read_only);
+	return (backend_open(&p->be, p->ifname, cp, &env));
+}
+
+static void	port_be_nic_changed(void *, int);
+
+void
+port_be_env(struct port *p, struct backend_env *env, bool read_only)
+{
+	memset(env, 0, sizeof(*env));
+	env->read_only = read_only;
+	env->restore_on_close = p->daemon->conf.restore_on_exit;
+	env->event = port_be_event;
+	env->nic_changed = port_be_nic_changed;
+	env->arg = p;
+}
+
+struct json_t *
+port_be_counters(const struct port *cp, struct backend_stats *pfc)
+{
+	struct port *p = (struct port *)(uintptr_t)cp;
+
+	*pfc = p->pfc;
+	if (!p->be_open || p->be.kind != BACKEND_ENGINE)
+		return (NULL);
+	if (p->be.ops->stats != NULL)
+		(void)p->be.ops->stats(&p->be, pfc);
+	return (p->be.ops->show != NULL ? p->be.ops->show(&p->be) : NULL);
+}
+
+/* ------------------------------------------------------------ retries */
+
+void
+port_be_reset(struct port *p)
+{
+	if (p->be_retry != NULL)
+		ev_timer_stop(p->be_retry);
+	p->be_attempt = 0;
+	p->be_retry_at_ms = 0;
+	/* A backend is about to be (re)opened: sample it once back in the
+	 * loop; its counters start at zero, and so does doctor's base. */
+	p->pfc_rebase = true;
+	if (p->stats_timer != NULL)
+		ev_timer_arm(p->stats_timer, 0);
+}
+
+static unsigned int
+port_be_delay_ms(const struct port *p, int rc)
+{
+	return (dcbnl_retry_delay_ms(rc, p->be_attempt));
+}
+
+static enum backend_dcbx
+port_be_version(const struct port *p)
+{
+	return (p->ds.active == DCBX_MODE_CEE ? BACKEND_DCBX_CEE :
+	    BACKEND_DCBX_IEEE);
+}
+
+/*
+ * Retrying cannot help: keep negotiating, but read-only, and say why in
+ * the backend's reason so that show-ports tells the operator.
+ */
+static void
+port_be_fallback(struct port *p, int rc)
+{
+	struct conf_port ro = p->cp;
+	char why[sizeof(p->be.why)];
+
+	snprintf(why, sizeof(why), "%s refused the config (%s): read-only",
+	    p->be.ops->name, strerror(-rc));
+	log_warnx(LOG_SUB_DCBX, "%s: %s", p->ifname, why);
+	backend_close(&p->be);
+	ro.backend = CONF_BACKEND_READONLY;
+	p->be_open = port_be_open(p, &ro, true) == 0;
+	if (!p->be_open)
+		return;
+	snprintf(p->be.why, sizeof(p->be.why), "%s", why);
+	p->pfcwd_off = 0;	/* read-only: nothing to override */
+	(void)backend_apply(&p->be, &p->ds.oper, port_be_version(p));
+	port_dcbx_tx_changed(p);
+}
+
+void
+port_be_result(struct port *p, int rc)
+{
+	unsigned int ms;
+
+	if (rc == 0) {
+		bool was_failing = p->be_attempt > 0;
+
+		if (was_failing)
+			log_info(LOG_SUB_DCBX, "%s: backend accepted the config "
+			    "after %u retries", p->ifname, p->be_attempt);
+		/*
+		 * The error stayed for show-ports while retrying; a backend
+		 * that does not clear it itself must not leave it stale.
+		 */
+		p->be.err = 0;
+		p->be.error[0] = '\0';
+		port_be_reset(p);
+		if (was_failing)	/* SNMP clears its condition */
+			port_be_post(p, NOTE_BACKEND_ERROR, 0, 0, false);
+		return;
+	}
+	if ((ms = port_be_delay_ms(p, rc)) == 0) {
+		port_be_reset(p);
+		port_be_fallback(p, rc);
+		return;
+	}
+	if (p->be_retry == NULL)
+		return;
+	p->be.err = rc;
+	p->be_retry_at_ms = ev_now_ms() + ms;
+	ev_timer_arm(p->be_retry, ms);
+	log_info(LOG_SUB_DCBX, "%s: retry %u in %u ms", p->ifname,
+	    p->be_attempt + 1, ms);
+	p->be_attempt++;
+}
+
+/*
+ * What goes to the backend: the negotiated config, less the PFC that the
+ * watchdog turned off on a NIC port (pfcwd.c) -- an override applied on
+ * top, never a change of oper.
+ */
+static const struct dcb_config *
+port_be_want(const struct port *p, struct dcb_config *buf)
+{
+	if (p->pfcwd_off == 0)
+		return (&p->ds.oper);
+	*buf = p->ds.oper;
+	buf->pfc.pfc_en &= (uint8_t)~p->pfcwd_off;
+	return (buf);
+}
+
+/* Apply, keep the books (error event, retry or fallback); rc of apply. */
+static int
+port_be_apply(struct port *p)
+{
+	struct dcb_config buf;
+	int rc;
+
+	if (!p->be_open)
+		return (0);
+	rc = backend_apply(&p->be, port_be_want(p, &buf),
+	    port_be_version(p));
+	if (rc < 0) {
+		log_warnx(LOG_SUB_DCBX, "%s: %s backend refused the config: %s",
+		    p->ifname, p->be.ops->name, p->be.error);
+		port_be_post(p, NOTE_BACKEND_ERROR, rc, 0, false);
+	}
+	port_be_result(p, rc);
+	return (rc);
+}
+
+void
+port_apply_oper(struct port *p)
+{
+	(void)port_be_apply(p);
+}
+
+bool
+port_be_dcbx_result(struct port *p, int chg)
+{
+	/*
+	 * A new active mode is the NIC's business too (SDCBX, and the CEE
+	 * or IEEE command set) even when the operational config is the
+	 * same in both: apply on either.
+	 */
+	if (!(chg & (DCBX_CHG_OPER | DCBX_CHG_MODE)))
+		return (false);
+	port_apply_oper(p);
+	return (true);
+}
+
+static void
+port_be_retry_fire(void *arg)
+{
+	struct port *p = arg;
+
+	p->be_retry_at_ms = 0;
+	port_apply_oper(p);
+}
+
+/* --------------------------------------------------------- PFC counters */
+
+static void
+port_be_stats_fire(void *arg)
+{
+	struct port *p = arg;
+	struct backend_stats bs;
+	int rc;
+
+	/*
+	 * A backend without counters (read-only) needs no timer at all: a
+	 * thousand idle ports must not wake the daemon for nothing.
+	 * port_be_reset() arms it again when another backend is opened.
+	 */
+	if (!p->be_open || p->be.ops == NULL || p->be.ops->stats == NULL)
+		return;
+	memset(&bs, 0, sizeof(bs));
+	if ((rc = p->be.ops->stats(&p->be, &bs)) == 0) {
+		if (p->pfc_rebase)
+			memset(&p->pfc_base, 0, sizeof(p->pfc_base));
+		else
+			p->pfc_base = p->pfc;
+		p->pfc_rebase = false;
+		p->pfc = bs;
+		p->pfc_ms = ev_now_ms();
+		p->pfc_samples++;
+	} else
+		log_debug(LOG_SUB_DCBX, "%s: PFC counters: %s", p->ifname,
+		    strerror(-rc));
+	if (p->stats_timer != NULL)
+		ev_timer_arm(p->stats_timer, port_be_stats_ms);
+}
+
+/* ---------------------------------------------- changes made by others */
+
+const char *
+port_be_dcbx_silent(const struct port *p)
+{
+	if (!p->be_open || !p->be.firmware)
+		return (NULL);
+	return (p->cp.firmware_dcbx == CONF_FW_RX_ONLY ?
+	    "the NIC's firmware runs DCBX (LLD_MANAGED): receiving only "
+	    "(firmware-dcbx = rx-only)" :
+	    "the NIC's firmware runs DCBX (LLD_MANAGED): basic LLDP only, "
+	    "no DCBX TLVs");
+}
+
+static void
+port_be_report(struct port *p, uint8_t cmd, bool reapplied)
+{
+	p->nic_changes++;
+	log_notice(LOG_SUB_DCBX, "%s: DCB config changed by another program "
+	    "(dcbnl command %u)%s", p->ifname, cmd, reapplied ?
+	    ": negotiated config applied again" : "");
+	port_be_post(p, NOTE_NIC_CHANGED, 0, cmd, reapplied);
+}
+
+/*
+ * The backend saw the NIC change under it (dcbnl.h's watch): apply the
+ * negotiated config again.  The backend compares with the NIC's recorded
+ * state and writes only what differs, so a write means someone else did
+ * change it: report that.
+ */
+static void
+port_be_nic_changed(void *arg, int cmd)
+{
+	struct port *p = arg;
+	uint64_t w = p->be.writes;
+	int rc;
+
+	/* The firmware may have taken DCBX over or given it back. */
+	port_dcbx_tx_changed(p);
+	rc = port_be_apply(p);
+	if (p->be_open && p->be.writes > w)
+		port_be_report(p, (uint8_t)cmd, rc == 0);
+}
+
+/* A notification for a port without a dcbnl backend: only report it. */
+void
+port_be_unowned(void *arg, const char *ifname, uint8_t cmd)
+{
+	const struct port_lookup *lk = arg;
+	struct port *p;
+
+	if ((p = lk->find(ifname)) != NULL)
+		port_be_report(p, cmd, false);
+}

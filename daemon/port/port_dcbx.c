@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * port_dcbx.c -- a port as its LLDP agents see it (port_agent_ops): the
+ * frames it sends (LLDP and its DCBX TLVs), and the neighbours it hears,
+ * whose PDUs feed DCBX negotiation; what negotiation reports goes to the
+ * backend (port_be.c), to the subscribers (notify.h) and into our next
+ * PDU.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "agent.h"
+#include "dcbxd.h"
+#include "event.h"
+#include "headroom.h"
+#include "ifspeed.h"
+#include "log.h"
+#include "mgmt.h"
+#include "port.h"
+#include "port_int.h"
+#include "sock.h"
+
+static void
+port_note_nbr(struct port *p, enum note_type t, struct agent *a,
+    struct nbr *n, const struct lldp_pdu *pdu, int why)
+{
+	struct note no = { .type = t, .port = p, .nbr = { .agent = a,
+	    .nbr = n, .pdu = pdu, .why = why } };
+
+	notify_post(&p->daemon->nf, &no);
+}
+
+/* ---------------------------------------------------------- transmit */
+
+void
+port_local(const struct port *p, struct lldp_local *l)
+{
+	const struct dcbxd *d = p->daemon;
+
+	memset(l, 0, sizeof(*l));
+	l->chassis_subtype = LLDP_CHASSIS_MAC;
+	l->chassis_len = 6;
+	memcpy(l->chassis_id, d->chassis_mac, 6);
+	l->port_subtype = LLDP_PORT_IFNAME;
+	l->port_len = (uint8_t)strlen(p->ifname);
+	memcpy(l->port_id, p->ifname, l->port_len);
+	l->ttl = lldp_ttl(d->conf.tx_interval, d->conf.tx_hold);
+	l->port_desc = p->ifname;
+	l->sys_name = d->conf.sys_name[0] != '\0' ? d->conf.sys_name : NULL;
+	l->sys_desc = d->conf.sys_desc[0] != '\0' ? d->conf.sys_desc : NULL;
+	l->has_caps = true;
+	conf_caps(&d->conf, &l->cap_sys, &l->cap_en);
+	mgmt_local(&d->conf, p->ifname, p->ifindex, p->mac, l);
+	if (p->mtu > 0 && p->mtu <= 65535 - 18)
+		l->max_frame = (uint16_t)(p->mtu + 18);	/* + header, FCS */
+}
+
+static void
+port_build_frame(void *ctx, int agent, struct wcur *w, bool shutdown)
+{
+	struct port *p = ctx;
+	struct lldp_local l;
+
+	port_local(p, &l);
+	lldp_frame_begin(w, lldp_agent_addr[agent], p->mac);
+	if (shutdown)
+		lldp_write_shutdown(w, &l);
+	else {
+		lldp_write_local(w, &l);
+		if (agent == LLDP_AGENT_NEAREST_BRIDGE &&
+		    port_be_dcbx_silent(p) == NULL)
+			dcbx_write_tlvs(&p->ds, &p->dl, w);
+		lldp_write_end(w);
+	}
+	lldp_frame_end(w);
+}
+
+static int
+port_send(void *ctx, const void *buf, size_t len)
+{
+	struct port *p = ctx;
+
+	return (sock_send(p->fd, p->ifindex, buf, len));
+}
+
+static bool
+port_link_up(void *ctx)
+{
+	return (((struct port *)ctx)->up);
+}
+
+void
+port_local_change(struct port *p)
+{
+	int i;
+
+	for (i = 0; i < LLDP_AGENT__MAX; i++)
+		if (p->agent[i] != NULL)
+			agent_local_change(p->agent[i]);
+}
+
+/* -------------------------------------------------------------- DCBX */
+
+/*
+ * ieee_pfc.delay, the link delay allowance in bits, when the config gives
+ * none: the headroom calculator's interface and cable terms, both ways, at
+ * the port's speed (the engine's configured speed, else the link's) and
+ * its cable length.  A speed without a tabled interface delay counts none.
+ * It is a local property: negotiation keeps it when adopting a peer's PFC.
+ */
+static uint16_t
+port_pfc_delay(const struct port *p)
+{
+	struct headroom_params hp;
+	struct headroom h;
+	uint64_t bps = p->cp.has_engine && p->cp.engine.speed_bps != 0 ?
+	    p->cp.engine.speed_bps : ifspeed_bps(p->ifname);
+	uint32_t mbps = (uint32_t)(bps / 1000000ull);
+
+	headroom_params_link(&hp, mbps, p->cp.cable_m);
+	if (headroom_compute(&hp, &h, NULL) != DCB_OK)
+		return (0);
+	return (headroom_delay_bits(&h));
+}
+
+static void
+port_dcbx_local(struct port *p)
+{
+	memset(&p->dl, 0, sizeof(p->dl));
+	p->dl.admin = p->cp.admin;
+	p->dl.willing = p->cp.role == CONF_ROLE_WILLING;
+	p->dl.mode = p->cp.mode == CONF_MODE_IEEE ? DCBX_CFG_IEEE :
+	    p->cp.mode == CONF_MODE_CEE ? DCBX_CFG_CEE : DCBX_CFG_AUTO;
+	p->dl.advertise = p->cp.advertise;
+	memcpy(p->dl.mac, p->mac, 6);
+	if (p->dl.admin.pfc.delay == 0)
+		p->dl.admin.pfc.delay = port_pfc_delay(p);
+}
+
+/*
+ * At most PORT_DCBX_LOG_PER_S DCBX change lines a second per port: a peer
+ * that changes its configuration with every PDU (10k a second in
+ * bench/lldp_rx_cost.sh) would otherwise have two lines written per PDU,
+ * most of dcbxd's CPU.  What is left out is counted and said with the
+ * next change logged.  The changes themselves all act.
+ */
+#define PORT_DCBX_LOG_PER_S	20
+
+static bool
+port_dcbx_log_ok(struct port *p)
+{
+	uint64_t s = ev_now_ms() / 1000;
+
+	if (s != p->dcbx_log_s) {
+		if (p->dcbx_log_skipped != 0)
+			log_info(LOG_SUB_DCBX, "%s: %u DCBX change messages "
+			    "left out (more than %d a second)", p->ifname,
+			    p->dcbx_log_skipped, PORT_DCBX_LOG_PER_S);
+		p->dcbx_log_s = s;
+		p->dcbx_log_n = 0;
+		p->dcbx_log_skipped = 0;
+	}
+	if (p->dcbx_log_n < PORT_DCBX_LOG_PER_S) {
+		p->dcbx_log_n++;
+		return (true);
+	}
+	p->dcbx_log_skipped++;
+	return (false);
+}
+
+/* Act on what negotiation reports: apply, log, tell subscribers, send. */
+static void
+port_dcbx_result(struct port *p, int chg)
+{
+	bool lg = (chg & (DCBX_CHG_MODE | DCBX_CHG_STATUS | DCBX_CHG_OPER)) &&
+	    port_dcbx_log_ok(p);
+
+	if (chg & DCBX_CHG_MODE) {
+		if (lg)
+			log_info(LOG_SUB_DCBX, "%s: DCBX mode now %s",
+			    p->ifname, dcbx_mode_name[p->ds.active]);
+		port_note(p, NOTE_DCBX_MODE);
+	}
+	if (chg & DCBX_CHG_STATUS) {
+		if (lg)
+			log_info(LOG_SUB_DCBX, "%s: status ets %s, pfc %s, "
+			    "app %s", p->ifname,
+			    dcbx_status_name[p->ds.feat[DCBX_F_ETS].status],
+			    dcbx_status_name[p->ds.feat[DCBX_F_PFC].status],
+			    dcbx_status_name[p->ds.feat[DCBX_F_APP].status]);
+		port_note(p, NOTE_DCBX_STATUS);
+	}
+	if ((chg & DCBX_CHG_OPER) && lg)
+		log_info(LOG_SUB_DCBX, "%s: operational config changed",
+		    p->ifname);
+	(void)port_be_dcbx_result(p, chg);
+	if (chg & DCBX_CHG_OPER)
+		port_note(p, NOTE_DCBX_OPER);
+	if ((chg & DCBX_CHG_TX) && p->agent[LLDP_AGENT_NEAREST_BRIDGE])
+		agent_local_change(p->agent[LLDP_AGENT_NEAREST_BRIDGE]);
+}
+
+/* The DCBX_CHG_* flags of the PDU (0 when DCBX does not run on a). */
+static int
+port_dcbx_rx(struct port *p, struct agent *a, struct nbr *n,
+    const struct lldp_pdu *pdu)
+{
+	int chg;
+
+	if (a->type != LLDP_AGENT_NEAREST_BRIDGE)
+		return (0);
+	chg = dcbx_rx(&p->ds, &p->dl, pdu, n->src, (unsigned int)a->n);
+	port_dcbx_result(p, chg);
+	return (chg);
+}
+
+static void
+port_nbr_any(struct nbr *n, void *arg)
+{
+	struct nbr **any = arg;
+
+	if (*any == NULL)
+		*any = n;
+}
+
+static void
+port_dcbx_gone(struct port *p, struct agent *a)
+{
+	struct nbr *left = NULL;
+	struct lldp_pdu pdu;
+
+	if (a->type != LLDP_AGENT_NEAREST_BRIDGE)
+		return;
+	if (a->n == 0) {
+		port_dcbx_result(p, dcbx_peer_gone(&p->ds, &p->dl, !p->up));
+		return;
+	}
+	/*
+	 * Down to one neighbour: negotiate with its stored PDU now.  Its
+	 * next PDUs are likely byte-identical and take the agent's fast
+	 * path, which never reaches DCBX, so waiting for them would leave
+	 * the port without a peer for good.
+	 */
+	if (a->n == 1) {
+		agent_foreach_nbr(a, port_nbr_any, &left);
+		if (left != NULL && nbr_decode(left, &pdu) == LLDP_DEC_OK) {
+			port_dcbx_rx(p, a, left, &pdu);
+			return;
+		}
+	}
+	port_dcbx_result(p, dcbx_npeers(&p->ds, &p->dl, (unsigned int)a->n));
+}
+
+void
+port_dcbx_start(struct port *p)
+{
+	port_dcbx_local(p);
+	dcbx_init(&p->ds, &p->dl);
+	/* Until a peer speaks, the admin config is the operational one. */
+	port_apply_oper(p);
+}
+
+void
+port_dcbx_reconf(struct port *p)
+{
+	port_dcbx_local(p);
+	port_dcbx_result(p, dcbx_local_changed(&p->ds, &p->dl));
+}
+
+/*
+ * The link's MAC changed (bonding rewrites a slave's) or it came up (at
+ * another speed, perhaps): the PFC tie-break must use the MAC our PDUs
+ * now carry, and the PFC delay the new speed.  Negotiate again if either
+ * moved.
+ */
+void
+port_dcbx_link(struct port *p)
+{
+	uint16_t delay = p->dl.admin.pfc.delay;
+	uint8_t mac[6];
+
+	memcpy(mac, p->dl.mac, 6);
+	port_dcbx_local(p);
+	if (memcmp(mac, p->dl.mac, 6) != 0 || delay != p->dl.admin.pfc.delay)
+		port_dcbx_result(p, dcbx_local_changed(&p->ds, &p->dl));
+}
+
+/* -------------------------------------------------------- neighbours */
+
+static void
+port_nbr_added(void *ctx, struct agent *a, struct nbr *n,
+    const struct lldp_pdu *pdu)
+{
+	struct port *p = ctx;
+
+	log_info(LOG_SUB_LLDP, "%s: new neighbour, TTL %u s (%zu on %s)",
+	    p->ifname, pdu->ttl, a->n, lldp_agent_name[a->type]);
+	port_note_nbr(p, NOTE_NBR_ADDED, a, n, pdu, 0);
+	port_dcbx_rx(p, a, n, pdu);
+}
+
+static bool
+port_nbr_repeat_wanted(void *ctx, struct agent *a)
+{
+	const struct port *p = ctx;
+
+	/* run_control_protocol step 3: resend while our SeqNo is unacked. */
+	return (a->type == LLDP_AGENT_NEAREST_BRIDGE &&
+	    p->ds.active == DCBX_MODE_CEE && p->ds.have_cee &&
+	    !dcbx_cee_synced(&p->ds));
+}
+
+static void
+port_nbr_changed(void *ctx, struct agent *a, struct nbr *n,
+    const struct lldp_pdu *pdu)
+{
+	struct port *p = ctx;
+	int chg;
+
+	log_debug(LOG_SUB_LLDP, "%s: neighbour updated", p->ifname);
+	port_note_nbr(p, NOTE_NBR_CHANGED, a, n, pdu, 0);
+	/*
+	 * A known MSAP whose DCBX TLVs changed -- typically a willing peer
+	 * restarted (kill -9, Restart=on-failure) and back on its admin
+	 * config while we still hold its MSAP -- gets fast transmission as
+	 * a new neighbour would (802.1AB's newNeighbor), not our next
+	 * PDU up to msgTxInterval later.  txCredit still bounds the rate;
+	 * DCBX_CHG_TX has already started it.
+	 */
+	chg = port_dcbx_rx(p, a, n, pdu);
+	if ((chg & DCBX_CHG_PEER) && !(chg & DCBX_CHG_TX)) {
+		log_debug(LOG_SUB_DCBX, "%s: the peer's DCBX TLVs changed: "
+		    "fast transmission", p->ifname);
+		agent_local_change(a);
+	}
+}
+
+static void
+port_nbr_gone(void *ctx, struct agent *a, struct nbr *n, int why)
+{
+	struct port *p = ctx;
+
+	port_note_nbr(p, NOTE_NBR_GONE, a, n, NULL, why);
+	port_dcbx_gone(p, a);
+}
+
+static void
+port_nbr_dropped(void *ctx, struct agent *a, const struct lldp_pdu *pdu)
+{
+	port_note_nbr(ctx, NOTE_NBR_DROPPED, a, NULL, pdu, 0);
+}
+
+/* The port as its agents see it (agent.h). */
+const struct agent_ops port_agent_ops = {
+	.build_frame = port_build_frame,
+	.send = port_send,
+	.link_up = port_link_up,
+	.nbr_added = port_nbr_added,
+	.nbr_changed = port_nbr_changed,
+	.nbr_gone = port_nbr_gone,
+	.nbr_dropped = port_nbr_dropped,
+	.repeat_wanted = port_nbr_repeat_wanted,
+};

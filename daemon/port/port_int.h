@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * port_int.h -- shared by the files of the port table (port.c, port_rx.c,
+ * port_dcbx.c).  Not for others: the rest of the daemon uses port.h.
+ */
+#ifndef PORT_INT_H
+#define PORT_INT_H
+
+#include <stdbool.h>
+
+#include "agent.h"
+#include "notify.h"
+#include "port.h"
+
+/* port.c: the table and the lifecycle. */
+/* Tell the subscribers (notify.h). */
+void	port_note(struct port *, enum note_type);
+/* Start or stop the agents' tx and rx as link and admin status say. */
+void	port_apply_state(struct port *);
+
+/* port_rx.c: the receive path. */
+/* The port socket's event callback (ev_io_new()). */
+void	port_readable(int fd, bool rd, bool wr, void *arg);
+void	port_ring_close(struct port *);
+/* Back from the packet ring to the socket queue, saying why. */
+void	port_ring_off(struct port *, const char *why);
+
+/* port_dcbx.c: the agents' callbacks and the DCBX glue. */
+extern const struct agent_ops port_agent_ops;
+/* Our PDU content changed: every agent sends it soon. */
+void	port_local_change(struct port *);
+void	port_dcbx_start(struct port *);
+void	port_dcbx_reconf(struct port *);
+void	port_dcbx_link(struct port *);
+
+#endif /* PORT_INT_H */

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * port_rx.c -- a port's receive path: frames from its packet socket, read
+ * in moderated bursts (port_readable()), and on a busy port from a packet
+ * ring that replaces the socket's queue until the port is quiet again.
+ * Each frame goes to the agent of its group address (agent_rx()); a frame
+ * while the kernel still says the link is down brings the port up.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "agent.h"
+#include "event.h"
+#include "log.h"
+#include "port.h"
+#include "port_int.h"
+#include "sock.h"
+
+/*
+ * Receive moderation (port_readable()): at most PORT_RX_BURST frames per
+ * wakeup; between drains of a burst the socket is left unwatched for a
+ * hold that adapts to the rate, PORT_RX_HOLD_MIN to PORT_RX_HOLD_MAX ms.
+ */
+#define PORT_RX_BURST		(8 * SOCK_BATCH)
+#define PORT_RX_HOLD_MIN	1
+#define PORT_RX_HOLD_MAX	32
+#define PORT_RX_BUSY		32
+/*
+ * Busy ports (port_rx_rate()): PORT_RING_ON frames within one window open
+ * a packet ring (sock.h), which costs no system call and no copy per frame
+ * (recvmmsg() spends ~1 us a frame in the kernel, the ring nothing);
+ * PORT_RING_QUIET windows in a row under PORT_RING_OFF frames each close
+ * it again.  Neighbours send one LLDPDU each per tx-interval (fast
+ * transmission: one a second), so only a flood or a very crowded segment
+ * comes near.  Either switch loses no frame and reorders none (sock.h).
+ * The ring socket stays watched: the kernel wakes us once per block,
+ * when it is full or SOCK_RING_TOV_MS after its first frame.  A link
+ * change closes the ring too.
+ */
+#define PORT_RING_WIN_MS	1000
+#define PORT_RING_ON		200
+#define PORT_RING_OFF		50
+#define PORT_RING_QUIET		3
+#define PORT_RING_RETRY_MS	60000
+
+static void
+port_rx_frame(struct port *p, const uint8_t *buf, size_t len)
+{
+	struct lldp_frame f;
+	struct agent *a;
+
+	/*
+	 * 802.1AB 8.1 g): an LLDPDU holds as many TLVs as its maximum size
+	 * allows, 1500 octets (LLDP_MAX_PDU) whatever the link's MTU; a
+	 * longer one is not an LLDPDU, on the socket and the ring alike.
+	 */
+	if (lldp_frame_parse(buf, len, &f) != LLDP_DEC_OK || f.agent < 0 ||
+	    f.agent >= LLDP_AGENT__MAX || f.pdu_len > LLDP_MAX_PDU) {
+		p->st[LLDP_STAT_FRAMES_DISCARDED]++;
+		p->st[LLDP_STAT_FRAMES_IN_ERRORS]++;
+		return;
+	}
+	if ((a = p->agent[f.agent]) == NULL)
+		return;		/* an agent not enabled here: not ours */
+	if (!p->up) {
+		/*
+		 * The kernel reports carrier changes through linkwatch, up
+		 * to a second late; a frame from the peer is proof enough.
+		 */
+		log_info(LOG_SUB_LINK, "%s: link up (LLDPDU received)",
+		    p->ifname);
+		p->up = true;
+		p->up_by_rx = true;
+		port_apply_state(p);
+	}
+	agent_rx(a, &f);
+}
+
+/* One frame from the socket or the ring (sock.h's lengths). */
+static void
+port_rx_one(void *arg, const uint8_t *frame, size_t len)
+{
+	struct port *p = arg;
+
+	if (len == 0)
+		return;		/* our own frame looped back */
+	if (len > SOCK_FRAME_MAX) {
+		/* Longer than any LLDPDU may be, and cut short (sock.c). */
+		p->st[LLDP_STAT_FRAMES_DISCARDED]++;
+		p->st[LLDP_STAT_FRAMES_IN_ERRORS]++;
+		return;
+	}
+	port_rx_frame(p, frame, len);
+}
+
+static void
+port_rx_batch(struct port *p, const struct sock_batch *b, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		port_rx_one(p, b->buf[i], b->len[i]);
+}
+
+/* Up to PORT_RX_BURST frames with recvmmsg(); *more: the budget ran out. */
+static int
+port_rx_drain(struct port *p, bool *more)
+{
+	static struct sock_batch b;	/* 48 kB: one loop, one drain */
+	int n, got = 0;
+
+	do {
+		if ((n = sock_recv_batch(p->fd, &b)) < 0) {
+			log_debug(LOG_SUB_LLDP, "%s: recv: %s", p->ifname,
+			    strerror(-n));
+			break;
+		}
+		port_rx_batch(p, &b, n);
+		got += n;
+	} while (n == SOCK_BATCH && got < PORT_RX_BURST);
+	*more = n == SOCK_BATCH;
+	return (got);
+}
+
+uint64_t
+port_rx_drops(struct port *p)
+{
+	p->rx_drops += sock_drops(p->fd) + sock_drops(p->ring.fd);
+	return (p->rx_drops);
+}
+
+/*
+ * The ring's frames: first what the port socket still holds from before
+ * the switch (older; while some are left the ring waits: it stays
+ * readable and we come back), then every block the kernel has closed.
+ */
+static void
+port_ring_readable(int fd, bool rd, bool wr, void *arg)
+{
+	struct port *p = arg;
+	bool more = false;
+	int got = 0;
+
+	(void)fd;
+	(void)wr;
+	if (!rd)
+		return;
+	ev_now_freeze();
+	if (p->rx_queued) {
+		got = port_rx_drain(p, &more);
+		p->rx_queued = more;
+	}
+	if (!p->rx_queued)
+		got += (int)sock_ring_read(&p->ring, port_rx_one, p);
+	ev_now_thaw();
+	p->rx_win_n += (unsigned int)got;
+}
+
+void
+port_ring_close(struct port *p)
+{
+	(void)port_rx_drops(p);
+	ev_io_free(p->ring_io);
+	p->ring_io = NULL;
+	sock_ring_close(&p->ring);
+	if (p->ring_timer != NULL)
+		ev_timer_stop(p->ring_timer);
+}
+
+/*
+ * Frames back to the port socket: once unsteered nothing more can reach
+ * the ring, so what it holds is read now, before anything the port
+ * socket gets from here on, and the ring goes.
+ */
+void
+port_ring_off(struct port *p, const char *why)
+{
+	int rc;
+
+	if (p->ring.fd < 0)
+		return;
+	if ((rc = sock_ring_unsteer(&p->ring)) < 0) {
+		/* Still steered to the ring: keep reading it, try later. */
+		if (!p->ring_warned)
+			log_warnx(LOG_SUB_LLDP, "%s: packet ring: cannot "
+			    "steer frames back: %s", p->ifname, strerror(-rc));
+		p->ring_warned = true;
+		return;
+	}
+	ev_now_freeze();
+	(void)sock_ring_finish(&p->ring, port_rx_one, p);
+	ev_now_thaw();
+	port_ring_close(p);
+	p->rx_win_ms = ev_now_ms();
+	p->rx_win_n = 0;
+	p->rx_hold_ms = 0;
+	log_info(LOG_SUB_LLDP, "%s: %s: back to the socket queue (%" PRIu64
+	    " frames dropped by the kernel so far)", p->ifname, why,
+	    p->rx_drops);
+}
+
+/* Each window while the ring is open: is the port quiet again? */
+static void
+port_ring_check(void *arg)
+{
+	struct port *p = arg;
+
+	(void)port_rx_drops(p);
+	if (p->rx_win_n >= PORT_RING_OFF)
+		p->ring_quiet = 0;
+	else if (++p->ring_quiet >= PORT_RING_QUIET) {
+		port_ring_off(p, "port quiet again");
+		if (p->ring.fd < 0)
+			return;
+	}
+	p->rx_win_n = 0;
+	ev_timer_arm(p->ring_timer, PORT_RING_WIN_MS);
+}
+
+static void
+port_ring_open(struct port *p)
+{
+	uint64_t now = ev_now_ms();
+	int rc = -ENOMEM;
+
+	if (now < p->ring_retry_ms)
+		return;
+	if ((p->ring_timer == NULL &&
+	    (p->ring_timer = ev_timer_new(port_ring_check, p)) == NULL) ||
+	    (rc = sock_ring_open(p->fd, p->ifindex, &p->ring)) < 0 ||
+	    (p->ring_io = ev_io_new(p->ring.fd, port_ring_readable, p)) ==
+	    NULL) {
+		sock_ring_close(&p->ring);
+		log_warnx(LOG_SUB_LLDP, "%s: busy port: no packet ring "
+		    "(%s); staying on the socket queue", p->ifname,
+		    strerror(-rc));
+		p->ring_retry_ms = now + PORT_RING_RETRY_MS;
+		return;
+	}
+	log_info(LOG_SUB_LLDP, "%s: busy port (%u frames in %" PRIu64
+	    " ms): switched to a packet ring", p->ifname, p->rx_win_n,
+	    now - p->rx_win_ms);
+	p->ring_warned = false;
+	p->rx_floods++;
+	p->rx_queued = true;	/* older frames wait in the socket queue */
+	p->ring_quiet = 0;
+	p->rx_win_n = 0;
+	p->rx_hold_ms = 0;
+	ev_timer_arm(p->ring_timer, PORT_RING_WIN_MS);
+}
+
+/* Count frames into the rate window; a flood opens the ring. */
+static void
+port_rx_rate(struct port *p, int got)
+{
+	uint64_t now = ev_now_ms();
+
+	if (now - p->rx_win_ms >= PORT_RING_WIN_MS) {
+		p->rx_prev_n = now - p->rx_win_ms < 2 * PORT_RING_WIN_MS ?
+		    p->rx_win_n : 0;
+		p->rx_win_ms = now;
+		p->rx_win_n = 0;
+	}
+	p->rx_win_n += (unsigned int)got;
+	if (p->rx_win_n >= PORT_RING_ON)
+		port_ring_open(p);
+}
+
+/*
+ * How long to leave the socket unwatched after a drain of 'got' frames
+ * ('more': the budget ran out first).  The hold starts short after a
+ * silence and doubles while drains stay under half the budget, so a
+ * steady flood settles at PORT_RX_BURST/2..PORT_RX_BURST frames per
+ * wakeup (or the longest hold); a full budget halves it and comes back
+ * at once, so what queues meanwhile stays well inside the receive buffer.
+ */
+static uint64_t
+port_rx_hold(struct port *p, int got, bool more)
+{
+	if (more) {
+		if (p->rx_hold_ms > PORT_RX_HOLD_MIN)
+			p->rx_hold_ms /= 2;
+		return (0);
+	}
+	if (p->rx_hold_ms == 0)
+		p->rx_hold_ms = PORT_RX_HOLD_MIN;
+	else if (got < PORT_RX_BURST / 2 && p->rx_hold_ms < PORT_RX_HOLD_MAX)
+		p->rx_hold_ms *= 2;
+	return (p->rx_hold_ms);
+}
+
+/*
+ * Readable, or the hold timer fired: drain up to PORT_RX_BURST frames.
+ * Waking per frame cost a context switch every ~3 frames under a flood
+ * (bench/README.md), so after any frame the socket stays unwatched for
+ * a hold (port_rx_hold()) and the timer drains what came meanwhile with
+ * a few recvmmsg(); only a drain that finds nothing watches the socket
+ * again.  The first frame after a silence is therefore handled at once,
+ * later ones of a burst at most PORT_RX_HOLD_MAX ms late.  A full budget
+ * comes back after a zero timer: the loop serves other fds and ports in
+ * between, so a flood on one port starves nothing.
+ */
+void
+port_readable(int fd, bool rd, bool wr, void *arg)
+{
+	struct port *p = arg;
+	bool more;
+	int got;
+
+	(void)fd;
+	(void)wr;
+	if (!rd)
+		return;
+	ev_now_freeze();
+	got = port_rx_drain(p, &more);
+	ev_now_thaw();
+	if (p->ring.fd < 0)
+		port_rx_rate(p, got);
+	else
+		p->rx_queued = more;	/* left over from before the ring */
+	/*
+	 * Nothing queued, or one frame that woke us (rx_hold_ms 0: we were
+	 * watching) on a quiet port: no burst, so watch.  Holding after the
+	 * periodic LLDPDU of every port would cost an idle daemon a second
+	 * wakeup each.  On a busy port (PORT_RX_BUSY frames within about a
+	 * window) frames that come evenly spaced, one per wakeup, are held
+	 * too: a wakeup each would cost more than the frame.
+	 */
+	if (got == 0 || (got == 1 && p->rx_hold_ms == 0 &&
+	    p->rx_prev_n + p->rx_win_n < PORT_RX_BUSY)) {
+		p->rx_hold_ms = 0;
+		ev_io_want_read(p->io, true);
+	} else
+		ev_io_defer_read(p->io, port_rx_hold(p, got, more));
+}

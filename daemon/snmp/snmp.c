@@ -1,0 +1,603 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * snmp.c -- the net-snmp side of the subagent: AgentX session, event-loop
+ * glue, the request handler over the view, and sending notifications.
+ *
+ * net-snmp runs its own select() loop in agent_check_and_process(); we
+ * run its steps from ours instead: snmp_select_info2() says which fds
+ * and which timeout it wants, each fd gets an ev_io and the timeout an
+ * ev_timer, and after every bit of work (a read, a timeout, an alarm)
+ * the set is computed again.  Alarms (the AgentX ping and the reconnect
+ * attempts) are polled, never signals (NETSNMP_DS_LIB_ALARM_DONT_USE_SIG).
+ *
+ * One blocking spot remains in net-snmp itself: the AgentX ping is a
+ * synchronous request (agentx_check_session()), which waits up to its
+ * timeout when a master is alive but hung.  A master that exits closes
+ * the socket, which we see at once and answer by reconnecting.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <net-snmp/net-snmp-config.h>
+#include <net-snmp/net-snmp-includes.h>
+#include <net-snmp/agent/net-snmp-agent-includes.h>
+#include <net-snmp/agent/agent_callbacks.h>
+#include <net-snmp/library/large_fd_set.h>
+
+#include "conf.h"
+#include "dcbx.h"
+#include "dcbxd.h"
+#include "event.h"
+#include "log.h"
+#include "port.h"
+#include "snmp.h"
+#include "snmp_int.h"
+
+#define SNMP_APP		"dcbxd"
+#define SNMP_PING_S		3	/* AgentX ping / reconnect period */
+#define SNMP_VIEW_MAX_AGE_MS	1000	/* counters move without events */
+#define SNMP_MAX_FDS		16
+
+static struct {
+	bool			 on;
+	bool			 connected;
+	bool			 said_no_master;
+	char			 socket[108];
+	struct ev_timer		*timer;
+	struct ev_io		*io[SNMP_MAX_FDS];
+	int			 fd[SNMP_MAX_FDS];
+	struct snmp_view	 view;
+	bool			 dirty;
+	struct notifier		*nf;		/* what we subscribed to */
+	netsnmp_handler_registration *reg[SNMP_TREE__MAX];
+} sn;
+
+static void	snmp_resched(void);
+
+/* --------------------------------------------------------- the view */
+
+static void
+view_refresh(void)
+{
+	uint64_t now = ev_now_ms();
+
+	if (!sn.dirty && sn.view.n > 0 &&
+	    now < sn.view.built_ms + SNMP_VIEW_MAX_AGE_MS)
+		return;
+	snmp_tables_build(&sn.view);
+	sn.view.built_ms = now;
+	sn.dirty = false;
+	if (sn.view.oom)
+		log_warnx(LOG_SUB_SNMP, "out of memory: serving a partial view");
+}
+
+static void
+set_value(netsnmp_variable_list *vb, const struct snmp_var *v)
+{
+	static const u_char asn[] = {
+		[SV_INT] = ASN_INTEGER, [SV_UNSIGNED] = ASN_UNSIGNED,
+		[SV_GAUGE] = ASN_GAUGE, [SV_COUNTER32] = ASN_COUNTER,
+		[SV_COUNTER64] = ASN_COUNTER64, [SV_TICKS] = ASN_TIMETICKS,
+		[SV_OCTETS] = ASN_OCTET_STR,
+	};
+	struct counter64 c64;
+	long l;
+
+	switch (v->type) {
+	case SV_OCTETS:
+		snmp_set_var_typed_value(vb, ASN_OCTET_STR,
+		    snmp_var_str(&sn.view, v), v->slen);
+		break;
+	case SV_COUNTER64:
+		c64.high = (u_long)((uint64_t)v->num >> 32);
+		c64.low = (u_long)((uint64_t)v->num & 0xffffffffu);
+		snmp_set_var_typed_value(vb, ASN_COUNTER64, &c64, sizeof(c64));
+		break;
+	default:
+		l = (long)v->num;
+		snmp_set_var_typed_value(vb, asn[v->type], &l, sizeof(l));
+		break;
+	}
+}
+
+/* net-snmp's oid is an unsigned long: convert at this edge only. */
+static size_t
+oid_in(const oid *in, size_t len, uint32_t *out)
+{
+	size_t i;
+
+	if (len > SNMP_OID_MAX)
+		len = SNMP_OID_MAX;
+	for (i = 0; i < len; i++)
+		out[i] = in[i] > UINT32_MAX ? UINT32_MAX : (uint32_t)in[i];
+	return (len);
+}
+
+static const struct snmp_var *
+lookup(netsnmp_handler_registration *reg, netsnmp_request_info *req,
+    bool next)
+{
+	netsnmp_variable_list *vb = req->requestvb;
+	uint32_t o[SNMP_OID_MAX], root[SNMP_OID_MAX];
+	size_t len = oid_in(vb->name, vb->name_length, o);
+	size_t rlen = oid_in(reg->rootoid, reg->rootoid_len, root);
+	const struct snmp_var *v;
+	bool incl = req->inclusive != 0;
+
+	if (next && snmp_oid_cmp(o, len, root, rlen) < 0) {
+		memcpy(o, root, rlen * sizeof(*o));	/* walk from the root */
+		len = rlen;
+		incl = true;
+	}
+	v = snmp_view_find(&sn.view, o, len, next, incl);
+	if (v != NULL && !snmp_oid_under(v->oid.n, v->oid.len, root, rlen))
+		return (NULL);		/* past our subtree: the next one's */
+	return (v);
+}
+
+static int
+snmp_handler(netsnmp_mib_handler *h, netsnmp_handler_registration *reg,
+    netsnmp_agent_request_info *ri, netsnmp_request_info *req)
+{
+	const struct snmp_var *v;
+	oid out[SNMP_OID_MAX];
+	uint8_t i;
+
+	(void)h;
+	view_refresh();
+	for (; req != NULL; req = req->next) {
+		if (req->processed)
+			continue;
+		if (ri->mode != MODE_GET && ri->mode != MODE_GETNEXT) {
+			netsnmp_set_request_error(ri, req, SNMP_ERR_NOTWRITABLE);
+			continue;
+		}
+		v = lookup(reg, req, ri->mode == MODE_GETNEXT);
+		if (v == NULL) {
+			/* GETNEXT: leave it unanswered, the agent moves on. */
+			if (ri->mode == MODE_GET)
+				netsnmp_set_request_error(ri, req,
+				    SNMP_NOSUCHINSTANCE);
+			continue;
+		}
+		if (ri->mode == MODE_GETNEXT) {
+			for (i = 0; i < v->oid.len; i++)
+				out[i] = v->oid.n[i];
+			snmp_set_var_objid(req->requestvb, out, v->oid.len);
+		}
+		set_value(req->requestvb, v);
+	}
+	return (SNMP_ERR_NOERROR);
+}
+
+static int
+register_trees(void)
+{
+	oid root[16];
+	int t, i;
+
+	for (t = 0; t < SNMP_TREE__MAX; t++) {
+		const struct snmp_root *r = &snmp_roots[t];
+
+		for (i = 0; i < r->len; i++)
+			root[i] = r->oid[i];
+		sn.reg[t] = netsnmp_create_handler_registration(r->name,
+		    snmp_handler, root, r->len, HANDLER_CAN_RONLY);
+		if (sn.reg[t] == NULL ||
+		    netsnmp_register_handler(sn.reg[t]) != MIB_REGISTERED_OK) {
+			log_warnx(LOG_SUB_SNMP, "cannot register %s", r->name);
+			sn.reg[t] = NULL;
+			return (-EINVAL);
+		}
+	}
+	return (0);
+}
+
+/* ----------------------------------------------------- notifications */
+
+static const oid snmptrap_oid[] = { 1, 3, 6, 1, 6, 3, 1, 1, 4, 1, 0 };
+
+/* Add the view's value of one object instance (tree root + arcs). */
+static void
+vb_add(netsnmp_variable_list **vars, enum snmp_tree tree,
+    const uint32_t *arcs, size_t n)
+{
+	static const u_char asn[] = {
+		[SV_INT] = ASN_INTEGER, [SV_UNSIGNED] = ASN_UNSIGNED,
+		[SV_GAUGE] = ASN_GAUGE, [SV_COUNTER32] = ASN_COUNTER,
+		[SV_COUNTER64] = ASN_COUNTER64, [SV_TICKS] = ASN_TIMETICKS,
+		[SV_OCTETS] = ASN_OCTET_STR,
+	};
+	const struct snmp_root *r = &snmp_roots[tree];
+	const struct snmp_var *v;
+	struct snmp_oid o;
+	oid name[SNMP_OID_MAX];
+	long l;
+	uint8_t i;
+
+	snmp_oid_set(&o, r->oid, r->len);
+	for (i = 0; i < n; i++)
+		snmp_oid_push(&o, arcs[i]);
+	if (o.bad || (v = snmp_view_find(&sn.view, o.n, o.len, false,
+	    false)) == NULL || v->type == SV_COUNTER64)
+		return;
+	for (i = 0; i < o.len; i++)
+		name[i] = o.n[i];
+	if (v->type == SV_OCTETS) {
+		snmp_varlist_add_variable(vars, name, o.len, ASN_OCTET_STR,
+		    snmp_var_str(&sn.view, v), v->slen);
+		return;
+	}
+	l = (long)v->num;
+	snmp_varlist_add_variable(vars, name, o.len, asn[v->type], &l,
+	    sizeof(l));
+}
+
+static void
+notif_oid(netsnmp_variable_list **vars, enum snmp_tree tree,
+    const uint32_t *arcs, size_t n)
+{
+	const struct snmp_root *r = &snmp_roots[tree];
+	oid name[SNMP_OID_MAX];
+	size_t i, len = 0;
+
+	for (i = 0; i < r->len; i++)
+		name[len++] = r->oid[i];
+	for (i = 0; i < n; i++)
+		name[len++] = arcs[i];
+	snmp_varlist_add_variable(vars, snmptrap_oid,
+	    sizeof(snmptrap_oid) / sizeof(oid), ASN_OBJECT_ID,
+	    (const u_char *)name, len * sizeof(oid));
+}
+
+/* DCBXD-MIB notification objects, by notification (raise and clear). */
+static void
+dcbxd_varbinds(netsnmp_variable_list **vars, enum snmp_notif n,
+    uint32_t ifx, int arg)
+{
+	const uint32_t feat = (uint32_t)arg + 1;
+	const uint32_t name[] = { 1, 1, 1, 2, ifx };
+	const uint32_t fstatus[] = { 1, 2, 1, 2, ifx, feat };
+	const uint32_t freason[] = { 1, 2, 1, 3, ifx, feat };
+	const uint32_t flocal[] = { 1, 2, 1, 4, ifx, feat };
+	const uint32_t fpeer[] = { 1, 2, 1, 5, ifx, feat };
+	const uint32_t peers[] = { 1, 1, 1, 9, ifx };
+	const uint32_t be[] = { 1, 1, 1, 6, ifx };
+	const uint32_t beerr[] = { 1, 1, 1, 7, ifx };
+	const oid prio_oid[] = { 1, 3, 6, 1, 4, 1, DCBXD_PEN, 1, 1, 3, 1, 0 };
+	u_long prio = (u_long)arg;
+
+	vb_add(vars, SNMP_TREE_DCBXD, name, 5);
+	switch (n) {
+	case SNMP_N_FEATURE_MISMATCH:
+	case SNMP_N_FEATURE_MISMATCH_CLEARED:
+		vb_add(vars, SNMP_TREE_DCBXD, fstatus, 6);
+		vb_add(vars, SNMP_TREE_DCBXD, flocal, 6);
+		vb_add(vars, SNMP_TREE_DCBXD, fpeer, 6);
+		break;
+	case SNMP_N_PEER_INVALID:
+	case SNMP_N_PEER_INVALID_CLEARED:
+		vb_add(vars, SNMP_TREE_DCBXD, fstatus, 6);
+		vb_add(vars, SNMP_TREE_DCBXD, freason, 6);
+		break;
+	case SNMP_N_BACKEND_ERROR:
+	case SNMP_N_BACKEND_ERROR_CLEARED:
+		vb_add(vars, SNMP_TREE_DCBXD, be, 5);
+		vb_add(vars, SNMP_TREE_DCBXD, beerr, 5);
+		break;
+	case SNMP_N_PFC_STORM:
+	case SNMP_N_PFC_STORM_RESTORED:
+		snmp_varlist_add_variable(vars, prio_oid,
+		    sizeof(prio_oid) / sizeof(oid), ASN_UNSIGNED, &prio,
+		    sizeof(prio));
+		break;
+	default:		/* multiple peers, peer lost/restored */
+		vb_add(vars, SNMP_TREE_DCBXD, peers, 5);
+		break;
+	}
+}
+
+static void
+snmp_notify(enum snmp_notif n, const struct port *p, int arg)
+{
+	netsnmp_variable_list *vars = NULL;
+	uint32_t a[4];
+	int i;
+
+	if (!sn.connected)
+		return;		/* nobody to tell; the tables stay right */
+	sn.dirty = true;
+	view_refresh();
+	if (n == SNMP_N_REM_TABLES_CHANGE) {
+		a[0] = 0; a[1] = 0; a[2] = 1;	/* lldpNotificationPrefix.1 */
+		notif_oid(&vars, SNMP_TREE_LLDP, a, 3);
+		for (i = 2; i <= 5; i++) {	/* lldpStatsRemTables* */
+			a[0] = 1; a[1] = 2; a[2] = (uint32_t)i; a[3] = 0;
+			vb_add(&vars, SNMP_TREE_LLDP, a, 4);
+		}
+	} else if (p != NULL) {
+		a[0] = 0;
+		a[1] = (uint32_t)n;
+		notif_oid(&vars, SNMP_TREE_DCBXD, a, 2);
+		dcbxd_varbinds(&vars, n, (uint32_t)p->ifindex, arg);
+	}
+	if (vars == NULL)
+		return;
+	send_v2trap(vars);
+	snmp_free_varbind(vars);
+}
+
+/* ----------------------------------------------------- the event loop */
+
+static void
+snmp_work_done(void)
+{
+	run_alarms();
+	netsnmp_check_outstanding_agent_requests();
+	snmp_resched();
+}
+
+static void
+snmp_on_io(int fd, bool readable, bool writable, void *arg)
+{
+	netsnmp_large_fd_set fds;
+
+	(void)writable;
+	(void)arg;
+	if (readable) {
+		netsnmp_large_fd_set_init(&fds, fd + 1);
+		NETSNMP_LARGE_FD_SET(fd, &fds);
+		snmp_read2(&fds);
+		netsnmp_large_fd_set_cleanup(&fds);
+	}
+	snmp_work_done();
+}
+
+static void
+snmp_on_timer(void *arg)
+{
+	(void)arg;
+	snmp_timeout();
+	snmp_work_done();
+}
+
+/* Make our ev_io set equal to the fds net-snmp wants to read. */
+static void
+sync_fds(netsnmp_large_fd_set *fds, int nfds)
+{
+	int i, fd, free_slot;
+
+	for (i = 0; i < SNMP_MAX_FDS; i++)
+		if (sn.io[i] != NULL && (sn.fd[i] >= nfds ||
+		    !NETSNMP_LARGE_FD_ISSET(sn.fd[i], fds))) {
+			ev_io_free(sn.io[i]);
+			sn.io[i] = NULL;
+		}
+	for (fd = 0; fd < nfds; fd++) {
+		if (!NETSNMP_LARGE_FD_ISSET(fd, fds))
+			continue;
+		for (i = 0, free_slot = -1; i < SNMP_MAX_FDS; i++) {
+			if (sn.io[i] != NULL && sn.fd[i] == fd)
+				break;
+			if (sn.io[i] == NULL && free_slot < 0)
+				free_slot = i;
+		}
+		if (i < SNMP_MAX_FDS || free_slot < 0)
+			continue;
+		if ((sn.io[free_slot] = ev_io_new(fd, snmp_on_io, NULL)) != NULL)
+			sn.fd[free_slot] = fd;
+	}
+}
+
+static void
+snmp_resched(void)
+{
+	netsnmp_large_fd_set fds;
+	struct timeval tv = { 0, 0 }, alarm_tv;
+	int nfds = 0, block = 1;
+	uint64_t ms;
+
+	if (!sn.on)
+		return;
+	netsnmp_large_fd_set_init(&fds, FD_SETSIZE);
+	snmp_select_info2(&nfds, &fds, &tv, &block);
+	sync_fds(&fds, nfds);
+	netsnmp_large_fd_set_cleanup(&fds);
+	/* Alarms count too (reconnect, ping), whatever select_info said. */
+	if (get_next_alarm_delay_time(&alarm_tv) != 0 &&
+	    (block || timercmp(&alarm_tv, &tv, <))) {
+		tv = alarm_tv;
+		block = 0;
+	}
+	if (block) {
+		ev_timer_stop(sn.timer);
+		return;
+	}
+	ms = (uint64_t)tv.tv_sec * 1000 + ((uint64_t)tv.tv_usec + 999) / 1000;
+	ev_timer_arm(sn.timer, ms);
+}
+
+/* ------------------------------------------------ session and logging */
+
+/* net-snmp's own messages: debug level, ours say what matters once. */
+static int
+snmp_log_cb(int major, int minor, void *server, void *client)
+{
+	const struct snmp_log_message *m = server;
+	size_t len;
+
+	(void)major;
+	(void)minor;
+	(void)client;
+	if (m == NULL || m->msg == NULL)
+		return (0);
+	len = strlen(m->msg);
+	if (len > 0 && m->msg[len - 1] == '\n')
+		len--;
+	log_debug(LOG_SUB_SNMP, "net-snmp: %.*s", (int)len, m->msg);
+	return (0);
+}
+
+static int
+snmp_on_connect(int major, int minor, void *server, void *client)
+{
+	(void)major;
+	(void)server;
+	(void)client;
+	if (minor == SNMPD_CALLBACK_INDEX_START) {
+		sn.connected = true;
+		sn.said_no_master = false;
+		log_info(LOG_SUB_SNMP, "connected to the AgentX master at %s",
+		    sn.socket);
+	} else if (sn.connected) {
+		sn.connected = false;
+		log_notice(LOG_SUB_SNMP, "lost the AgentX master at %s: "
+		    "reconnecting every %d s", sn.socket, SNMP_PING_S);
+	}
+	sn.dirty = true;
+	return (0);
+}
+
+static void
+snmp_settings(const struct conf *c)
+{
+	snprintf(sn.socket, sizeof(sn.socket), "%s", c->snmp_agentx);
+	/* Our OIDs are numeric: loading MIB files would only cost time
+	 * and warn about modules Debian does not ship. */
+	setenv("MIBS", "", 1);
+	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID,
+	    NETSNMP_DS_AGENT_ROLE, 1);
+	netsnmp_ds_set_string(NETSNMP_DS_APPLICATION_ID,
+	    NETSNMP_DS_AGENT_X_SOCKET, sn.socket);
+	netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID,
+	    NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL, SNMP_PING_S);
+	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID,
+	    NETSNMP_DS_AGENT_NO_CONNECTION_WARNINGS, 1);
+	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+	    NETSNMP_DS_LIB_ALARM_DONT_USE_SIG, 1);
+	/* Our config is dcbxd.conf: no /etc/snmp/dcbxd.conf surprises. */
+	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+	    NETSNMP_DS_LIB_DONT_READ_CONFIGS, 1);
+	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+	    NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD, 1);
+	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+	    NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
+	snmp_disable_log();
+	snmp_register_callback(SNMP_CALLBACK_LIBRARY, SNMP_CALLBACK_LOGGING,
+	    snmp_log_cb, NULL);
+	snmp_enable_calllog();
+	snmp_register_callback(SNMP_CALLBACK_APPLICATION,
+	    SNMPD_CALLBACK_INDEX_START, snmp_on_connect, NULL);
+	snmp_register_callback(SNMP_CALLBACK_APPLICATION,
+	    SNMPD_CALLBACK_INDEX_STOP, snmp_on_connect, NULL);
+}
+
+static void	snmp_note(const struct note *, void *);
+
+int
+snmp_init(const struct conf *c, struct notifier *nf)
+{
+	int rc;
+
+	if (!c->snmp_enabled || sn.on)
+		return (0);
+	snmp_settings(c);
+	if ((sn.timer = ev_timer_new(snmp_on_timer, NULL)) == NULL)
+		return (-ENOMEM);
+	if (init_agent(SNMP_APP) != 0) {
+		log_warnx(LOG_SUB_SNMP, "net-snmp agent library: cannot start");
+		ev_timer_free(sn.timer);
+		sn.timer = NULL;
+		return (-EINVAL);
+	}
+	/* init_agent() put in the 15 s default: ours must come after it,
+	 * and before init_snmp() opens the session or schedules a retry. */
+	netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID,
+	    NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL, SNMP_PING_S);
+	init_snmp(SNMP_APP);	/* opens the AgentX session, or schedules it */
+	sn.on = true;
+	sn.dirty = true;
+	if ((rc = register_trees()) < 0)
+		log_warnx(LOG_SUB_SNMP, "some MIB subtrees are not served");
+	snmp_trap_init(snmp_notify, c->snmp_notification_interval,
+	    c->snmp_holddown);
+	if (notify_subscribe(nf, snmp_note, NULL) == 0)
+		sn.nf = nf;
+	else
+		log_warnx(LOG_SUB_SNMP, "no room on the event bus: no "
+		    "notifications will be sent");
+	if (!sn.connected && !sn.said_no_master) {
+		/* Said once; net-snmp retries quietly every SNMP_PING_S. */
+		log_notice(LOG_SUB_SNMP, "no AgentX master at %s: dcbxd runs "
+		    "on, retrying every %d s", sn.socket, SNMP_PING_S);
+		sn.said_no_master = true;
+	}
+	snmp_resched();
+	return (0);
+}
+
+void
+snmp_reconf(const struct conf *old)
+{
+	const struct conf *c = &dx.conf;
+
+	if (old->snmp_enabled != c->snmp_enabled ||
+	    (c->snmp_enabled && strcmp(old->snmp_agentx, c->snmp_agentx) != 0))
+		log_warnx(LOG_SUB_SNMP, "snmp enabled/agentx-socket changed: "
+		    "restart dcbxd to apply");
+	if (sn.on)
+		snmp_trap_init(snmp_notify, c->snmp_notification_interval,
+		    c->snmp_holddown);
+	sn.dirty = true;
+}
+
+void
+snmp_fini(void)
+{
+	int i;
+
+	if (!sn.on)
+		return;
+	if (sn.nf != NULL)
+		notify_unsubscribe(sn.nf, snmp_note, NULL);
+	snmp_trap_fini();
+	for (i = 0; i < SNMP_MAX_FDS; i++)
+		ev_io_free(sn.io[i]);
+	ev_timer_free(sn.timer);
+	snmp_shutdown(SNMP_APP);
+	shutdown_agent();
+	snmp_view_free(&sn.view);
+	memset(&sn, 0, sizeof(sn));
+}
+
+/*
+ * Every note: the subagent re-reads that port's DCBX state, sends the
+ * notifications its transitions call for (snmp_trap.c), checks the
+ * remote tables for lldpRemTablesChange, and serves fresh values next
+ * time.  The port's state says more than the note's type, except for a
+ * storm and a port going away.
+ */
+static void
+snmp_note(const struct note *n, void *arg)
+{
+	(void)arg;
+	sn.dirty = true;
+	if (n->type == NOTE_NBR_CHANGED)
+		return;		/* no trap condition, no table count moved */
+	if (n->port != NULL) {
+		if (n->type == NOTE_PORT_REMOVED)
+			snmp_trap_forget(n->port->ifname);
+		else if (n->type == NOTE_PFC_STORM ||
+		    n->type == NOTE_PFC_STORM_RESTORED)
+			snmp_trap_storm(n->port, n->storm.prio,
+			    n->type == NOTE_PFC_STORM);
+		else
+			snmp_trap_port(n->port);
+	}
+	snmp_trap_rem_check();
+	/* Sending may have queued AgentX output or moved a timeout. */
+	snmp_resched();
+}

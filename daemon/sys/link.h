@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * link.h -- network interfaces, from libnl-route's link cache.
+ *
+ * The cache manager keeps the cache current from RTNLGRP_LINK
+ * notifications; each change reaches the port table through one callback.
+ */
+#ifndef LINK_H
+#define LINK_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* linux/if.h's, which cannot be included beside glibc's net/if.h. */
+#ifndef IFF_LOWER_UP
+#define IFF_LOWER_UP	0x10000		/* carrier */
+#endif
+#ifndef IFF_DORMANT
+#define IFF_DORMANT	0x20000
+#endif
+
+struct link_info {
+	int		ifindex;
+	char		ifname[IF_NAMESIZE];
+	uint8_t		mac[6];
+	bool		has_mac;	/* a 6-octet link-layer address */
+	bool		up;		/* link_flags_up() */
+	bool		loopback;
+	unsigned int	mtu;
+	/*
+	 * The rtnetlink link kind (IFLA_INFO_KIND: "veth", "bridge", "tun",
+	 * "bond", ...), "" for a device no driver of that kind created --
+	 * a NIC.  physical: an Ethernet device without a kind, which is what
+	 * dcbxd manages by default (see link_is_physical()).
+	 */
+	char		kind[16];
+	bool		physical;
+};
+
+/*
+ * Is a device of this ARPHRD type and link kind a physical Ethernet port?
+ * Every virtual device the kernel creates by rtnetlink (veth, bridge,
+ * bond, team, vlan, macvlan, tun/tap, ifb, dummy, vxlan, ...) reports a
+ * kind; a NIC's netdev (a PF, an SR-IOV VF) has none.
+ */
+bool	link_is_physical(unsigned int arptype, const char *kind);
+
+/* present: the link exists as described; !present: it is gone. */
+typedef void	link_cb(const struct link_info *, bool present, void *);
+/* Called after a full resync (startup, overrun): remove what was not seen. */
+typedef void	link_sweep_cb(void *);
+
+/* An address was added to or removed from ifindex (RTNLGRP_IPV*_IFADDR). */
+typedef void	link_addr_cb(int ifindex, void *);
+
+/* Before link_init(): who hears of address changes (NULL: nobody). */
+void	link_on_addr(link_addr_cb *);
+int	link_init(link_cb *, link_sweep_cb *, void *);
+/* ifi_flags: up and running, or up with carrier and not dormant. */
+bool	link_flags_up(unsigned int flags);
+/* Report every link again (reload), then sweep. */
+int	link_resync(void);
+void	link_fini(void);
+
+#endif /* LINK_H */

@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+# dcbx_restart.sh -- a willing server killed (-9) and restarted, as
+# Restart=on-failure does, is back on the controller's policy at once
+# (issue 19 item 4), in IEEE and in CEE mode.  Both daemons run with
+# tx-interval 3600 s: the controller still holds the server's MSAP (no
+# newNeighbor), so only its fast transmission on the server's changed DCBX
+# TLVs can explain the server's adoption within the 20 s we wait.  Before
+# the fix the server ran its admin config until the controller's next
+# periodic LLDPDU (up to tx-interval).
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/netns.sh"
+. "$top_srcdir/tests/integration/dcbx-lib.sh"
+xd_need
+plan 9
+xd_setup
+XD_TX_INTERVAL=3600; export XD_TX_INTERVAL
+
+frames_out() {	# frames_out NAME: its statsFramesOutTotal on xc0
+	ctl_get "$NS_TMP/$1.sock" '.[0].lldp.statsFramesOutTotal' show stats dev xc0
+}
+quiet() {	# quiet NAME: sent nothing for 1.5 s
+	_a=$(frames_out "$1"); sleep 1.5; [ "$(frames_out "$1")" = "$_a" ]
+}
+
+# restart_round MODE: one pair of daemons in MODE, the server restarted.
+restart_round() {
+	_m=$1
+	ns_add "c$_m" && ns_add "s$_m" || bail "namespaces"
+	veth_add "c$_m" xc0 "s$_m" xs0 || bail "veth"
+	xd_conf "c$_m" controller "$_m" A && xd_conf "s$_m" willing "$_m" S ||
+	    bail "configs"
+	xd_start "c$_m" "c$_m" && xd_start "s$_m" "s$_m" || bail "dcbxd did not start"
+	nsx "c$_m" ip link set xc0 up; nsx "s$_m" ip link set xs0 up
+	_t0=$(date +%s%N)
+	_ms=$(xd_wait "s$_m" xs0 "$_t0" 20 oper=A status=peer) ||
+	    bail "$_m: no first adoption: $_ms"
+	diag "$_m: first adoption after link-up: $_ms ms"
+	# Let the controller's fast transmissions for the new neighbour end
+	# (txFastInit x msgFastTx): from then on it sends every 3600 s.
+	wait_for 30 quiet "c$_m" || bail "$_m: the controller keeps sending"
+	_out0=$(frames_out "c$_m")
+	xd_stop "s$_m" KILL
+	xd_start "s$_m" "s$_m" || bail "the server did not restart"
+	_t0=$(date +%s%N)
+	if _ms=$(xd_wait "s$_m" xs0 "$_t0" 20 oper=A status=peer); then
+		ok "$_m: the restarted server runs the controller's policy again (tx-interval 3600 s)"
+		diag "$_m: re-adopted $_ms ms after the restart"
+	else
+		not_ok "$_m: the restarted server runs the controller's policy again (tx-interval 3600 s)"
+		diag "$_m: $_ms"
+	fi
+	_out1=$(frames_out "c$_m")
+	diag "$_m: the controller sent $((_out1 - _out0)) LLDPDUs since the restart"
+	check "$_m: the controller sent because of the restart (statsFramesOutTotal $_out0 -> $_out1)" \
+	    eval '[ -n "$_out0" ] && [ "$_out1" -gt "$_out0" ]'
+	check "$_m: the controller kept the server's MSAP (one new neighbour in its log)" \
+	    [ "$(grep -c 'new neighbour' "$NS_TMP/c$_m.log")" -eq 1 ]
+	# IEEE has no handshake: only the new rule explains it.  CEE's
+	# SeqNo/AckNo already make the controller answer a reset peer (its
+	# AckNo changes, and with it its TLVs).
+	if [ "$_m" = ieee ]; then
+		check "$_m: the controller answered the changed TLVs with fast transmission" \
+		    grep -q "DCBX TLVs changed: fast transmission" "$NS_TMP/c$_m.log"
+	fi
+	check_clean "$_m: both daemons clean" "$NS_TMP/c$_m.log" "$NS_TMP/s$_m.log"
+}
+restart_round ieee
+restart_round cee
+finish
