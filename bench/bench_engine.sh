@@ -138,3 +138,28 @@ printf "%-34s %12s %12s %8s\n" "pause reaction (PFC in -> last out)" \
     "$(jget "$j" '.thresholds.reaction_p50_ns / 1000 | . * 10 | round / 10')" \
     "$(jget "$j" '.thresholds.reaction_p99_ns / 1000 | . * 10 | round / 10')" \
     "$(jget "$j" .thresholds.reaction_samples)"
+ns_cleanup; NS_LIST=""; BG_PIDS=""
+
+# ETS work conservation at 100M (tests/integration/engine_ets.sh checks
+# the shares only): TC 0 and TC 2 offered 90 Mb/s each, TC 1 idle; what
+# the link carries against its speed, the reference.
+ets_use() {
+	ns_setup eb
+	ns_add A && ns_add B
+	veth_add A a0 B b0
+	nsx A ip link set a0 up; nsx B ip link set b0 up
+	engine_start A a0 --tap dcb-a --speed 100M --prio-tc 0,1,2,3,4,5,6,7 \
+	    --tc-bw 50,30,20,0,0,0,0,0 --tc-tsa ets,ets,ets,ets,ets,ets,strict,ets
+	bg_start B "$NS_TMP/sink.out" "$ETOOL" sink b0 --duration 2300 --skip 500
+	wait_for 20 grep -q "sink ready" "$NS_TMP/sink.out"
+	nsx A "$ETOOL" gen dcb-a --stream 0:vlan:90M:0 --stream 2:vlan:90M:0 \
+	    --duration 2500 >/dev/null
+	wait_for 20 grep -q '"priorities"' "$NS_TMP/sink.out"
+	grep '"priorities"' "$NS_TMP/sink.out" | jq -r \
+	    '(.priorities[0].window_bytes + .priorities[2].window_bytes) * 8 / .window_seconds / 1000000 | . * 10 | round / 10'
+	ns_cleanup; NS_LIST=""; BG_PIDS=""
+}
+u=$(for i in $(seq "$RUNS"); do ets_use; done | median)
+printf "\n%-34s %12s %12s %8s\n" "case" "Mb/s" "link Mb/s" "ratio"
+printf "%-34s %12s %12s %8s\n" "ETS, TC 1 idle, 2 x 90M offered" "$u" 100 \
+    "$(awk -v u="$u" 'BEGIN { printf "%.2f", u / 100 }')"

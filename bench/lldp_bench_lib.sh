@@ -20,6 +20,7 @@ LLDPCLI=${LLDPCLI:-lldpcli}
 BL_JSON=0
 
 . "$top_srcdir/tests/lib/netns.sh"
+. "$top_srcdir/tests/lib/ctl.sh"
 
 bl_die() { echo "$0: $*" >&2; exit 1; }
 bl_log() { echo "# $*" >&2; }
@@ -29,10 +30,11 @@ bl_load() { cut -d' ' -f1-3 /proc/loadavg; }
 bl_init() {
 	[ "${1:-}" = "--json" ] && BL_JSON=1
 	[ "$(id -u)" -eq 0 ] || bl_die "needs root (network namespaces)"
-	for _c in ip python3 "$LLDPD" "$LLDPCLI"; do
+	for _c in ip jq python3 "$LLDPD" "$LLDPCLI"; do
 		command -v "$_c" >/dev/null 2>&1 || bl_die "needs $_c"
 	done
 	[ -x "$DCBXD" ] || bl_die "dcbxd not built: $DCBXD (set top_builddir)"
+	[ -x "$DCBCTL" ] || bl_die "dcbctl not built: $DCBCTL (set top_builddir)"
 	ns_setup b
 	chmod 755 "$NS_TMP"	# lldpcli must reach the sockets
 	BL_ROWS=$NS_TMP/rows
@@ -109,27 +111,12 @@ bl_wait() {
 	done
 }
 
-# bl_q NAME CMD [ARGS-JSON]: a dcbxd control request; prints the result.
-bl_q() {
-	python3 - "$NS_TMP/$1.sock" "$2" "${3:-{\}}" <<'EOP'
-import json, socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.settimeout(30)
-s.connect(sys.argv[1])
-s.sendall((json.dumps({"cmd": sys.argv[2], "args": json.loads(sys.argv[3])}) + "\n").encode())
-f = s.makefile()
-r = json.loads(f.readline())
-if not r.get("ok"):
-    sys.exit("dcbxd: " + json.dumps(r))
-print(json.dumps(r["result"]))
-EOP
-}
-
 # bl_dx_stat NAME IFACE COUNTER / bl_ll_stat NS NAME IFACE COUNTER
-# (lldpd's keys: rx, tx, insert_cnt, ...).
+# (lldpd's keys: rx, tx, insert_cnt, ...).  dcbxd is asked with dcbctl
+# -j (tests/lib/ctl.sh), like the tests.
 bl_dx_stat() {
-	bl_q "$1" show-stats "{\"dev\":\"$2\"}" | python3 -c \
-	    "import json,sys; r=json.load(sys.stdin)[0]; print(r['lldp'].get('$3', r['remote_tables'].get('$3')))"
+	ctl_get "$NS_TMP/$1.sock" ".[0] | .lldp.$3 // .remote_tables.$3" \
+	    show stats dev "$2"
 }
 bl_ll_stat() {
 	bl_llcli "$1" "$2" show statistics ports "$3" |

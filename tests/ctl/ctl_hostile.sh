@@ -19,6 +19,7 @@
 # the next event, 147-563 MB of RSS.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"
+. "$top_srcdir/tests/lib/ctl.sh"
 DCBXD=$top_builddir/daemon/dcbxd
 PY=/usr/bin/python3
 need_root
@@ -256,7 +257,7 @@ import socket, sys
 s = socket.socket(socket.AF_UNIX); s.settimeout(5); s.connect('$SOCK')
 s.sendall(b'{\"cmd\":\"show-ports\"}\n'); print(s.makefile().readline())")
 check "show-ports answered after everything" sh -c "echo '$_t' | grep -q '\"ok\": *true'"
-check "no sanitizer report" sh -c "! grep -q Sanitizer '$NS_TMP/r.log'"
+check_clean "no sanitizer report" "$NS_TMP/r.log"
 _lines=$(wc -l <"$NS_TMP/r.log")
 check "the log stayed short ($_lines lines)" [ "$_lines" -lt 200 ]
 finish

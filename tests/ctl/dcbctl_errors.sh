@@ -6,7 +6,8 @@
 # the wire as proto.h says (a stand-in server, tests/ctl/fakectl.py),
 # including a 5000-neighbour answer on one line.
 . "$top_srcdir/tests/lib/tap.sh"
-need_cmd python3
+. "$top_srcdir/tests/lib/ctl.sh"
+command -v "$PY" >/dev/null 2>&1 || skip_all "needs python3 (not installed)"
 dcbctl="$top_builddir/ctl/dcbctl"
 [ -x "$dcbctl" ] || skip_all "ctl/dcbctl not built"
 plan 15
@@ -25,19 +26,19 @@ expect_err() {
 	else not_ok "$_n"; diag "rc $_rc, stderr: $(cat "$tmp/err")"; fi
 }
 json_is() {
-	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
+	$PY -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
 }
 
 expect_err "no socket: daemon not running?" \
     "dcbctl: cannot connect to $tmp/none.sock: daemon not running?" \
     "$dcbctl" -s "$tmp/none.sock" show ports
-python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$tmp/dead.sock"
+$PY -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$tmp/dead.sock"
 expect_err "socket without a listener: daemon not running?" \
     "dcbctl: cannot connect to $tmp/dead.sock: daemon not running?" \
     "$dcbctl" -s "$tmp/dead.sock" show ports
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	mkdir "$tmp/priv" && chmod 700 "$tmp/priv"
-	python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$tmp/priv/d.sock"
+	$PY -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$tmp/priv/d.sock"
 	expect_err "socket we may not open: permission denied" \
 	    "dcbctl: cannot connect to $tmp/priv/d.sock: permission denied" \
 	    setpriv --reuid=65534 --regid=65534 --clear-groups "$dcbctl" -s "$tmp/priv/d.sock" show ports
@@ -53,7 +54,7 @@ expect_err "show dcbx without dev" \
     "dcbctl: show dcbx: expected dev IF" "$dcbctl" show dcbx
 
 # The stand-in daemon's answers.
-python3 - "$tmp/answers.json" <<'PY'
+$PY - "$tmp/answers.json" <<'PY'
 import json, sys
 ets = {"willing": False, "ets_cap": 8, "cbs": False, "tc_bw": [50, 50, 0, 0, 0, 0, 0, 0],
        "tc_tsa": ["ets"] * 6 + ["strict", "ets"], "prio_tc": [0, 0, 0, 1, 1, 0, 6, 0]}
@@ -77,7 +78,7 @@ ans = {"show-dcbx": {"ok": True, "result": dcbx},
 json.dump(ans, open(sys.argv[1], "w"))
 PY
 sock="$tmp/d.sock"
-python3 "$top_srcdir/tests/ctl/fakectl.py" "$sock" "$tmp/answers.json" "$tmp/log" --max 20 --timeout 60 &
+$PY "$top_srcdir/tests/ctl/fakectl.py" "$sock" "$tmp/answers.json" "$tmp/log" --max 20 --timeout 60 &
 srv=$!
 wait_for 10 test -S "$sock" || bail "stand-in server did not start"
 
@@ -100,7 +101,7 @@ check "show app prints dcb app's selector lines" grep -qx 'dscp-prio 26:3' "$tmp
 
 : >"$tmp/log"
 "$dcbctl" -s "$sock" set ets dev eth0 tc-bw 0:60 1:30 2:10 --persist
-check "set sends only the edited elements, with persist" python3 -c '
+check "set sends only the edited elements, with persist" $PY -c '
 import json, sys
 reqs = [json.loads(l) for l in open(sys.argv[1])]
 assert [r["cmd"] for r in reqs] == ["show-dcbx", "set"], reqs

@@ -4,7 +4,8 @@
 # 10G, 100 m, 9216/2300-byte frames -> 150224 bit times, 18778 bytes; at
 # 416-byte cells and 64-byte frames the factor is 6.5.  No daemon needed.
 . "$top_srcdir/tests/lib/tap.sh"
-need_cmd python3
+. "$top_srcdir/tests/lib/ctl.sh"
+command -v "$PY" >/dev/null 2>&1 || skip_all "needs python3 (not installed)"
 dcbctl="$top_builddir/ctl/dcbctl"
 [ -x "$dcbctl" ] || skip_all "ctl/dcbctl not built"
 plan 12
@@ -13,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # json_is FILE PYTHON-EXPR: the expression over the parsed JSON j is true.
 json_is() {
-	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
+	$PY -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
 }
 
 "$dcbctl" -j headroom --speed 10G --cable 100m --mtu 9216 \

@@ -4,7 +4,6 @@
 #   inject IF COUNT                 COUNT distinct LLDPDUs on IF
 #   inorder EXPECTED ACTUAL         every line of EXPECTED appears in
 #                                   ACTUAL, in that order
-#   count SOCK DEV                  neighbours dcbxd shows on DEV
 import json, re, socket, sys, time
 
 # Per-port LLDP counters, TTLs left and the PIDs/paths of this run vary;
@@ -118,15 +117,6 @@ def inorder(exp, act):
     return 0
 
 
-def count(path, dev):
-    s = socket.socket(socket.AF_UNIX)
-    s.settimeout(10)
-    s.connect(path)
-    s.sendall(b'{"cmd":"show-ports"}\n')
-    r = json.loads(s.makefile().readline())
-    print([p["neighbors"] for p in r["result"] if p["ifname"] == dev][0])
-
-
 cmd = sys.argv[1]
 if cmd == "mask":
     mask(sys.argv[2])
@@ -136,5 +126,3 @@ elif cmd == "inject_rich":
     inject_rich(sys.argv[2])
 elif cmd == "inorder":
     sys.exit(inorder(sys.argv[2], sys.argv[3]))
-elif cmd == "count":
-    count(sys.argv[2], sys.argv[3])

@@ -420,9 +420,42 @@ pfc_main(int argc, char **argv)
 }
 
 /*
+ * One frame and the kernel's arrival time (SO_TIMESTAMPNS, on the
+ * monotonic clock): what the test measures must not depend on when this
+ * process got the CPU to read it (a busy machine reads late).
+ */
+static ssize_t
+recv_stamped(int fd, uint8_t *f, size_t len, int64_t rt_off, uint64_t *at)
+{
+	char cbuf[CMSG_SPACE(sizeof(struct timespec))];
+	struct iovec iov = { f, len };
+	struct msghdr m = { 0 };
+	struct cmsghdr *c;
+	struct timespec t;
+	ssize_t n;
+
+	m.msg_iov = &iov;
+	m.msg_iovlen = 1;
+	m.msg_control = cbuf;
+	m.msg_controllen = sizeof(cbuf);
+	if ((n = recvmsg(fd, &m, MSG_DONTWAIT)) < 0)
+		return (n);
+	*at = now_ns();
+	for (c = CMSG_FIRSTHDR(&m); c != NULL; c = CMSG_NXTHDR(&m, c))
+		if (c->cmsg_level == SOL_SOCKET &&
+		    c->cmsg_type == SCM_TIMESTAMPNS) {
+			memcpy(&t, CMSG_DATA(c), sizeof(t));
+			*at = (uint64_t)((int64_t)((uint64_t)t.tv_sec * NS +
+			    (uint64_t)t.tv_nsec) - rt_off);
+		}
+	return (n);
+}
+
+/*
  * Watch P and O flow for 200 ms, send the pause, then watch D + 300 ms.
  * P's pause is the longest silence of P that starts after the pause was
- * sent, measured from the send to the first P frame that ends it.
+ * sent, measured from just before the send to the kernel's arrival time
+ * of the first P frame that ends it: never shorter than the real one.
  */
 static int
 pausecheck_main(int argc, char **argv)
@@ -437,30 +470,37 @@ pausecheck_main(int argc, char **argv)
 	ssize_t n;
 	int p;
 
+	struct timespec rt;
+	int64_t rt_off;
+	int one = 1;
+
 	pc_args(argc, argv, &c);
 	pf.fd = open_if(argv[2]);
 	pf.events = POLLIN;
+	(void)setsockopt(pf.fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
+	clock_gettime(CLOCK_REALTIME, &rt);
+	rt_off = (int64_t)((uint64_t)rt.tv_sec * NS + (uint64_t)rt.tv_nsec) -
+	    (int64_t)now_ns();
 	d = (uint64_t)c.quanta * 512 * NS / c.speed;
 	t0 = now_ns();
 	lastp = 0;
 	while ((now = now_ns()) - t0 < 200000000ull + d + 300000000ull) {
 		if (ts == 0 && now - t0 >= 200000000ull) {
+			ts = lastp = now_ns();
 			if (send_pause(pf.fd, c.prio, (uint16_t)c.quanta,
 			    c.pause) < 0)
 				return (1);
-			ts = lastp = now_ns();
 		}
 		if (c.xon_after && ts && !txon && now_ns() - ts >= c.xon_after) {
-			(void)send_pause(pf.fd, c.prio, 0, c.pause);
 			txon = now_ns();
+			(void)send_pause(pf.fd, c.prio, 0, c.pause);
 		}
 		if (poll(&pf, 1, 1) <= 0)
 			continue;
-		if ((n = recv(pf.fd, f, sizeof(f), MSG_DONTWAIT)) < 0 ||
+		if ((n = recv_stamped(pf.fd, f, sizeof(f), rt_off, &now)) < 0 ||
 		    (p = unmark(f, n, &seq)) < 0)
 			continue;
-		now = now_ns();
-		if (ts == 0) {
+		if (ts == 0 || now < ts) {	/* arrived before the pause */
 			before += p == c.prio;
 			continue;
 		}
@@ -468,7 +508,7 @@ pausecheck_main(int argc, char **argv)
 			other_t[no++] = now;
 		if (p != c.prio)
 			continue;
-		if (now - lastp > best) {
+		if (now > lastp && now - lastp > best) {
 			best = now - lastp;
 			resume = now;
 		}

@@ -34,7 +34,7 @@ engine_start() {
 	bg_start "$_ns" "$NS_TMP/eng-$_if.out" "$ERUN" "$_if" \
 	    --ready "$NS_TMP/ready-$_if" "$@"
 	eval "EPID_$_if=$BG_PID"
-	wait_for 5 test -e "$NS_TMP/ready-$_if"
+	wait_for 20 test -e "$NS_TMP/ready-$_if"
 }
 
 # engine_json IF: a fresh show() of the engine on IF, on stdout.
@@ -42,7 +42,9 @@ engine_json() {
 	eval "_pid=\$EPID_$1"
 	_n=$(grep -c '^{"port"' "$NS_TMP/eng-$1.out" 2>/dev/null)
 	kill -USR1 "$_pid" 2>/dev/null
-	wait_for 3 test "$(grep -c '^{"port"' "$NS_TMP/eng-$1.out")" -gt "$_n"
+	# (The count is read again on every poll: a stale line is no answer.)
+	wait_for 20 sh -c '[ "$(grep -c "^{\"port\"" "$1")" -gt "$2" ]' _ \
+	    "$NS_TMP/eng-$1.out" "$_n" || return 1
 	grep '^{"port"' "$NS_TMP/eng-$1.out" | tail -1
 }
 

@@ -31,30 +31,25 @@ for i in c0 c1; do nsx c ip link set g$i up; done
 for i in s0 s1; do nsx s ip link set g$i up; done
 
 ports() { "$DCBCTL" -s "$NS_TMP/s.sock" -j show ports; }
-pyj() {	# pyj EXPR: EXPR over r = show ports JSON, by ifname
-	ports | python3 -c "import json,sys; r={p['ifname']:p for p in json.load(sys.stdin)}; sys.exit(0 if ($1) else 1)"
+pj() {	# pj FILTER: FILTER over show ports, as an object by ifname
+	ctl_jq "$NS_TMP/s.sock" "INDEX(.ifname) | $1" show ports
 }
 check "the engine port shows backend engine" \
-    wait_for 10 pyj "r['gs0']['backend'] == 'engine'"
+    wait_for 20 pj '.gs0.backend == "engine"'
 check "... because the dcbnl probe said the device has no dcbnl ops" \
-    pyj "'not supported' in r['gs0']['backend_why'].lower() or 'eopnotsupp' in r['gs0']['backend_why'].lower()"
+    pj '.gs0.backend_why | ascii_downcase | contains("not supported") or contains("eopnotsupp")'
 check "the port without an engine block is read-only, saying why" \
-    pyj "r['gs1']['backend'] == 'readonly' and 'engine' in r['gs1']['backend_why']"
+    pj '.gs1.backend == "readonly" and (.gs1.backend_why | contains("engine"))'
 has_tap() { nsx s ip link show dcb-gs0 >/dev/null 2>&1; }
 check "the engine created its TAP dcb-gs0" has_tap
 check "human output names the backend too" sh -c "'$DCBCTL' -s '$NS_TMP/s.sock' show ports | grep gs0 | grep -q engine"
 check "show ports: the engine's host side holds senders back, the read-only port has none" \
-    pyj "r['gs0']['host_backpressure'] is True and r['gs1']['host_backpressure'] is None and r['gs0']['host_held_frames'] >= 0"
+    pj '.gs0.host_backpressure == true and .gs1.host_backpressure == null and .gs0.host_held_frames >= 0'
 
 # The willing server adopts PFC 3,4; the engine must follow.
 engine_pfc() {
-	"$DCBCTL" -s "$NS_TMP/s.sock" -j show stats dev gs0 | python3 -c "
-import json, sys
-st = json.load(sys.stdin)
-st = st[0] if isinstance(st, list) else st
-e = st['engine']
-on = sorted(p['priority'] for p in e['priorities'] if p.get('pfc'))
-sys.exit(0 if on == [3, 4] else 1)"
+	ctl_jq "$NS_TMP/s.sock" '(if type == "array" then .[0] else . end) |
+	    [.engine.priorities[] | select(.pfc) | .priority] == [3, 4]' show stats dev gs0
 }
 check "the engine's PFC follows the negotiated policy (3, 4)" wait_for 10 engine_pfc
 check "show stats has per-priority engine counters" sh -c "'$DCBCTL' -s '$NS_TMP/s.sock' -j show stats dev gs0 | grep -q '\"counters\"'"
@@ -68,18 +63,16 @@ sys.exit(0 if h['backpressure'] and len(h['held_frames']) == 8 and len(h['thrott
 }
 check "show stats counts frames held back and throttles per priority" host_stats
 ro_pfc() {
-	dx_q s show-dcbx '{"dev":"gs1"}' | python3 -c "import json,sys; r=json.load(sys.stdin); sys.exit(0 if r['pfc']['oper']['prio_pfc']==[False]*3+[True,True]+[False]*3 else 1)"
+	ctl_jq "$NS_TMP/s.sock" '.pfc.oper.prio_pfc == [false, false, false, true, true, false, false, false]' show dcbx dev gs1
 }
-check "the read-only port adopted the same PFC (3, 4)" wait_for 5 ro_pfc
+check "the read-only port adopted the same PFC (3, 4)" wait_for 20 ro_pfc
 # ieee_pfc.delay comes from the headroom calculator when the config gives
 # none: interface + cable delay both ways at the port's speed, 100 m cable.
 # gs1 reports no speed (veth): 10G, 2 x 8192 + 2 x 5000 = 26384 bits.
 # gs0's engine runs at 100M, which has no tabled interface delay:
 # 2 x 50 bits of cable = 100.
-pfc_delay() {
-	dx_q s show-dcbx "{\"dev\":\"$1\"}" | python3 -c "import json,sys; r=json.load(sys.stdin); sys.exit(0 if r['pfc']['oper']['delay'] == $2 else 1)"
-}
+pfc_delay() { ctl_jq "$NS_TMP/s.sock" ".pfc.oper.delay == $2" show dcbx dev "$1"; }
 check "PFC delay at 10G over 100 m is 26384 bits" pfc_delay gs1 26384
 check "PFC delay at the engine's 100M over 100 m is 100 bits" pfc_delay gs0 100
-check "no sanitizer report" sh -c "! grep -q Sanitizer $NS_TMP/s.log $NS_TMP/c.log"
+check_clean "no sanitizer report" "$NS_TMP/s.log" "$NS_TMP/c.log"
 finish

@@ -46,15 +46,8 @@ covered() { [ $((lines + left)) -ge $((in1 - 1)) ] &&
     [ $((lines + left)) -le "$in2" ]; }
 check "logged + left out covers every change of the flood" covered
 oper_pfc_3() {
-	python3 - "$NS_TMP/a.sock" <<'EOP'
-import json, socket, sys
-s = socket.socket(socket.AF_UNIX); s.settimeout(5); s.connect(sys.argv[1])
-s.sendall(b'{"cmd":"show-dcbx","args":{"dev":"d2a"}}\n')
-r = json.loads(s.makefile().readline())["result"]
-r = r[0] if isinstance(r, list) else r
-pfc = [i for i in range(8) if r["pfc"]["oper"]["prio_pfc"][i]]
-sys.exit(0 if pfc == [3] else "oper PFC %s" % pfc)
-EOP
+	dx_jq a '(if type == "array" then .[0] else . end) |
+	    [.pfc.oper.prio_pfc | to_entries[] | select(.value) | .key] == [3]' show dcbx dev d2a
 }
 check "the last PDU's configuration is operational (PFC on 3 only)" oper_pfc_3
-check "no sanitizer report" dx_sanitizer_clean a
+check_clean "no sanitizer report" "$NS_TMP/a.log"

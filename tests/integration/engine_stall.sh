@@ -17,7 +17,10 @@ engine_start B b0 --tap dcb-b --speed 1G --pfc 3 --qmem 1M --stall-ms 300 ||
 	bail "engine B"
 nsx B ip link set dcb-b down
 nsx A "$ETOOL" gen dcb-a --stream 3:vlan:100M:2000 --duration 3000 >/dev/null
-sleep 0.3
+# A's engine sends what it took from its TAP (paced); B stalls on it.
+sent_all() { [ "$(jget "$(engine_json a0)" '.priorities[3].counters.tx_frames')" -ge 2000 ]; }
+wait_for 30 sent_all
+wait_for 20 grep -q '"event":"stall","priority":3' "$NS_TMP/eng-b0.out"
 ja=$(engine_json a0)
 jb=$(engine_json b0)
 diag "B prio 3: $(jget "$jb" '.priorities[3] | [.stalled, .counters.pfc_requests, .drops] | tostring')"
@@ -32,8 +35,8 @@ check "A is not left paused: it sent all 2000 frames" \
 nsx B ip link set dcb-b up
 nsx A "$ETOOL" gen dcb-a --stream 3:vlan:10M:20 --duration 1000 >/dev/null
 check "B raised recover when its host drained again" \
-    wait_for 3 grep -q '"event":"recover","priority":3' "$NS_TMP/eng-b0.out"
+    wait_for 20 grep -q '"event":"recover","priority":3' "$NS_TMP/eng-b0.out"
 # The counters snapshot may trail the event by up to its 100 ms period.
 unstalled() { test "$(jget "$(engine_json b0)" '.priorities[3].stalled')" = false; }
-check "and priority 3 is lossless again" wait_for 3 unstalled
+check "and priority 3 is lossless again" wait_for 20 unstalled
 finish

@@ -11,9 +11,7 @@
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-plan 7
+plan 9
 ns_setup o
 ns_pair o2a o2b
 ip -n "$(ns_name a)" link set o2a mtu 9000 || bail "mtu"
@@ -51,29 +49,39 @@ while sent < count or time.time() < stop:
 print(sent)
 EOP
 disc() { dx_stat a o2a statsFramesDiscardedTotal; }
-rx() { dx_q a show-stats '{"dev":"o2a"}' | $PY -c "import json,sys; print(json.load(sys.stdin)[0]['rx']['$1'])"; }
+rx() { ctl_get "$NS_TMP/a.sock" ".[0].rx.$1" show stats dev o2a; }
+# Frames the kernel drops before any socket sees them (netdev backlog).
+backlog_drops() {
+	$PY -c 'print(sum(int(l.split()[1], 16) for l in open("/proc/net/softnet_stat")))'
+}
 
 d0=$(disc)
 for spec in "1 1500" "2 1501" "3 1600" "4 3742" "5 8944"; do
 	nsx b $PY "$NS_TMP/send.py" $spec 1 0 >/dev/null
 done
 check "the 1500-octet LLDPDU is a neighbour" \
-    wait_for 5 dx_eval a "any(n['chassis_id'] == '02:00:00:00:00:01' for n in r)"
+    wait_for 20 dx_jq a 'any(.[]; .chassis_id == "02:00:00:00:00:01")'
 more_disc() { [ $(($(disc) - d0)) -ge 4 ]; }
 check "1501, 1600, 3742, 8944 octets: discarded and counted (socket path)" \
-    wait_for 5 more_disc
+    wait_for 20 more_disc
 diag "statsFramesDiscardedTotal +$(($(disc) - d0)), receive path $(rx mode)"
 check "... and none of them is a neighbour" dx_nbrs a 1
 
 # The ring path: a flood of 8944-octet LLDPDUs switches the port to it.
-d1=$(disc)
+d1=$(disc) k1=$(rx kernel_drops) b1=$(backlog_drops)
 sent=$(nsx b $PY "$NS_TMP/send.py" 6 8944 0 1)
 diag "flood: $sent LLDPDUs of 8944 octets; floods $(rx floods)"
 check "the flood went to the packet ring" [ "$(rx floods)" -ge 1 ]
-more_disc2() { [ $(($(disc) - d1)) -ge $((sent / 2)) ]; }
-check "the flood's LLDPDUs were discarded and counted (ring path)" \
-    wait_for 5 more_disc2
-diag "statsFramesDiscardedTotal +$(($(disc) - d1)) of $sent sent, kernel drops $(rx kernel_drops)"
+# Each one discarded and counted, or dropped by the kernel and counted
+# there (a busy machine drops more): none taken, none unaccounted for.
+accounted() {
+	[ $(( $(disc) - d1 + $(rx kernel_drops) - k1 + $(backlog_drops) - b1 )) -ge "$sent" ]
+}
+check "the flood's LLDPDUs were discarded and counted (ring path), or dropped by the kernel" \
+    wait_for 20 accounted
+check "... some of them by dcbxd itself" [ $(( $(disc) - d1 )) -ge 1 ]
+diag "statsFramesDiscardedTotal +$(($(disc) - d1)) of $sent sent, kernel drops +$(($(rx kernel_drops) - k1)), backlog +$(($(backlog_drops) - b1))"
 check "still only the 1500-octet neighbour" dx_nbrs a 1
-check "the daemon is alive and clean" sh -c "kill -0 $PID_a && ! grep -q Sanitizer $NS_TMP/a.log"
+check "the daemon is alive" kill -0 "$PID_a"
+check_clean "no sanitizer report" "$NS_TMP/a.log"
 finish

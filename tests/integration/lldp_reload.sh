@@ -9,7 +9,7 @@
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
-plan 19
+plan 23
 ns_setup o
 T=$NS_TMP
 
@@ -43,60 +43,73 @@ ns_add a && ns_add b || bail "namespaces"
 veth_add a o1a b o1b && veth_add a o2a b o2b || bail "veth"
 for i in 1 2; do nsx a ip link set o${i}a up; nsx b ip link set o${i}b up; done
 dx_conf "$T/b.conf" 30 4 '' '{ match = "o*"; }'
-dx_start a a "$T/a.conf" && dx_start b b "$T/b.conf" || bail "start"
-b_names() {	# b_names NAME...: b's neighbours, by port, carry these names
-	dx_q b show-neighbors | python3 -c "
-import json, sys
-r = json.load(sys.stdin)
-got = sorted((n['ifname'], n['sys_name']) for n in r)
-want = sorted(zip(sys.argv[1].split(), sys.argv[2].split()))
-sys.exit(0 if got == want else 1)" "$1" "$2"
+dx_start a a "$T/a.conf" -D lldp,link && dx_start b b "$T/b.conf" || bail "start"
+b_names() {	# b_names "IF..." "NAME...": b's neighbours, by port, carry these names
+	_want=$(printf '%s\n' $1 | paste -d' ' - /dev/fd/3 3<<EON | sort | tr '\n' ';'
+$(printf '%s\n' $2)
+EON
+)
+	dx_jq b "([.[] | \"\\(.ifname) \\(.sys_name)\"] | sort | join(\";\") + \";\") == \"$_want\""
 }
-wait_for 10 b_names "o1b o2b" "name-one name-one" || bail "no discovery"
+wait_for 20 b_names "o1b o2b" "name-one name-one" || bail "no discovery"
 rem_ok() {	# rem_ok NAME DEV: one insert, no delete, no ageout
-	dx_eval "$1" 'r[0]["remote_tables"] == {"inserts": 1, "deletes": 0, "drops": 0, "ageouts": 0}' show-stats "{\"dev\":\"$2\"}"
+	dx_jq "$1" '.[0].remote_tables == {"inserts": 1, "deletes": 0, "drops": 0, "ageouts": 0}' show stats dev "$2"
 }
-sleep 4.5		# txFast (4 frames, 1 s apart) is over
+# in_reload N PATTERN: a's log has a line with PATTERN inside its Nth
+# reload: from the link resync that starts it ("link lo (...)", -D link)
+# to its "configuration reloaded" line.  The event loop runs one handler
+# at a time, so a line there was written by the reload itself, never by a
+# timer (a fast transmission, the regular one) that happened to be due.
+in_reload() {
+	awk -v n="$1" -v pat="$2" '
+	    /\] link lo \(/ { k = 0 }
+	    { blk[++k] = $0 }
+	    /configuration reloaded/ && ++c == n {
+		for (i = 1; i <= k; i++) if (index(blk[i], pat)) f = 1
+		exit }
+	    END { exit !f }' "$T/a.log"
+}
 
-# 2. SIGHUP, new system name: the peer sees it at once (a local change
-# transmits at once, 802.1AB SIGNAL_TX), and nobody loses a neighbour.
-# tx-interval is 30 s: seeing it within 10 s can only come from the
-# transmission the change triggered, not from a periodic one.
+# 2. SIGHUP, new system name: the peer sees it (a local change transmits
+# a frame, 802.1AB SIGNAL_TX), and nobody loses a neighbour.
 conf name-two rx-tx
 kill -HUP "$PID_a"
-check "SIGHUP: the peer sees the new system name (a triggered frame)" \
-    wait_for 10 b_names "o1b o2b" "name-two name-two"
+check "SIGHUP: the peer sees the new system name" \
+    wait_for 20 b_names "o1b o2b" "name-two name-two"
 check "a kept its neighbours (1 insert, 0 deletes on o1a and o2a)" \
     eval 'rem_ok a o1a && rem_ok a o2a'
 check "the peer updated us in place (1 insert, 0 deletes on o1b, o2b)" \
     eval 'rem_ok b o1b && rem_ok b o2b'
-grep -q "configuration reloaded" "$T/a.log"; check "the reload is logged" [ $? -eq 0 ]
-sleep 4.5
+check "the reload is logged" wait_for 20 sh -c '[ "$(grep -c "configuration reloaded" "$1")" -ge 1 ]' _ "$T/a.log"
+check "the new name went out from the reload itself (o1a sent inside it)" \
+    in_reload 1 "o1a: sent"
 
 # 2b. SIGHUP changing only the management addresses (or capabilities,
-# the other daemon-wide TLV): a local change too, sent at once.
+# the other daemon-wide TLV): a local change too, sent by the reload.
 MG='management-addresses = [ "192.0.2.7" ];'
 conf name-two rx-tx "$MG"
 kill -HUP "$PID_a"
-check "SIGHUP, new management address: the peer sees it (a triggered frame)" \
-    wait_for 10 dx_eval b '[a["address"] for a in r[0]["mgmt_addrs"]] == ["192.0.2.7"]' \
-    show-neighbors '{"dev":"o1b"}'
-sleep 4.5
+check "SIGHUP, new management address: the peer sees it" \
+    wait_for 20 dx_jq b '[.[0].mgmt_addrs[].address] == ["192.0.2.7"]' show neighbors dev o1b
+check "... sent from the reload itself (o1a sent inside the second reload)" \
+    in_reload 2 "o1a: sent"
 
 # 3. SIGHUP changing o2a only (admin-status rx): o2a stops sending (its
-# shutdown LLDPDU removes it from the peer), o1a is not restarted: it
-# sends nothing and keeps its neighbour.
-n0=$(dx_stat a o1a statsFramesOutTotal)
+# shutdown LLDPDU removes it from the peer), o1a is not restarted: the
+# reload sends nothing on o1a, and o1a keeps its neighbour.
 conf name-two rx "$MG"
 kill -HUP "$PID_a"
-check "o2a went rx-only: the peer deleted it at once" \
-    wait_for 2 b_names o1b name-two
+check "o2a went rx-only: the peer deleted it" \
+    wait_for 20 b_names o1b name-two
+check "... by its shutdown LLDPDU, not at the TTL (b: 0 ageouts on o2b)" \
+    [ "$(dx_stat b o2b statsAgeoutsTotal)" = 0 ]
 check "o2a still receives: its neighbour stays" \
-    dx_eval a 'len(r) == 1' show-neighbors '{"dev":"o2a"}'
-sleep 2
-n1=$(dx_stat a o1a statsFramesOutTotal)
-check "o1a was not restarted: no frame in the 2 s after reload ($n0 -> $n1)" \
-    [ "$n0" = "$n1" ]
+    dx_jq a 'length == 1' show neighbors dev o2a
+wait_for 20 sh -c '[ "$(grep -c "configuration reloaded" "$1")" -ge 3 ]' _ "$T/a.log"
+check "the third reload sent o2a's shutdown LLDPDU (a's log)" \
+    in_reload 3 "o2a: sent shutdown"
+check "o1a was not restarted: the third reload sent nothing on it" \
+    eval '! in_reload 3 "o1a: sent"'
 check "o1a kept its neighbour (1 insert, 0 deletes)" rem_ok a o1a
 
 # 4. SIGHUP with a broken file: error with file:line logged, the running
@@ -104,12 +117,12 @@ check "o1a kept its neighbour (1 insert, 0 deletes)" rem_ok a o1a
 printf 'dcbxd: { tx-interval = 30; system-name = "name-three" };\nports = ( { match = "o*" \n' >"$T/a.conf"
 kill -HUP "$PID_a"
 check "bad reload: the error is logged with file:line" \
-    wait_for 2 grep -q "reload failed, config unchanged: $T/a.conf:3:" "$T/a.log"
+    wait_for 20 grep -q "reload failed, config unchanged: $T/a.conf:3:" "$T/a.log"
 check "the daemon is alive and answers" dx_nbrs a 2
 check "the running config stays (o2a still rx-only)" \
-    dx_eval a '[p["admin_status"] for p in r if p["ifname"] == "o2a"] == ["rx"]' show-ports
+    dx_jq a '[.[] | select(.ifname == "o2a") | .admin_status] == ["rx"]' show ports
 check "the peer still sees name-two, neighbour kept" \
     eval 'b_names o1b name-two && rem_ok b o1b'
-kill -TERM "$PID_a"; wait_for 3 sh -c "! kill -0 $PID_a 2>/dev/null"
-check "no sanitizer report" dx_sanitizer_clean a
+kill -TERM "$PID_a"; wait_for 10 sh -c "! kill -0 $PID_a 2>/dev/null"
+check_clean "no sanitizer report" "$T/a.log"
 finish

@@ -41,29 +41,29 @@ check "lldpd shows dcbxd's system name" \
     sh -c "echo '$out' | grep -q 'chassis.name=dcbxd-side'"
 check "lldpd shows dcbxd's TTL (11)" \
     sh -c "echo '$out' | grep -Eq '\\.ttl=11\$'"
-wait_for 15 dx_nbrs a 1
+wait_for 30 dx_nbrs a 1
 check "dcbxd shows lldpd's chassis ID and port" \
-    dx_eval a 'r[0]["chassis_id"] == "02:00:00:00:1b:01" and r[0]["port_id"] in ("d1b", "02:00:00:00:1b:01")'
+    dx_jq a '.[0] | .chassis_id == "02:00:00:00:1b:01" and (.port_id == "d1b" or .port_id == "02:00:00:00:1b:01")'
 # lldpd advertises tx-interval x tx-hold = 1 x 4 s (its own view agrees).
 lttl=$(lc -f keyvalue show interfaces | sed -n 's/^lldp\.d1b\.ttl\.ttl=//p')
 diag "lldpd's own TTL: $lttl"
 check "dcbxd shows lldpd's system name and TTL (4 s, as lldpd says)" \
-    dx_eval a "r[0]['sys_name'] == 'lldpd-side' and r[0]['ttl'] == 4 and '$lttl' == '4'"
+    eval '[ "$lttl" = 4 ] && dx_jq a ".[0] | .sys_name == \"lldpd-side\" and .ttl == 4"'
 # Neighbour details (issue 15): lldpd's 802.3 TLVs decoded and named, the
 # same in dcbctl's text as in the JSON.
 check "dcbxd names lldpd's 802.3 org TLVs and its capabilities" \
-    dx_eval a '{"mac-phy", "link-aggregation-8023"} <= {o["name"] for o in r[0]["org_tlvs"]} and "station-only" in r[0]["capabilities_enabled"]'
+    dx_jq a '.[0] | ([.org_tlvs[].name] | index("mac-phy") != null and index("link-aggregation-8023") != null)
+        and (.capabilities_enabled | index("station-only") != null)'
 # lldpd's address is its link-local IPv6 one once the kernel has it (DAD):
 # there or not, the text says what the JSON says (waited for, so that it
 # does not change between the two questions).
-wait_for 10 dx_eval a 'r[0]["mgmt_addrs"]' || diag "lldpd sent no address"
-dx_q a show-neighbors >"$NS_TMP/n.json"
-mline=$(python3 -c "import json,sys
-m = json.load(open(sys.argv[1]))[0]['mgmt_addrs']
-print('  MgmtAddr: +%s %s ' % (m[0]['family'], m[0]['address']) if m else '  MgmtAddr: +-$')" "$NS_TMP/n.json")
+wait_for 20 dx_jq a '.[0].mgmt_addrs | length > 0' || diag "lldpd sent no address"
+mline=$(dx_ctl a show neighbors | jq -r '.[0].mgmt_addrs as $m |
+    if ($m | length) > 0 then "  MgmtAddr: +\($m[0].family) \($m[0].address) "
+    else "  MgmtAddr: +-$" end')
 check "dcbctl show neighbors details prints them (${mline#  MgmtAddr: +}, mac-phy)" sh -c \
-    "'$top_builddir/ctl/dcbctl' -s '$NS_TMP/a.sock' show neighbors dev d1a details >'$NS_TMP/det' &&
+    "[ -n '$mline' ] && '$DCBCTL' -s '$NS_TMP/a.sock' show neighbors dev d1a details >'$NS_TMP/det' &&
      grep -Eq '^$mline' '$NS_TMP/det' && grep -q '00:12:0f/1 mac-phy' '$NS_TMP/det' &&
      grep -Eq '^d1a via nearest-bridge, TTL 4 ' '$NS_TMP/det'"
-dx_q a show-neighbors | sed 's/^/# /'
+dx_ctl a show neighbors | sed 's/^/# /'
 finish

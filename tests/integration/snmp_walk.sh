@@ -25,7 +25,7 @@ L=$SN_OID_LLDP.1; D=$SN_OID_DCBX.1; O=$SN_OID_OURS.1
 
 # Converged when DCBXD-MIB says PFC is adopted from the peer: peer(3).
 check "the server adopts PFC (dcbxdFeatStatus.pfc = peer)" \
-	wait_for 15 sh -c "[ \"\$(snmpget -v2c -c public -On -Oqv -t 1 -r 0 \
+	wait_for 30 sh -c "[ \"\$(snmpget -v2c -c public -On -Oqv -t 1 -r 0 \
 	    127.0.0.1:$SN_PORT $O.2.1.2.$IF.2 2>/dev/null)\" = 3 ]"
 
 # LLDP-MIB: local system, port config, statistics, remote table.

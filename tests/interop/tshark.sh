@@ -10,6 +10,7 @@
 # expectation, in order, with nothing extra or missing, and tshark must
 # raise no expert info (malformed, warning, note) at all.
 . "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/ctl.sh"
 need_cmd tshark gzip od dd
 mkpcap=$top_builddir/tests/interop/mkpcap
 [ -x "$mkpcap" ] || skip_all "mkpcap not built"
@@ -50,7 +51,7 @@ compare_frames() {
 	check "no frames beyond the $# expected in $(basename "$_pcap")" test -z "$_extra"
 }
 
-plan 18
+plan 20
 compare_frames "$dir/f.pcap" "$dir/f.expect" \
     "LLDP with every basic TLV" "IEEE DCBX (ETS conf/reco, PFC, APP sel 1-5)" \
     "CEE DCBX (control, PG, PFC, App)" "shutdown LLDPDU" "PFC frame" "PAUSE frame"
@@ -63,14 +64,25 @@ if [ "$protos" = "$want" ]; then ok "protocol stacks are eth:ethertype:lldp/macc
 else diag "got: $protos"; not_ok "protocol stacks are eth:ethertype:lldp/macc"; fi
 
 for f in f fcs; do
-	w=$(timeout 60 tshark -n -r "$dir/$f.pcap" -q -z expert,warn 2>/dev/null | grep -v '^[[:space:]]*$')
-	if [ -z "$w" ]; then ok "no malformed packet or expert warning in $f.pcap"
+	if ! w=$(tshark_expert "$dir/$f.pcap" warn); then
+		not_ok "no malformed packet or expert warning in $f.pcap (tshark failed)"
+	elif [ -z "$w" ]; then ok "no malformed packet or expert warning in $f.pcap"
 	else diag "$w"; not_ok "no malformed packet or expert warning in $f.pcap"; fi
-	a=$(timeout 60 tshark -n -r "$dir/$f.pcap" -q -z expert 2>/dev/null | grep -v '^[[:space:]]*$')
-	if [ -z "$a" ]; then ok "no expert info of any severity in $f.pcap"
+	if ! a=$(tshark_expert "$dir/$f.pcap"); then
+		not_ok "no expert info of any severity in $f.pcap (tshark failed)"
+	elif [ -z "$a" ]; then ok "no expert info of any severity in $f.pcap"
 	else diag "$a"; not_ok "no expert info of any severity in $f.pcap"; fi
 done
-
+# ... and the check can fail: a truncated LLDPDU (the first frame cut
+# inside its TLVs) is reported, and a file tshark cannot read is an error.
+dd if="$dir/f.pcap" of="$dir/trunc.pcap" bs=1 count=$((24 + 16 + 40)) 2>/dev/null
+printf '\050\000\000\000\050\000\000\000' | dd of="$dir/trunc.pcap" bs=1 seek=$((24 + 8)) conv=notrunc 2>/dev/null
+w=$(tshark_expert "$dir/trunc.pcap" warn)
+check "a truncated LLDPDU raises an expert warning (the check can fail)" test -n "$w"
+echo garbage >"$dir/bad.file"
+if tshark_expert "$dir/bad.file" >/dev/null; then
+	not_ok "tshark failing is a failure, not 'no warning'"
+else ok "tshark failing is a failure, not 'no warning'"; fi
 # tshark 4.0 does not check the FCS of MAC Control frames: check it with
 # gzip's CRC-32 (its trailer holds the CRC of the data, LSB first, which is
 # also the order of the FCS octets).  pcap: 24-octet file header, then a

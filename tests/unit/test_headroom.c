@@ -98,7 +98,11 @@ headroom_seed_2300_byte_frame_fills_six_416_byte_cells(void **state)
 	p.min_frame = 2300;
 	assert_int_equal(headroom_compute(&p, &h, NULL), DCB_OK);
 	assert_int_equal(h.cf_num, 6 * 416);
-	assert_int_equal(6 * 416 - 2300, 196);	/* the seed's overhead */
+	assert_int_equal(h.cf_den, 2300);
+	/* The seed's overhead, as the calculator sees it. */
+	assert_int_equal(h.cf_num - h.cf_den, 196);
+	/* ... and what it does to the headroom: ceil(18778 x 2496 / 2300). */
+	assert_int_equal(h.headroom_bytes, 20379);
 }
 
 static void

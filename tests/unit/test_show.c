@@ -1,0 +1,196 @@
+/*
+ * Unit tests for daemon/show.c against the contract ctl/proto.h writes
+ * down for scripts: "every key listed is always present, null where
+ * unknown", values in the documented words.  The expected keys and types
+ * are copied here from proto.h, not derived from show.c.  The daemon's
+ * modules are the real ones (daemon/libdcbxd.la); the ports are built by
+ * hand (no agent, no backend) and handed to show_port()/show_dcbx().
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "conf.h"
+#include "dcbxd.h"
+#include "event.h"
+#include "port.h"
+#include "show.h"
+
+struct dcbxd		dx;
+static struct port	ports[2];
+
+static int
+setup(void **state)
+{
+	struct port *p;
+	int i;
+
+	(void)state;
+	memset(ports, 0, sizeof(ports));
+	ports[0].next = &ports[1];
+	for (i = 0; i < 2; i++) {
+		p = &ports[i];
+		snprintf(p->ifname, sizeof(p->ifname), "eth%d", 1 - i);
+		p->ifindex = 3 - i;
+		p->fd = -1;
+		p->mac[0] = 0x02;
+		p->mac[5] = (uint8_t)i;
+	}
+	/* eth1: up, controller, ieee, rx-only; a retry pending in 1.5 s. */
+	p = &ports[0];
+	p->up = true;
+	p->cp.role = CONF_ROLE_CONTROLLER;
+	p->cp.mode = CONF_MODE_IEEE;
+	p->cp.admin_status = CONF_ADMIN_RX;
+	p->be_attempt = 2;
+	ev_now_freeze();		/* one "now" for the test and show.c */
+	p->be_retry_at_ms = ev_now_ms() + 1500;
+	/* eth0: down, willing, auto, no backend. */
+	return (0);
+}
+
+/* Keys and types of PORT, as ctl/proto.h lists them. */
+static const struct { const char *k; int type; } port_keys[] = {
+	{ "ifname", JSON_STRING }, { "ifindex", JSON_INTEGER },
+	{ "mac", JSON_STRING }, { "link", JSON_STRING },
+	{ "admin_status", JSON_STRING }, { "role", JSON_STRING },
+	{ "mode", JSON_STRING }, { "active", JSON_STRING },
+	{ "backend", JSON_STRING }, { "backend_why", JSON_STRING },
+	{ "backend_error", JSON_STRING }, { "neighbors", JSON_INTEGER },
+	{ "too_many_neighbors", -1 /* bool */ },
+	{ "backend_retries", JSON_INTEGER },
+	{ "backend_retry_in_ms", -2 /* integer or null */ },
+	{ "nic_changes", JSON_INTEGER },
+};
+
+static void
+has_port_keys(const json_t *o)
+{
+	const json_t *v;
+	size_t i;
+
+	for (i = 0; i < sizeof(port_keys) / sizeof(port_keys[0]); i++) {
+		v = json_object_get(o, port_keys[i].k);
+		if (v == NULL)
+			fail_msg("show-ports: key \"%s\" missing", port_keys[i].k);
+		if (port_keys[i].type == -1)
+			assert_true(json_is_boolean(v));
+		else if (port_keys[i].type == -2)
+			assert_true(json_is_integer(v) || json_is_null(v));
+		else
+			assert_int_equal(json_typeof(v), port_keys[i].type);
+	}
+}
+
+#define KEY_STR(o, k, v)	assert_string_equal( \
+	    json_string_value(json_object_get((o), (k))), (v))
+#define KEY_INT(o, k, v)	assert_int_equal( \
+	    json_integer_value(json_object_get((o), (k))), (v))
+
+static void
+show_port_has_every_documented_key_in_its_words(void **state)
+{
+	json_t *o = show_port(&ports[0]);
+
+	(void)state;
+	has_port_keys(o);
+	KEY_STR(o, "ifname", "eth1");
+	KEY_INT(o, "ifindex", 3);
+	KEY_STR(o, "mac", "02:00:00:00:00:00");
+	KEY_STR(o, "link", "up");
+	KEY_STR(o, "admin_status", "rx");
+	KEY_STR(o, "role", "controller");
+	KEY_STR(o, "mode", "ieee");
+	KEY_STR(o, "backend", "none");
+	KEY_INT(o, "backend_retries", 2);
+	KEY_INT(o, "backend_retry_in_ms", 1500);
+	json_decref(o);
+
+	o = show_port(&ports[1]);
+	has_port_keys(o);
+	KEY_STR(o, "link", "down");
+	KEY_STR(o, "admin_status", "rx-tx");
+	KEY_STR(o, "role", "willing");
+	KEY_STR(o, "mode", "auto");
+	KEY_INT(o, "neighbors", 0);	/* no agent: no neighbour */
+	assert_true(json_is_null(json_object_get(o, "backend_retry_in_ms")));
+	json_decref(o);
+}
+
+static void
+show_dcbx_keys_nulls_and_values(void **state)
+{
+	static const char *const feats[] = { "ets", "pfc", "app" };
+	struct port *p = &ports[0];
+	json_t *o, *f;
+	int i;
+
+	(void)state;
+	p->ds.oper.has = DCB_HAS_ETS | DCB_HAS_PFC;
+	p->ds.oper.ets.tc_bw[0] = 60;
+	p->ds.oper.ets.tc_bw[1] = 40;
+	p->ds.oper.pfc.pfc_en = 1u << 3;
+	p->ds.feat[DCBX_F_PFC].status = DCBX_ST_MISMATCH;
+	snprintf(p->ds.feat[DCBX_F_PFC].reason,
+	    sizeof(p->ds.feat[DCBX_F_PFC].reason), "PFC differs");
+	p->ds.invalid_peer = 5;
+	o = show_dcbx(p);
+	KEY_STR(o, "ifname", "eth1");
+	KEY_STR(o, "role", "controller");
+	/* No peer: peer_mac, the peer blocks and the reco are null. */
+	assert_true(json_is_null(json_object_get(o, "peer_mac")));
+	for (i = 0; i < 3; i++) {
+		f = json_object_get(o, feats[i]);
+		assert_non_null(f);
+		assert_true(json_is_string(json_object_get(f, "status")));
+		assert_true(json_is_string(json_object_get(f, "reason")));
+		assert_non_null(json_object_get(f, "admin"));
+		assert_true(json_is_null(json_object_get(f, "peer")));
+		assert_non_null(json_object_get(f, "oper"));
+	}
+	assert_true(json_is_null(json_object_get(json_object_get(o, "ets"),
+	    "reco")));
+	f = json_object_get(o, "pfc");
+	assert_string_equal(json_string_value(json_object_get(f, "status")),
+	    "mismatch");
+	assert_string_equal(json_string_value(json_object_get(f, "reason")),
+	    "PFC differs");
+	assert_true(json_is_true(json_array_get(json_object_get(json_object_get(f,
+	    "oper"), "prio_pfc"), 3)));
+	assert_true(json_is_false(json_array_get(json_object_get(json_object_get(f,
+	    "oper"), "prio_pfc"), 4)));
+	f = json_object_get(json_object_get(o, "ets"), "oper");
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(f,
+	    "tc_bw"), 0)), 60);
+	assert_string_equal(json_string_value(json_object_get(
+	    json_object_get(o, "ets"), "status")), "no-peer");
+	KEY_INT(o, "invalid_peer", 5);
+	json_decref(o);
+	/* A peer: its MAC, in the documented form. */
+	p->ds.peer_present = true;
+	p->ds.peer_mac[0] = 0x0a;
+	p->ds.peer_mac[5] = 0x0b;
+	o = show_dcbx(p);
+	KEY_STR(o, "peer_mac", "0a:00:00:00:00:0b");
+	json_decref(o);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(
+		    show_port_has_every_documented_key_in_its_words, setup),
+		cmocka_unit_test_setup(show_dcbx_keys_nulls_and_values, setup),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
