@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # event_latency.sh -- how long dcbxd takes to react, as a table: the
 # latencies the integration tests no longer assert (they check order and
 # causality; a busy machine makes any figure late).  Two dcbxd in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # ctl.sh -- the daemon's control socket from shell tests (sourced after
 # tap.sh): dcbctl -j and jq, so that a poll costs two small C programs and
 # no interpreter start.  Also the daemon's own clock (its log stamps) and

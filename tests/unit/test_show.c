@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Unit tests for daemon/show.c against the contract ctl/proto.h writes
  * down for scripts: "every key listed is always present, null where

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Unit tests for the SNMP table builders (daemon/snmp_mib.c, snmp_dcbx.c):
  * one port with a known operational and admin DCB config is put through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Unit tests for daemon/snmp_trap.c: when each notification is sent.  The
  * clock is fake_event's (it moves only when the test says), the sender
