@@ -257,23 +257,25 @@ fields_from_json(const struct proto_field *fields, const json_t *o, void *obj,
     const char *what, char *err, size_t errlen)
 {
 	const struct proto_field *f;
-	const char *key;
+	const char *key, *name;
 	json_t *v;
 
 	if (!json_is_object(o)) {
 		snprintf(err, errlen, "%s: expected an object", what);
 		return -1;
 	}
+	/* key is the iterator of json_object_foreach: never reassigned. */
 	json_object_foreach((json_t *)(uintptr_t)o, key, v) {
+		name = key;
 		/* "mbc", the key before dcb's name: still read. */
-		if (strcmp(key, "mbc") == 0 && fields == proto_pfc_fields)
-			key = "macsec_bypass";
+		if (strcmp(name, "mbc") == 0 && fields == proto_pfc_fields)
+			name = "macsec_bypass";
 		for (f = fields; f->name != NULL; f++)
-			if (strcmp(f->json, key) == 0)
+			if (strcmp(f->json, name) == 0)
 				break;
 		if (f->name == NULL) {
 			snprintf(err, errlen, "%s: unknown key \"%.40s\"",
-			    what, key);
+			    what, name);
 			return -1;
 		}
 		if (field_from_json(f, v, obj, err, errlen) != 0)

@@ -196,6 +196,34 @@ pfc_from_json_rejects_with_a_sentence(void **state)
 	}
 }
 
+/*
+ * The old key "mbc" is read as "macsec_bypass", and the keys after it are
+ * read too (fuzz_ctlreq found the alias overwriting json_object_foreach's
+ * iterator: the next step read through a string literal).
+ */
+static void
+pfc_from_json_reads_mbc_and_the_keys_after_it(void **state)
+{
+	struct dcb_pfc out;
+	char err[160];
+	json_t *j;
+
+	(void)state;
+	j = json_loads("{\"mbc\":true,\"delay\":100}", 0, NULL);
+	assert_non_null(j);
+	dcb_pfc_default(&out);
+	assert_int_equal(proto_pfc_from_json(j, &out, err, sizeof(err)), 0);
+	assert_true(out.mbc);
+	assert_int_equal(out.delay, 100);
+	json_decref(j);
+	j = json_loads("{\"mbc\":false}", 0, NULL);
+	assert_non_null(j);
+	out.mbc = true;
+	assert_int_equal(proto_pfc_from_json(j, &out, err, sizeof(err)), 0);
+	assert_false(out.mbc);
+	json_decref(j);
+}
+
 static void
 app_from_json_rejects_bad_entries_and_duplicates(void **state)
 {
@@ -393,6 +421,7 @@ main(void)
 		cmocka_unit_test(ets_from_json_partial_object_keeps_the_rest),
 		cmocka_unit_test(ets_from_json_rejects_with_a_sentence),
 		cmocka_unit_test(pfc_from_json_rejects_with_a_sentence),
+		cmocka_unit_test(pfc_from_json_reads_mbc_and_the_keys_after_it),
 		cmocka_unit_test(app_from_json_rejects_bad_entries_and_duplicates),
 		cmocka_unit_test(parse_request_accepts_and_rejects_with_a_sentence),
 		cmocka_unit_test(parse_request_rejects_nul_inside_the_line),
