@@ -39,7 +39,9 @@ comment_for() {
 
 # Tracked files when this is a git checkout, else every file (a tarball).
 list_files() {
-	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	# The top of a checkout, not a tarball unpacked somewhere inside one
+	# (make distcheck, a distribution's packaging repository).
+	if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ]; then
 		git ls-files
 	else
 		find . -type f ! -path './.git/*' | sed 's|^\./||'

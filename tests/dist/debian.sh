@@ -21,12 +21,14 @@ tmp=$(mktemp -d /tmp/dcbxd-deb.XXXXXX)
 [ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$tmp"' EXIT INT TERM
 src=$tmp/dcbxd
 mkdir "$src"
-if git -C "$top_srcdir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+# (The top of a checkout: not a tarball unpacked inside one, as distcheck does.)
+if [ "$(git -C "$top_srcdir" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$top_srcdir" && pwd -P)" ]; then
 	git -C "$top_srcdir" ls-files -z | (cd "$top_srcdir" && xargs -0 tar -cf -) |
 	    tar -xf - -C "$src"
 else
 	(cd "$top_srcdir" && tar -cf - --exclude='./build*' --exclude='./_build' .) | tar -xf - -C "$src"
 fi
+chmod -R u+w "$src"	# distcheck's sources are read-only
 # Not the make variables of the `make check` running this test (MAKEFLAGS
 # carries TESTS=... into every make below, the package's included).
 (cd "$src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \

@@ -10,12 +10,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # A copy of the sources (tracked files in a checkout, else the tarball).
-if git -C "$top_srcdir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+# (The top of a checkout: not a tarball unpacked inside one, as distcheck does.)
+if [ "$(git -C "$top_srcdir" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$top_srcdir" && pwd -P)" ]; then
 	git -C "$top_srcdir" ls-files -z | (cd "$top_srcdir" && xargs -0 tar -cf -) |
 	    tar -xf - -C "$tmp"
 else
 	(cd "$top_srcdir" && tar -cf - --exclude='./build*' --exclude='./_build' .) | tar -xf - -C "$tmp"
 fi
+chmod -R u+w "$tmp"	# distcheck's sources are read-only
 # The copy as it was before the insertion: every SPDX comment line taken
 # out again (the tree itself carries them), so insert has work to do.
 find "$tmp" -type f ! -path '*/.git/*' -exec sed -i \
