@@ -27,6 +27,7 @@ cd "$top"
 comment_for() {
 	case "$1" in
 	tests/ctl/golden/*|tests/fuzz/corpus/*|tests/unit/conf/*|mibs/ietf/*) ;;
+	build-aux/*|m4/*) ;;	# autotools' own, in a tarball
 	debian/changelog|debian/compat|debian/source/format|debian/*.install) ;;
 	*.c|*.h) echo '/* @ */' ;;
 	*.sh|*.py|*.am|*.awk|*.bash-completion|*.service.in|*.conf|*.gitignore) echo '# @' ;;
