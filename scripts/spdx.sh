@@ -45,7 +45,9 @@ list_files() {
 	if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ]; then
 		git ls-files
 	else
-		find . -type f ! -path './.git/*' | sed 's|^\./||'
+		# not a build tree inside it (distcheck's _build, build*/)
+		find . -type f ! -path './.git/*' ! -path './_build/*' \
+		    ! -path './build*' | sed 's|^\./||'
 	fi
 }
 
