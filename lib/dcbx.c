@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const dcbx_mode_name[] = {
@@ -132,13 +133,48 @@ dcbx_init(struct dcbx_state *st, const struct dcbx_local *l)
 		(void)dcbx_cee_eval(st, l);
 }
 
+void
+dcbx_free(struct dcbx_state *st)
+{
+	free(st->ieee);
+	free(st->cx);
+	free(st->rx_key);
+	st->ieee = NULL;
+	st->cx = NULL;
+	st->rx_key = NULL;
+	st->rx_key_len = 0;
+	st->rx_same_ok = false;
+	st->have_ieee = st->have_cee = false;
+}
+
+struct dcbx_cee *
+dcbx_cee_get(struct dcbx_state *st)
+{
+	if (st->cx == NULL) {
+		if ((st->cx = calloc(1, sizeof(*st->cx))) == NULL)
+			st->nomem++;
+	}
+	return (st->cx);
+}
+
+/* Drop the CEE part when neither the mode nor the peer needs it. */
+static void
+cee_trim(struct dcbx_state *st)
+{
+	if (st->cx != NULL && st->active != DCBX_MODE_CEE &&
+	    !(st->have_cee && st->cee_subtype == CEE_SUBTYPE_CEE)) {
+		free(st->cx);
+		st->cx = NULL;
+	}
+}
+
 /* Why no feature is negotiated in IEEE mode with one neighbour. */
 static const char *
 ieee_absent_why(const struct dcbx_state *st)
 {
 	if (st->npeers == 0)
 		return "no neighbour: using the admin config";
-	if (st->have_cee && st->cee.subtype == CEE_SUBTYPE_CIN)
+	if (st->have_cee && st->cee_subtype == CEE_SUBTYPE_CIN)
 		return "the peer speaks only CIN (DCBX 1.0), which is not "
 		    "supported: using the admin config";
 	if (st->have_cee)
@@ -150,9 +186,12 @@ ieee_absent_why(const struct dcbx_state *st)
 static int
 dcbx_eval(struct dcbx_state *st, const struct dcbx_local *l)
 {
+	int flags = 0;
+
+	cee_trim(st);
 	if (st->active == DCBX_MODE_CEE)
-		return dcbx_cee_eval(st, l);
-	if (st->npeers > 1) {
+		flags = dcbx_cee_eval(st, l);
+	else if (st->npeers > 1) {
 		dcbx_oper_admin(l, &st->oper);
 		feat_all(st, DCBX_ST_MULTIPLE_PEERS, "more than one neighbour "
 		    "on the port: DCBX ignores them until one remains");
@@ -160,9 +199,12 @@ dcbx_eval(struct dcbx_state *st, const struct dcbx_local *l)
 		dcbx_oper_admin(l, &st->oper);
 		feat_all(st, DCBX_ST_NO_PEER, ieee_absent_why(st));
 	} else
-		dcbx_ieee_negotiate(l, &st->ieee, st->peer_mac, &st->oper,
+		dcbx_ieee_negotiate(l, st->ieee, st->peer_mac, &st->oper,
 		    st->feat);
-	return 0;
+	if (st->lost)
+		feat_all(st, DCBX_ST_ERROR, "out of memory: the peer's DCBX "
+		    "TLVs were not kept, using the admin config");
+	return flags;
 }
 
 struct snap {
@@ -257,32 +299,48 @@ store_peer(struct dcbx_state *st, const struct ieee_peer *ieee,
 		[CEE_FEAT_PG] = DCB_HAS_ETS, [CEE_FEAT_PFC] = DCB_HAS_PFC,
 		[CEE_FEAT_APP] = DCB_HAS_APP,
 	};
+	struct dcbx_cee *cx;
 	unsigned int n = 0;
 	int i;
 
 	st->have_ieee = ieee != NULL && ieee->seen != 0;
 	st->have_cee = cee != NULL;
-	memset(&st->ieee, 0, sizeof(st->ieee));
-	memset(&st->cee, 0, sizeof(st->cee));
-	st->cee_bad = 0;
-	if (st->have_ieee) {
-		st->ieee = *ieee;
-		n += vet(&st->ieee.cfg.has, &st->ieee.bad, st->ieee.why,
-		    &st->ieee.cfg);
+	st->cee_subtype = cee != NULL ? cee->subtype : 0;
+	st->lost = false;
+	if (st->have_ieee && st->ieee == NULL &&
+	    (st->ieee = malloc(sizeof(*st->ieee))) == NULL) {
+		st->nomem++;
+		st->lost = true;
+		st->have_ieee = false;
+	}
+	if (!st->have_ieee) {
+		free(st->ieee);
+		st->ieee = NULL;
+	} else {
+		*st->ieee = *ieee;
+		n += vet(&st->ieee->cfg.has, &st->ieee->bad, st->ieee->why,
+		    &st->ieee->cfg);
 	}
 	if (st->have_cee && cee->subtype == CEE_SUBTYPE_CEE) {
-		st->cee = *cee;
+		if ((cx = dcbx_cee_get(st)) == NULL) {
+			st->lost = true;
+			st->have_cee = false;
+			st->cee_subtype = 0;
+			return n;
+		}
+		cx->cee = *cee;
+		cx->cee_bad = 0;
+		memset(cx->cee_why, 0, sizeof(cx->cee_why));
 		/* A feature sub-TLV present but not decoded is malformed. */
 		for (i = 0; i < CEE_FEAT__MAX; i++)
 			if (cee->feat[i].present &&
 			    !(cee->cfg.has & cee_bits[i])) {
-				st->cee_bad |= cee_bits[i];
-				st->cee_why[bitpos(cee_bits[i])] = cee->why;
+				cx->cee_bad |= cee_bits[i];
+				cx->cee_why[bitpos(cee_bits[i])] = cee->why;
 			}
-		n += vet(&st->cee.cfg.has, &st->cee_bad, st->cee_why,
-		    &st->cee.cfg);
-	} else if (st->have_cee)
-		st->cee.subtype = cee->subtype;
+		n += vet(&cx->cee.cfg.has, &cx->cee_bad, cx->cee_why,
+		    &cx->cee.cfg);
+	}
 	return n;
 }
 
@@ -311,14 +369,15 @@ dcbx_rx_tlvs(struct dcbx_state *st, const struct dcbx_local *l,
 		 * every feature into an error.
 		 */
 		if (l->mode == DCBX_CFG_AUTO && st->active == DCBX_MODE_IEEE &&
-		    st->have_cee && st->cee.subtype == CEE_SUBTYPE_CEE &&
+		    st->have_cee && st->cee_subtype == CEE_SUBTYPE_CEE &&
 		    !st->have_ieee) {
 			st->active = DCBX_MODE_CEE;
 			st->mode_switches++;
 			dcbx_cee_reset(st);
 		}
-		if (st->active == DCBX_MODE_CEE && st->have_cee)
-			flags |= dcbx_cee_rx_ctrl(st, &st->cee);
+		if (st->active == DCBX_MODE_CEE && st->have_cee &&
+		    st->cx != NULL)
+			flags |= dcbx_cee_rx_ctrl(st, &st->cx->cee);
 	}
 	flags |= dcbx_eval(st, l);
 	return flags | snap_diff(st, &s);
@@ -364,7 +423,7 @@ dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
 {
 	struct ieee_peer ieee;
 	struct cee_tlv cee;
-	uint8_t key[sizeof(st->rx_key)];
+	uint8_t key[512], *kept;
 	size_t klen;
 	bool have_ieee, known;
 	int kind, flags;
@@ -386,10 +445,18 @@ dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
 	    kind != 0 ? &cee : NULL, peer_mac, npeers);
 	if (known)
 		flags |= DCBX_CHG_PEER;
-	if (klen != 0 && !(st->active == DCBX_MODE_CEE &&
+	if (klen != 0 && !st->lost && !(st->active == DCBX_MODE_CEE &&
 	    st->my_ack != st->seq)) {
+		/* Kept at its size: a few dozen bytes for most peers. */
+		if (klen != st->rx_key_len) {
+			if ((kept = realloc(st->rx_key, klen)) == NULL) {
+				st->nomem++;
+				return flags;	/* not cached: next PDU retries */
+			}
+			st->rx_key = kept;
+			st->rx_key_len = (uint16_t)klen;
+		}
 		memcpy(st->rx_key, key, klen);
-		st->rx_key_len = (uint16_t)klen;
 		st->rx_same_ok = true;
 	}
 	return flags;
@@ -469,10 +536,10 @@ const struct dcb_config *
 dcbx_peer_config(const struct dcbx_state *st)
 {
 	if (st->active == DCBX_MODE_IEEE && st->have_ieee)
-		return (&st->ieee.cfg);
+		return (&st->ieee->cfg);
 	if (st->active == DCBX_MODE_CEE && st->have_cee &&
-	    st->cee.subtype == CEE_SUBTYPE_CEE)
-		return (&st->cee.cfg);
+	    st->cee_subtype == CEE_SUBTYPE_CEE && st->cx != NULL)
+		return (&st->cx->cee.cfg);
 	return (NULL);
 }
 

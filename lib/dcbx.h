@@ -70,7 +70,28 @@ struct dcbx_feat_state {
 	char			reason[128];	/* a sentence, no final dot */
 };
 
-/* Per-port negotiation state.  Read the first block; the rest is private. */
+/*
+ * What a CEE port, or a port whose peer sends a CEE TLV, keeps besides
+ * struct dcbx_state: the peer's vetted CEE TLV and what we advertise.
+ * Allocated on first need and freed when neither holds (dcbx.c): an IEEE
+ * port with an IEEE peer carries none of it.
+ */
+struct dcbx_cee {
+	struct cee_tlv		cee;		/* the peer's, vetted */
+	uint8_t			cee_bad;	/* DCB_HAS_* rejected in cee */
+	struct dcb_why		cee_why[4];	/* by DCB_HAS_* bit position */
+	struct cee_tlv		cee_tx;		/* what we advertise in CEE */
+	bool			cee_tx_set;	/* cee_tx holds seq's content */
+};
+
+/*
+ * Per-port negotiation state.  Read the first block; the rest is private.
+ * Tables are kept only while they hold something: the peer's IEEE TLVs,
+ * the CEE part and the last input live on the heap (dcbx_free() releases
+ * them).  An allocation that fails is counted in nomem and the port runs
+ * its admin config with every feature in error until a later call
+ * succeeds; nothing is cached meanwhile, so the next PDU retries.
+ */
 struct dcbx_state {
 	enum dcbx_mode		active;		/* what we speak now */
 	struct dcb_config	oper;		/* operational config */
@@ -80,13 +101,14 @@ struct dcbx_state {
 	uint8_t			peer_mac[6];
 	uint64_t		invalid_peer;	/* peer TLVs rejected (counter) */
 	uint64_t		mode_switches;	/* auto-detection switches */
+	uint64_t		nomem;		/* allocations failed (counter) */
 
 	/* Last TLVs of the single peer, vetted (see dcbx_rx_tlvs()). */
 	bool			have_ieee, have_cee;
-	struct ieee_peer	ieee;
-	struct cee_tlv		cee;
-	uint8_t			cee_bad;	/* DCB_HAS_* rejected in cee */
-	struct dcb_why		cee_why[4];	/* by DCB_HAS_* bit position */
+	bool			lost;		/* last input not kept: ENOMEM */
+	uint8_t			cee_subtype;	/* have_cee: CEE or CIN */
+	struct ieee_peer	*ieee;		/* have_ieee: the peer's */
+	struct dcbx_cee		*cx;		/* active CEE or a CEE peer */
 
 	/*
 	 * CEE control state (PROTOCOLS.md C): seq is our SeqNo, ack the
@@ -98,21 +120,20 @@ struct dcbx_state {
 	uint32_t		feat_seq[DCBX_F__MAX];
 	uint8_t			oper_ver;
 	bool			cee_err[DCBX_F__MAX];	/* our Error bits */
-	struct cee_tlv		cee_tx;		/* what we advertise in CEE */
-	bool			cee_tx_set;	/* cee_tx holds seq's content */
 
 	/*
 	 * dcbx_rx()'s last input: the neighbour count, the peer's MAC and its
-	 * DCBX TLVs as they were on the wire.  A PDU whose other TLVs changed
-	 * (a counter in the System Description, say) but whose DCBX input is
-	 * the same is not negotiated again: the result could not differ.
-	 * Valid only while no other call has touched the state since, and
-	 * never while a CEE peer has yet to acknowledge our SeqNo (each of its
-	 * PDUs prompts a resend then).
+	 * DCBX TLVs as they were on the wire (rx_key_len bytes, on the heap).
+	 * A PDU whose other TLVs changed (a counter in the System
+	 * Description, say) but whose DCBX input is the same byte for byte is
+	 * not negotiated again: the result could not differ.  Valid only
+	 * while no other call has touched the state since, and never while a
+	 * CEE peer has yet to acknowledge our SeqNo (each of its PDUs prompts
+	 * a resend then).
 	 */
 	bool			rx_same_ok;
 	uint16_t		rx_key_len;
-	uint8_t			rx_key[512];
+	uint8_t			*rx_key;
 };
 
 /* What changed, as returned by the calls below. */
@@ -144,6 +165,12 @@ struct dcbx_state {
  *   building each LLDPDU              dcbx_write_tlvs()
  */
 void	dcbx_init(struct dcbx_state *, const struct dcbx_local *);
+/*
+ * Release what the state holds on the heap; it may be initialised again.
+ * dcbx_init() takes a state that is new (its contents need not be zero)
+ * or was released: it does not free.
+ */
+void	dcbx_free(struct dcbx_state *);
 /*
  * A valid LLDPDU from the (only) neighbour; npeers = neighbours on port.
  * Its DCBX TLVs equal to the previous call's (same peer, same count):
@@ -201,6 +228,8 @@ const char *dcbx_prio_list(uint8_t, char buf[24]);
 void	dcbx_ieee_write(const struct dcbx_state *, const struct dcbx_local *,
 	    struct wcur *);
 void	dcbx_cee_reset(struct dcbx_state *);
+/* The CEE part, allocated on first need; NULL: no memory (counted). */
+struct dcbx_cee *dcbx_cee_get(struct dcbx_state *);
 int	dcbx_cee_rx_ctrl(struct dcbx_state *, const struct cee_tlv *);
 int	dcbx_cee_eval(struct dcbx_state *, const struct dcbx_local *);
 void	dcbx_cee_write(const struct dcbx_state *, struct wcur *);

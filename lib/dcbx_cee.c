@@ -6,8 +6,8 @@
  *
  * Our advertised content (feature flags and our desired, i.e. admin,
  * tables -- not the operational ones: adopting the peer's config changes
- * nothing we send) lives in st->cee_tx.  Whenever it changes we move to a
- * new SeqNo, and only once the previous one has been acknowledged
+ * nothing we send) lives in st->cx->cee_tx.  Whenever it changes we move
+ * to a new SeqNo, and only once the previous one has been acknowledged
  * (run_control_protocol, step 4): until then we keep sending the pending
  * SeqNo's content unchanged, so the peer's ack of it can never cover a
  * newer content; the PDU carrying that ack re-evaluates and sends the
@@ -44,8 +44,10 @@ dcbx_cee_reset(struct dcbx_state *st)
 		st->feat_seq[f] = st->seq;
 		st->cee_err[f] = false;
 	}
-	memset(&st->cee_tx, 0, sizeof(st->cee_tx));
-	st->cee_tx_set = false;
+	if (st->cx != NULL) {
+		memset(&st->cx->cee_tx, 0, sizeof(st->cx->cee_tx));
+		st->cx->cee_tx_set = false;
+	}
 }
 
 bool
@@ -139,7 +141,7 @@ use_admin(struct dcbx_state *st, const struct dcbx_local *l, int f)
 static void
 cee_adopt(struct dcbx_state *st, const struct dcbx_local *l, int f)
 {
-	const struct dcb_config *p = &st->cee.cfg;
+	const struct dcb_config *p = &st->cx->cee.cfg;
 	struct dcb_config c;
 	struct dcb_why why;
 	int err = DCB_OK;
@@ -185,10 +187,10 @@ cee_compatible(const struct dcbx_state *st, const struct dcbx_local *l,
 	struct dcb_app_table mine;
 
 	if (f == DCBX_F_PFC)
-		return l->admin.pfc.pfc_en == st->cee.cfg.pfc.pfc_en;
+		return l->admin.pfc.pfc_en == st->cx->cee.cfg.pfc.pfc_en;
 	if (f == DCBX_F_APP) {
 		cee_app_project(&l->admin.app, &mine);
-		return dcb_app_table_equal(&mine, &st->cee.cfg.app);
+		return dcb_app_table_equal(&mine, &st->cx->cee.cfg.app);
 	}
 	return true;
 }
@@ -197,7 +199,7 @@ cee_compatible(const struct dcbx_state *st, const struct dcbx_local *l,
 static void
 cee_decide(struct dcbx_state *st, const struct dcbx_local *l, int f)
 {
-	const struct cee_feat *pf = &st->cee.feat[f];
+	const struct cee_feat *pf = &st->cx->cee.feat[f];
 	struct dcbx_feat_state *fs = &st->feat[f];
 	bool lw = l->willing, pw = pf->willing;
 
@@ -251,12 +253,12 @@ cee_blocked(const struct dcbx_state *st, const struct dcbx_local *l, int f,
 		    "DCBX; this port is set to CEE" : "the neighbour sends "
 		    "no DCBX TLVs";
 	}
-	if (st->cee.subtype != CEE_SUBTYPE_CEE)
+	if (st->cee_subtype != CEE_SUBTYPE_CEE || st->cx == NULL)
 		return "the peer speaks CIN (DCBX 1.0), which is not "
 		    "supported";
-	if (!st->cee.has_ctrl)
+	if (!st->cx->cee.has_ctrl)
 		return "the peer's CEE TLV has no control sub-TLV";
-	if (!st->cee.feat[f].present)
+	if (!st->cx->cee.feat[f].present)
 		return "the peer does not advertise this feature";
 	return NULL;
 }
@@ -265,8 +267,7 @@ cee_blocked(const struct dcbx_state *st, const struct dcbx_local *l, int f,
 static void
 cee_feat(struct dcbx_state *st, const struct dcbx_local *l, int f)
 {
-	const struct dcb_why *w = &st->cee_why[f == DCBX_F_ETS ? 0 :
-	    f == DCBX_F_PFC ? 2 : 3];
+	const int wi = f == DCBX_F_ETS ? 0 : f == DCBX_F_PFC ? 2 : 3;
 	struct dcbx_feat_state *fs = &st->feat[f];
 	enum dcbx_status s;
 	const char *why;
@@ -276,14 +277,15 @@ cee_feat(struct dcbx_state *st, const struct dcbx_local *l, int f)
 		use_admin(st, l, f);
 		st->cee_err[f] = err;
 		dcbx_feat_set(fs, s, "%s", why);
-	} else if (st->cee_bad & fbit[f]) {
+	} else if (st->cx->cee_bad & fbit[f]) {
 		use_admin(st, l, f);
 		st->cee_err[f] = true;
 		dcbx_feat_set(fs, DCBX_ST_ERROR, "peer %s rejected: %s",
-		    cee_name[f], w->buf[0] != '\0' ? w->buf :
-		    dcb_strerror(st->cee.err));
-	} else if (!feat_synced(st, f) || st->cee.ctrl.oper_ver !=
-	    CEE_OUR_VER || st->cee.feat[f].oper_ver != CEE_OUR_VER) {
+		    cee_name[f], st->cx->cee_why[wi].buf[0] != '\0' ?
+		    st->cx->cee_why[wi].buf :
+		    dcb_strerror(st->cx->cee.err));
+	} else if (!feat_synced(st, f) || st->cx->cee.ctrl.oper_ver !=
+	    CEE_OUR_VER || st->cx->cee.feat[f].oper_ver != CEE_OUR_VER) {
 		/* Wait; what we run meanwhile is admin unless adopted. */
 		if (fs->status != DCBX_ST_PEER)
 			use_admin(st, l, f);
@@ -348,15 +350,23 @@ dcbx_cee_eval(struct dcbx_state *st, const struct dcbx_local *l)
 	unsigned int m = 0;
 	int f;
 
+	if (dcbx_cee_get(st) == NULL) {
+		/* Nothing to advertise from: dcbx_cee_write() sends none. */
+		dcbx_oper_admin(l, &st->oper);
+		for (f = 0; f < DCBX_F__MAX; f++)
+			dcbx_feat_set(&st->feat[f], DCBX_ST_ERROR, "out of "
+			    "memory: no CEE DCBX state, using the admin config");
+		return 0;
+	}
 	for (f = 0; f < DCBX_F__MAX; f++)
 		cee_feat(st, l, f);
 	cee_build(st, l, &t);
-	if (st->cee_tx_set && (m = cee_diff(&t, &st->cee_tx)) == 0)
+	if (st->cx->cee_tx_set && (m = cee_diff(&t, &st->cx->cee_tx)) == 0)
 		return 0;
-	if (!st->cee_tx_set) {
+	if (!st->cx->cee_tx_set) {
 		/* The first content of a fresh SeqNo: nobody has seen it. */
 		m = (1u << DCBX_F__MAX) - 1;
-		st->cee_tx_set = true;
+		st->cx->cee_tx_set = true;
 	} else if (st->my_ack != st->seq) {
 		/* Step 4: the pending SeqNo keeps its content until acked. */
 		return 0;
@@ -365,15 +375,18 @@ dcbx_cee_eval(struct dcbx_state *st, const struct dcbx_local *l)
 	for (f = 0; f < DCBX_F__MAX; f++)
 		if (m & (1u << f))
 			st->feat_seq[f] = st->seq;
-	st->cee_tx = t;
+	st->cx->cee_tx = t;
 	return DCBX_CHG_TX;
 }
 
 void
 dcbx_cee_write(const struct dcbx_state *st, struct wcur *w)
 {
-	struct cee_tlv t = st->cee_tx;
+	struct cee_tlv t;
 
+	if (st->cx == NULL || !st->cx->cee_tx_set)
+		return;
+	t = st->cx->cee_tx;
 	t.ctrl.oper_ver = st->oper_ver;
 	t.ctrl.max_ver = CEE_OUR_VER;
 	t.ctrl.seq = st->seq;

@@ -222,6 +222,7 @@ port_free(struct port *p, bool shutdown_pdu)
 	port_ring_close(p);
 	ev_timer_free(p->ring_timer);
 	sock_close(p->fd);
+	dcbx_free(&p->ds);
 	free(p);
 }
 

@@ -305,10 +305,13 @@ port_nbr_repeat_wanted(void *ctx, struct agent *a)
 {
 	const struct port *p = ctx;
 
-	/* run_control_protocol step 3: resend while our SeqNo is unacked. */
-	return (a->type == LLDP_AGENT_NEAREST_BRIDGE &&
-	    p->ds.active == DCBX_MODE_CEE && p->ds.have_cee &&
-	    !dcbx_cee_synced(&p->ds));
+	/*
+	 * run_control_protocol step 3: resend while our SeqNo is unacked.
+	 * The peer's TLVs not kept (out of memory): take them again.
+	 */
+	return (a->type == LLDP_AGENT_NEAREST_BRIDGE && (p->ds.lost ||
+	    (p->ds.active == DCBX_MODE_CEE && p->ds.have_cee &&
+	    !dcbx_cee_synced(&p->ds))));
 }
 
 static void

@@ -47,6 +47,7 @@ setup(uint8_t ctl)
 	l.willing = (ctl & 4) != 0;
 	l.advertise = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
 	l.mac[5] = (ctl & 0x80) ? 0x01 : 0x09;
+	dcbx_free(&st);		/* the last input's (static: zero at first) */
 	dcbx_init(&st, &l);
 }
 

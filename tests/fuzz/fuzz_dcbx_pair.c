@@ -88,6 +88,7 @@ policy(struct dcb_config *c, unsigned int which)
 static void
 setup(struct end *e, uint8_t b, uint8_t mac_last)
 {
+	dcbx_free(&e->st);	/* the last input's (static: zero at first) */
 	memset(e, 0, sizeof(*e));
 	policy(&e->l.admin, (b >> 3) % 3);
 	e->l.mode = (enum dcbx_cfg_mode)((b & 3) % 3);
@@ -238,6 +239,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			(void)dcbx_local_changed(&e->st, &e->l);
 			break;
 		case 8:		/* restart (kill -9): a fresh state */
+			dcbx_free(&e->st);
 			dcbx_init(&e->st, &e->l);
 			break;
 		case 9:		/* back to only each other: a clean slate */

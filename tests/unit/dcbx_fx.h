@@ -156,7 +156,15 @@ fx_link(struct fx_agent *sw, enum dcbx_cfg_mode sw_mode,
 	fx_agent(sw, false, MAC_LO, sw_mode);
 	fx_agent(host, true, MAC_HI, host_mode);
 	fx_peer_cfg(&sw->l.admin);
+	dcbx_free(&sw->st);
 	dcbx_init(&sw->st, &sw->l);
+}
+
+/* Release what a's DCBX state holds (dcbx_free()). */
+static inline void
+fx_free(struct fx_agent *a)
+{
+	dcbx_free(&a->st);
 }
 
 /* What a's LLDPDUs carry, through the real encoder and decoder. */
@@ -196,7 +204,8 @@ fx_cee_written(const struct dcbx_state *st, const struct dcbx_local *l,
 	struct lldp_pdu pdu;
 
 	fx_agent(&a, l->willing, l->mac, l->mode);
-	a.st = *st;
+	dcbx_free(&a.st);
+	a.st = *st;	/* borrows st's heap parts: a.st is never freed */
 	a.l = *l;
 	fx_encode(&a, buf, &pdu);
 	memset(t, 0, sizeof(*t));

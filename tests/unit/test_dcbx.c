@@ -149,6 +149,8 @@ ieee_pfc_tie_break_converges_from_both_sides(void **state)
 	assert_int_equal(hi.st.feat[DCBX_F_PFC].status, DCBX_ST_LOCAL);
 	fx_assert_reason(&lo.st.feat[DCBX_F_PFC], "our MAC is lower");
 	fx_assert_reason(&hi.st.feat[DCBX_F_PFC], "our MAC is higher");
+	fx_free(&lo);
+	fx_free(&hi);
 }
 
 static void
@@ -282,6 +284,10 @@ ieee_app_two_willing_ports_agree_and_entries_stay_removable(void **state)
 	dcb_app_sort(&want);
 	assert_true(dcb_app_table_equal(&lo.st.oper.app, &want));
 	assert_true(dcb_app_table_equal(&hi.st.oper.app, &want));
+	fx_free(&lo);
+	fx_free(&hi);
+	fx_free(&lo2);
+	fx_free(&hi2);
 }
 
 static void
@@ -390,6 +396,7 @@ ieee_invalid_peer_config_is_rejected_counted_and_explained(void **state)
 		/* ...and a sound one is still adopted. */
 		assert_int_equal(st.feat[r->f == DCBX_F_PFC ? DCBX_F_APP :
 		    DCBX_F_PFC].status, DCBX_ST_PEER);
+		dcbx_free(&st);
 	}
 }
 
@@ -417,12 +424,14 @@ ieee_invalid_peer_ets_config_does_not_block_a_valid_reco(void **state)
 	assert_true(fx_ets_tables_equal(&st.oper.ets, &p.cfg.reco));
 	/* Not willing: neither TLV is followed; the broken one is shown. */
 	fx_local(&l, false, MAC_LO);
+	dcbx_free(&st);
 	dcbx_init(&st, &l);
 	dcbx_oper_admin(&l, &admin);
 	dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
 	assert_int_equal(st.feat[DCBX_F_ETS].status, DCBX_ST_ERROR);
 	fx_assert_reason(&st.feat[DCBX_F_ETS], "to TC 9");
 	assert_true(dcb_ets_equal(&st.oper.ets, &admin.ets));
+	dcbx_free(&st);
 }
 
 /* dcbctl and SNMP show one peer config: that of the active mode. */
@@ -447,12 +456,13 @@ peer_config_is_the_active_modes(void **state)
 	/* Both: the IEEE TLVs are the ones used. */
 	fx_ieee(&p, ALL, false, false);
 	dcbx_rx_tlvs(&st, &l, &p, &t, MAC_HI, 1);
-	assert_ptr_equal(dcbx_peer_config(&st), &st.ieee.cfg);
+	assert_ptr_equal(dcbx_peer_config(&st), &st.ieee->cfg);
 	/* In CEE mode the CEE TLV, even with IEEE TLVs present. */
 	l.mode = DCBX_CFG_CEE;
 	dcbx_local_changed(&st, &l);
 	dcbx_rx_tlvs(&st, &l, &p, &t, MAC_HI, 1);
-	assert_ptr_equal(dcbx_peer_config(&st), &st.cee.cfg);
+	assert_ptr_equal(dcbx_peer_config(&st), &st.cx->cee.cfg);
+	dcbx_free(&st);
 }
 
 /* ---- Per-port events and their DCBX_CHG_* flags. */
@@ -490,6 +500,7 @@ rx_adopting_reports_every_change_once(void **state)
 	assert_memory_equal(st.peer_mac, MAC_HI, 6);
 	/* The same PDU again (periodic TX) changes nothing. */
 	assert_int_equal(dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1), 0);
+	dcbx_free(&st);
 }
 
 static void
@@ -506,6 +517,7 @@ rx_neighbour_without_dcbx_is_no_peer(void **state)
 	assert_false(st.peer_present);
 	assert_int_equal(st.feat[DCBX_F_ETS].status, DCBX_ST_NO_PEER);
 	fx_assert_reason(&st.feat[DCBX_F_ETS], "sends no DCBX TLVs");
+	dcbx_free(&st);
 }
 
 static void
@@ -540,6 +552,7 @@ multiple_peers_suspend_dcbx_until_one_remains(void **state)
 	assert_int_equal(dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1),
 	    DCBX_CHG_OPER | DCBX_CHG_STATUS | DCBX_CHG_TX);
 	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	dcbx_free(&st);
 }
 
 static void
@@ -554,6 +567,7 @@ npeers_rising_to_two_without_a_pdu_suspends(void **state)
 	assert_true((dcbx_npeers(&st, &l, 2) & DCBX_CHG_OPER) != 0);
 	assert_int_equal(st.feat[DCBX_F_ETS].status, DCBX_ST_MULTIPLE_PEERS);
 	assert_int_equal(st.npeers, 2);
+	dcbx_free(&st);
 }
 
 struct gone_row {
@@ -587,6 +601,7 @@ peer_gone_reverts_to_admin_and_says_why(void **state)
 		assert_true(dcb_app_table_equal(&st.oper.app, &admin.app));
 		assert_int_equal(st.feat[DCBX_F_APP].status, DCBX_ST_NO_PEER);
 		fx_assert_reason(&st.feat[DCBX_F_APP], gone_rows[i].reason);
+		dcbx_free(&st);
 	}
 }
 
@@ -609,6 +624,7 @@ local_change_reapplies_against_the_stored_peer(void **state)
 	assert_true(dcbx_local_changed(&st, &l) & DCBX_CHG_STATUS);
 	assert_int_equal(st.oper.pfc.pfc_en, p.cfg.pfc.pfc_en);
 	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	dcbx_free(&st);
 }
 
 /* ---- What we send, through the real encoder and decoder. */
@@ -629,8 +645,8 @@ ieee_controller_sends_reco_and_willing_host_adopts_it(void **state)
 	host.l.advertise |= DCB_HAS_RECO;
 	fx_converge(&sw, &host);
 	assert_true(host.st.have_ieee);
-	assert_int_equal(host.st.ieee.seen, ALL);
-	assert_false(sw.st.ieee.seen & DCB_HAS_RECO);
+	assert_int_equal(host.st.ieee->seen, ALL);
+	assert_false(sw.st.ieee->seen & DCB_HAS_RECO);
 	assert_true(fx_ets_tables_equal(&host.st.oper.ets, &sw.l.admin.ets));
 	assert_int_equal(host.st.oper.pfc.pfc_en, sw.l.admin.pfc.pfc_en);
 	memset(&want, 0, sizeof(want));
@@ -644,10 +660,12 @@ ieee_controller_sends_reco_and_willing_host_adopts_it(void **state)
 		assert_int_equal(sw.st.feat[f].status, DCBX_ST_LOCAL);
 	}
 	/* The host now advertises the adopted PFC with its willing bit. */
-	assert_int_equal(sw.st.ieee.cfg.pfc.pfc_en, sw.l.admin.pfc.pfc_en);
-	assert_true(sw.st.ieee.cfg.pfc.willing);
+	assert_int_equal(sw.st.ieee->cfg.pfc.pfc_en, sw.l.admin.pfc.pfc_en);
+	assert_true(sw.st.ieee->cfg.pfc.willing);
 	assert_int_equal(fx_send(&sw, &host), 0);
 	assert_int_equal(fx_send(&host, &sw), 0);
+	fx_free(&sw);
+	fx_free(&host);
 }
 
 static void
@@ -665,11 +683,13 @@ ieee_reco_sent_is_the_admin_recommendation(void **state)
 	sw.l.admin.has |= DCB_HAS_RECO;
 	dcbx_init(&sw.st, &sw.l);
 	fx_converge(&sw, &host);
-	assert_true(fx_ets_tables_equal(&host.st.ieee.cfg.reco,
+	assert_true(fx_ets_tables_equal(&host.st.ieee->cfg.reco,
 	    &sw.l.admin.reco));
-	assert_true(fx_ets_tables_equal(&host.st.ieee.cfg.ets,
+	assert_true(fx_ets_tables_equal(&host.st.ieee->cfg.ets,
 	    &sw.l.admin.ets));
 	assert_true(fx_ets_tables_equal(&host.st.oper.ets, &sw.l.admin.reco));
+	fx_free(&sw);
+	fx_free(&host);
 }
 
 /* ---- dcbx_rx() skips a PDU whose DCBX TLVs are what it last saw. */
@@ -719,6 +739,8 @@ rx_same_dcbx_tlvs_are_not_negotiated_again(void **state)
 	(void)dcbx_local_changed(&sw.st, &sw.l);
 	assert_true(fx_send(&sw, &host) & DCBX_CHG_OPER);
 	assert_int_equal(host.st.oper.pfc.pfc_en, 0x81);
+	fx_free(&sw);
+	fx_free(&host);
 }
 
 /*
@@ -737,6 +759,7 @@ rx_known_peer_with_other_tlvs_is_flagged(void **state)
 	assert_int_equal(host.st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
 	assert_int_equal(fx_send(&host, &sw) & DCBX_CHG_PEER, 0);
 	/* kill -9, restart: the host's state is new, its TLVs its admin. */
+	dcbx_free(&host.st);
 	dcbx_init(&host.st, &host.l);
 	assert_true(fx_send(&host, &sw) & DCBX_CHG_PEER);
 	assert_int_equal(fx_send(&host, &sw), 0);
@@ -746,6 +769,8 @@ rx_known_peer_with_other_tlvs_is_flagged(void **state)
 	/* A first PDU after the peer left is no change of a known peer. */
 	(void)dcbx_peer_gone(&sw.st, &sw.l, false);
 	assert_int_equal(fx_send(&host, &sw) & DCBX_CHG_PEER, 0);
+	fx_free(&sw);
+	fx_free(&host);
 }
 
 int

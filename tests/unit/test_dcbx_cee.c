@@ -105,6 +105,7 @@ cee_seq_ack_table_with_lost_and_repeated_pdus(void **state)
 			    st.oper.pfc.pfc_en);
 		assert_int_equal(dcbx_cee_synced(&st), r->pack == r->seq);
 	}
+	dcbx_free(&st);
 }
 
 /*
@@ -133,6 +134,7 @@ cee_ack_ahead_of_our_seq_is_not_an_ack(void **state)
 	(void)dcbx_rx_tlvs(&st, &l, NULL, &t, MAC_HI, 1);
 	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
 	assert_int_equal(st.oper.pfc.pfc_en, t.cfg.pfc.pfc_en);
+	dcbx_free(&st);
 }
 
 /*
@@ -161,20 +163,20 @@ cee_local_change_before_ack_waits_for_a_new_seq(void **state)
 	assert_true(dcbx_local_changed(&st, &l) & DCBX_CHG_TX);
 	assert_int_equal(st.seq, 2);
 	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_MISMATCH);
-	assert_true(st.cee_tx.feat[CEE_FEAT_PFC].error);
+	assert_true(st.cx->cee_tx.feat[CEE_FEAT_PFC].error);
 	/* A second change before the ack: seq 2 keeps its content. */
 	old_pfc = l.admin.pfc.pfc_en;
 	l.admin.pfc.pfc_en = t.cfg.pfc.pfc_en;
 	flags = dcbx_local_changed(&st, &l);
 	assert_false(flags & DCBX_CHG_TX);
 	assert_int_equal(st.seq, 2);
-	assert_int_equal(st.cee_tx.cfg.pfc.pfc_en, old_pfc);
-	assert_true(st.cee_tx.feat[CEE_FEAT_PFC].error);
+	assert_int_equal(st.cx->cee_tx.cfg.pfc.pfc_en, old_pfc);
+	assert_true(st.cx->cee_tx.feat[CEE_FEAT_PFC].error);
 	/* The peer acks 2: the newer content goes out under seq 3. */
 	t.ctrl.ack = 2;
 	assert_true(dcbx_rx_tlvs(&st, &l, NULL, &t, MAC_HI, 1) & DCBX_CHG_TX);
 	assert_int_equal(st.seq, 3);
-	assert_int_equal(st.cee_tx.cfg.pfc.pfc_en, t.cfg.pfc.pfc_en);
+	assert_int_equal(st.cx->cee_tx.cfg.pfc.pfc_en, t.cfg.pfc.pfc_en);
 	assert_false(dcbx_cee_synced(&st));
 	/* On the wire too: SeqNo 3 with the new PFC map. */
 	fx_cee_written(&st, &l, &w);
@@ -188,6 +190,7 @@ cee_local_change_before_ack_waits_for_a_new_seq(void **state)
 	assert_false(dcbx_rx_tlvs(&st, &l, NULL, &t, MAC_HI, 1) & DCBX_CHG_TX);
 	assert_true(dcbx_cee_synced(&st));
 	assert_int_equal(st.seq, 3);
+	dcbx_free(&st);
 }
 
 /*
@@ -207,6 +210,7 @@ cee_strict_pgid_fits_a_port_with_four_tcs(void **state)
 	(void)state;
 	cee_host(&l, &st, true);
 	l.admin.ets.ets_cap = 4;
+	dcbx_free(&st);
 	dcbx_init(&st, &l);
 	fx_cee(&in, 1, 0, false);
 	in.cfg.ets.prio_tc[7] = 7;
@@ -223,6 +227,7 @@ cee_strict_pgid_fits_a_port_with_four_tcs(void **state)
 	assert_int_equal(st.oper.ets.tc_tsa[1], DCB_TSA_STRICT);
 	assert_int_equal(st.oper.ets.prio_tc[3], 2);
 	assert_int_equal(st.oper.ets.ets_cap, 4);
+	dcbx_free(&st);
 }
 
 /* ---- The feature state machine. */
@@ -301,12 +306,13 @@ cee_feature_state_machine_table(void **state)
 		/* With equal configs, adopting cannot be told apart. */
 		if (st.feat[r->f].status != r->st ||
 		    (!r->same && feat_adopted(r, &st, &t) != r->adopt) ||
-		    st.cee_tx.feat[r->f].error != r->err)
+		    st.cx->cee_tx.feat[r->f].error != r->err)
 			fail_msg("%s: %s \"%s\", adopted %d, error bit %d",
 			    r->what, dcbx_status_name[st.feat[r->f].status],
 			    st.feat[r->f].reason, feat_adopted(r, &st, &t),
-			    st.cee_tx.feat[r->f].error);
-		assert_int_equal(st.cee_tx.feat[r->f].willing, r->lw);
+			    st.cx->cee_tx.feat[r->f].error);
+		assert_int_equal(st.cx->cee_tx.feat[r->f].willing, r->lw);
+		dcbx_free(&st);
 	}
 }
 
@@ -325,10 +331,11 @@ cee_missing_peer_feature_sets_error(void **state)
 	cee_settle(&st, &l, &t);
 	assert_int_equal(st.feat[DCBX_F_APP].status, DCBX_ST_ERROR);
 	fx_assert_reason(&st.feat[DCBX_F_APP], "does not advertise");
-	assert_true(st.cee_tx.feat[CEE_FEAT_APP].error);
+	assert_true(st.cx->cee_tx.feat[CEE_FEAT_APP].error);
 	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
-	assert_false(st.cee_tx.feat[CEE_FEAT_PFC].error);
+	assert_false(st.cx->cee_tx.feat[CEE_FEAT_PFC].error);
 	assert_int_equal(st.invalid_peer, 0);
+	dcbx_free(&st);
 }
 
 static void
@@ -350,6 +357,7 @@ cee_unsettled_version_waits(void **state)
 	t.ctrl.oper_ver = 0;
 	cee_settle(&st, &l, &t);
 	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	dcbx_free(&st);
 }
 
 struct cee_bad_row {
@@ -397,8 +405,9 @@ cee_invalid_peer_feature_is_rejected_and_flagged(void **state)
 			fail_msg("%s: %s \"%s\"", r->what,
 			    dcbx_status_name[st.feat[r->f].status],
 			    st.feat[r->f].reason);
-		assert_true(st.cee_tx.feat[r->f].error);
+		assert_true(st.cx->cee_tx.feat[r->f].error);
 		assert_true(st.invalid_peer > 0);
+		dcbx_free(&st);
 	}
 }
 
@@ -419,10 +428,11 @@ cee_multiple_peers_suspend_and_freeze_acks(void **state)
 	assert_int_equal(st.ack, 1);
 	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_MULTIPLE_PEERS);
 	assert_int_equal(st.oper.pfc.pfc_en, l.admin.pfc.pfc_en);
-	assert_true(st.cee_tx.feat[CEE_FEAT_PFC].error);
+	assert_true(st.cx->cee_tx.feat[CEE_FEAT_PFC].error);
 	cee_settle(&st, &l, &t);
 	assert_int_equal(st.ack, 7);
 	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	dcbx_free(&st);
 }
 
 /* ---- Auto-detection. */
@@ -491,6 +501,7 @@ auto_detection_table(void **state)
 		    st.active != (r->mode == DCBX_CFG_CEE ? DCBX_MODE_CEE :
 		    DCBX_MODE_IEEE));
 		assert_int_equal(st.mode_switches, (flags & DCBX_CHG_MODE) != 0);
+		dcbx_free(&st);
 	}
 }
 
@@ -521,6 +532,7 @@ auto_returns_to_ieee_on_ageout_and_link_down(void **state)
 		cee_settle(&st, &l, &t);
 		assert_int_equal(st.active, DCBX_MODE_CEE);
 		assert_int_equal(st.mode_switches, 3);
+		dcbx_free(&st);
 	}
 }
 
@@ -547,6 +559,7 @@ auto_stays_cee_while_the_peer_lives(void **state)
 	assert_true(dcbx_local_changed(&st, &l) & DCBX_CHG_MODE);
 	assert_int_equal(st.active, DCBX_MODE_IEEE);
 	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	dcbx_free(&st);
 }
 
 /* ---- Two agents through the real codecs. */
@@ -575,6 +588,8 @@ cee_controller_and_auto_host_converge_over_the_wire(void **state)
 	/* Periodic PDUs after convergence change nothing. */
 	assert_int_equal(fx_send(&sw, &host), 0);
 	assert_int_equal(fx_send(&host, &sw), 0);
+	fx_free(&sw);
+	fx_free(&host);
 }
 
 static void
@@ -595,6 +610,8 @@ cee_converges_when_pdus_are_lost(void **state)
 	assert_true(dcbx_cee_synced(&host.st));
 	assert_int_equal(host.st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
 	assert_int_equal(host.st.oper.pfc.pfc_en, sw.l.admin.pfc.pfc_en);
+	fx_free(&sw);
+	fx_free(&host);
 }
 
 static void
@@ -606,14 +623,17 @@ cee_two_controllers_report_mismatch_both_ways(void **state)
 	fx_agent(&a, false, MAC_LO, DCBX_CFG_CEE);
 	fx_agent(&b, false, MAC_HI, DCBX_CFG_CEE);
 	b.l.admin.pfc.pfc_en = 0x30;
+	dcbx_free(&b.st);
 	dcbx_init(&b.st, &b.l);
 	fx_converge(&a, &b);
 	assert_int_equal(a.st.feat[DCBX_F_PFC].status, DCBX_ST_MISMATCH);
 	assert_int_equal(b.st.feat[DCBX_F_PFC].status, DCBX_ST_MISMATCH);
 	/* Each sees the other's Error bit on the wire. */
-	assert_true(a.st.cee.feat[CEE_FEAT_PFC].error);
-	assert_true(b.st.cee.feat[CEE_FEAT_PFC].error);
+	assert_true(a.st.cx->cee.feat[CEE_FEAT_PFC].error);
+	assert_true(b.st.cx->cee.feat[CEE_FEAT_PFC].error);
 	assert_int_equal(a.st.feat[DCBX_F_ETS].status, DCBX_ST_LOCAL);
+	fx_free(&a);
+	fx_free(&b);
 }
 
 /* The entry for (sel, proto, prio) in t, or NULL. */
@@ -647,7 +667,9 @@ cee_controller_advertises_udp_port_policy_to_willing_host(void **state)
 	assert_int_equal(dcb_app_del(&sw.l.admin.app, &roce), DCB_OK);
 	fx_app(&sw.l.admin.app, DCB_APP_SEL_DGRAM, 4791, 5);
 	fx_app(&host.l.admin.app, DCB_APP_SEL_DGRAM, 4791, 2);
+	dcbx_free(&sw.st);
 	dcbx_init(&sw.st, &sw.l);
+	dcbx_free(&host.st);
 	dcbx_init(&host.st, &host.l);
 	fx_converge(&sw, &host);
 	assert_int_equal(host.st.feat[DCBX_F_APP].status, DCBX_ST_PEER);
@@ -656,6 +678,8 @@ cee_controller_advertises_udp_port_policy_to_willing_host(void **state)
 	/* The controller keeps its own selector for its backend. */
 	assert_non_null(app_find(&sw.st.oper.app, DCB_APP_SEL_DGRAM, 4791, 5));
 	assert_int_equal(sw.st.feat[DCBX_F_APP].status, DCBX_ST_LOCAL);
+	fx_free(&sw);
+	fx_free(&host);
 }
 
 /*
@@ -673,18 +697,22 @@ cee_udp_port_and_port_entries_are_compatible(void **state)
 	fx_agent(&b, false, MAC_HI, DCBX_CFG_CEE);
 	fx_app(&a.l.admin.app, DCB_APP_SEL_DGRAM, 4791, 5);
 	fx_app(&b.l.admin.app, DCB_APP_SEL_ANY, 4791, 5);
+	dcbx_free(&a.st);
 	dcbx_init(&a.st, &a.l);
+	dcbx_free(&b.st);
 	dcbx_init(&b.st, &b.l);
 	fx_converge(&a, &b);
 	assert_int_equal(a.st.feat[DCBX_F_APP].status, DCBX_ST_LOCAL);
 	assert_int_equal(b.st.feat[DCBX_F_APP].status, DCBX_ST_LOCAL);
-	assert_false(a.st.cee.feat[CEE_FEAT_APP].error);
-	assert_false(b.st.cee.feat[CEE_FEAT_APP].error);
+	assert_false(a.st.cx->cee.feat[CEE_FEAT_APP].error);
+	assert_false(b.st.cx->cee.feat[CEE_FEAT_APP].error);
 	/* A different priority for the port is still a mismatch. */
 	b.l.admin.app.e[b.l.admin.app.n - 1].priority = 4;
 	(void)dcbx_local_changed(&b.st, &b.l);
 	fx_converge(&a, &b);
 	assert_int_equal(a.st.feat[DCBX_F_APP].status, DCBX_ST_MISMATCH);
+	fx_free(&a);
+	fx_free(&b);
 }
 
 /*
@@ -711,6 +739,8 @@ cee_unacked_seq_resends_on_every_peer_pdu(void **state)
 	/* Synchronised: a repeat of the same TLVs asks for nothing. */
 	host.ll.ttl = 78;
 	assert_int_equal(fx_send(&host, &sw), 0);
+	fx_free(&sw);
+	fx_free(&host);
 }
 
 int
