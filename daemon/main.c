@@ -402,6 +402,7 @@ main(int argc, char **argv)
 	static struct dcbxd ctx;	/* the daemon's context, passed down */
 	struct dcbxd *d = &ctx;
 	struct opts o;
+	const char *sock;
 	char err[4096];
 	int rc;
 
@@ -434,9 +435,12 @@ main(int argc, char **argv)
 		    "by an interrupted --persist", rc, d->conf_path);
 	d->read_only = o.read_only || d->conf.read_only;
 	d->start_ms = ev_now_ms();
-	snprintf(d->ctl_path, sizeof(d->ctl_path), "%s", o.sock != NULL ?
-	    o.sock : d->conf.ctl_socket[0] != '\0' ? d->conf.ctl_socket :
-	    CONF_DEFAULT_SOCKET);
+	sock = o.sock != NULL ? o.sock : d->conf.ctl_socket[0] != '\0' ?
+	    d->conf.ctl_socket : CONF_DEFAULT_SOCKET;
+	if (strlen(sock) >= sizeof(d->ctl_path))	/* sun_path's limit */
+		fatalx("control socket %s: path longer than %zu bytes", sock,
+		    sizeof(d->ctl_path) - 1);
+	memcpy(d->ctl_path, sock, strlen(sock) + 1);
 	/* -u wins over the file's user = "NAME"; both drop the same way. */
 	if (o.user == NULL && d->conf.user[0] != '\0')
 		o.user = d->conf.user;
