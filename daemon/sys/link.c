@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * link.c -- libnl-route link cache with notifications.
+ * link.c -- network interfaces from rtnetlink notifications.
  *
  * Interfaces that appear, vanish, go up or down, or are renamed reach the
  * port table as they happen; there is no polling.  A notification overrun
- * (ENOBUFS on the netlink socket) costs a full refill and a resync.
+ * (ENOBUFS on the netlink socket) costs a full dump and a resync.
+ *
+ * No cache: each RTM_NEWLINK / RTM_DELLINK is parsed into a struct
+ * link_info on the stack and handed on; the port table is the only copy.
+ * (libnl's cache manager kept a route/link object per interface and a
+ * route/addr object per address, some 2.5 kB an interface, to tell what
+ * changed -- which port_link() works out for itself.)
  */
 #include "config.h"
 
@@ -13,10 +19,12 @@
 #include <string.h>
 
 #include <net/if_arp.h>
-#include <netlink/cache.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
 #include <netlink/netlink.h>
-#include <netlink/route/addr.h>
-#include <netlink/route/link.h>
+#include <netlink/route/rtnl.h>
 #include <netlink/socket.h>
 
 #include "event.h"
@@ -27,10 +35,9 @@
 
 static struct {
 	struct nl_sock		*sk;		/* notifications */
-	struct nl_sock		*sync;		/* refills */
-	struct nl_cache_mngr	*mngr;
-	struct nl_cache		*cache;
-	struct nl_cache		*acache;	/* route/addr, for addr_cb */
+	struct nl_sock		*sync;		/* dumps */
+	struct nl_cb		*nlcb;		/* sk's, with link_msg() */
+	uint64_t		 bad;		/* messages not understood */
 	link_addr_cb		*addr_cb;
 	struct ev_io		*io;
 	link_cb			*cb;
@@ -63,64 +70,83 @@ link_is_physical(unsigned int arptype, const char *kind)
 	return arptype == ARPHRD_ETHER && (kind == NULL || kind[0] == '\0');
 }
 
-static void
-link_fill(struct rtnl_link *l, struct link_info *li)
+int
+link_parse(struct nlmsghdr *nlh, struct link_info *li)
 {
-	struct nl_addr *a;
-	const char *name;
+	struct nlattr *tb[IFLA_MAX + 1], *kind[IFLA_INFO_MAX + 1];
+	const struct ifinfomsg *ifi;
 	unsigned int flags;
 
 	memset(li, 0, sizeof(*li));
-	li->ifindex = rtnl_link_get_ifindex(l);
-	if ((name = rtnl_link_get_name(l)) != NULL)
-		strncpy(li->ifname, name, sizeof(li->ifname) - 1);
-	a = rtnl_link_get_addr(l);
-	if (a != NULL && nl_addr_get_len(a) == 6) {
-		memcpy(li->mac, nl_addr_get_binary_addr(a), 6);
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifi)) ||
+	    nlmsg_parse(nlh, sizeof(*ifi), tb, IFLA_MAX,
+	    NULL) < 0)
+		return (-EINVAL);
+	ifi = nlmsg_data(nlh);
+	if (ifi->ifi_index <= 0 || tb[IFLA_IFNAME] == NULL)
+		return (-EINVAL);
+	li->ifindex = ifi->ifi_index;
+	nla_strlcpy(li->ifname, tb[IFLA_IFNAME], sizeof(li->ifname));
+	if (tb[IFLA_ADDRESS] != NULL && nla_len(tb[IFLA_ADDRESS]) == 6) {
+		memcpy(li->mac, nla_data(tb[IFLA_ADDRESS]), 6);
 		li->has_mac = true;
 	}
-	flags = rtnl_link_get_flags(l);
+	flags = ifi->ifi_flags;
 	li->up = link_flags_up(flags);
 	li->loopback = (flags & IFF_LOOPBACK) ||
-	    rtnl_link_get_arptype(l) == ARPHRD_LOOPBACK;
-	li->mtu = rtnl_link_get_mtu(l);
-	if ((name = rtnl_link_get_type(l)) != NULL)
-		snprintf(li->kind, sizeof(li->kind), "%s", name);
-	li->physical = link_is_physical(rtnl_link_get_arptype(l), li->kind);
+	    ifi->ifi_type == ARPHRD_LOOPBACK;
+	if (tb[IFLA_MTU] != NULL && nla_len(tb[IFLA_MTU]) >= 4)
+		li->mtu = nla_get_u32(tb[IFLA_MTU]);
+	if (tb[IFLA_LINKINFO] != NULL &&
+	    nla_parse_nested(kind, IFLA_INFO_MAX, tb[IFLA_LINKINFO],
+	    NULL) == 0 && kind[IFLA_INFO_KIND] != NULL)
+		nla_strlcpy(li->kind, kind[IFLA_INFO_KIND], sizeof(li->kind));
+	li->physical = link_is_physical(ifi->ifi_type, li->kind);
+	return (0);
 }
 
-static void
-link_report(struct nl_object *obj, bool present)
+/* One rtnetlink message, from a notification or a dump (arg: a dump). */
+static int
+link_msg(struct nl_msg *msg, void *arg)
 {
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	const struct ifinfomsg *ifi;
+	const struct ifaddrmsg *ifa;
 	struct link_info li;
 
-	link_fill((struct rtnl_link *)obj, &li);
-	log_debug(LOG_SUB_LINK, "%s %s (ifindex %d) %s",
-	    present ? "link" : "gone", li.ifname, li.ifindex,
-	    li.up ? "up" : "down");
-	links.cb(&li, present, links.arg);
-}
-
-static void
-link_change(struct nl_cache *cache, struct nl_object *obj, int action,
-    void *arg)
-{
-	(void)cache;
 	(void)arg;
-	link_report(obj, action != NL_ACT_DEL);
-}
-
-/* An address came or went: the Management Address TLV may change. */
-static void
-link_addr_change(struct nl_cache *cache, struct nl_object *obj, int action,
-    void *arg)
-{
-	(void)cache;
-	(void)action;
-	(void)arg;
-	if (links.addr_cb != NULL)
-		links.addr_cb(rtnl_addr_get_ifindex((struct rtnl_addr *)obj),
-		    links.arg);
+	switch (nlh->nlmsg_type) {
+	case RTM_NEWLINK:
+	case RTM_DELLINK:
+		/* A bridge's view of its ports (AF_BRIDGE) is no link event. */
+		ifi = nlmsg_data(nlh);
+		if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(*ifi)) &&
+		    ifi->ifi_family != AF_UNSPEC)
+			break;
+		if (link_parse(nlh, &li) < 0) {
+			links.bad++;
+			log_warnx(LOG_SUB_LINK, "rtnetlink: a link message "
+			    "not understood (%llu so far)",
+			    (unsigned long long)links.bad);
+			break;
+		}
+		log_debug(LOG_SUB_LINK, "%s %s (ifindex %d) %s",
+		    nlh->nlmsg_type == RTM_NEWLINK ? "link" : "gone",
+		    li.ifname, li.ifindex, li.up ? "up" : "down");
+		links.cb(&li, nlh->nlmsg_type == RTM_NEWLINK, links.arg);
+		break;
+	case RTM_NEWADDR:
+	case RTM_DELADDR:
+		/* An address came or went: the Management Address TLV may. */
+		ifa = nlmsg_data(nlh);
+		if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(*ifa)) &&
+		    links.addr_cb != NULL)
+			links.addr_cb((int)ifa->ifa_index, links.arg);
+		break;
+	default:
+		break;
+	}
+	return (NL_OK);
 }
 
 void
@@ -129,24 +155,16 @@ link_on_addr(link_addr_cb *cb)
 	links.addr_cb = cb;
 }
 
-static void
-link_each(struct nl_object *obj, void *arg)
-{
-	(void)arg;
-	link_report(obj, true);
-}
-
 int
 link_resync(void)
 {
 	int rc;
 
-	if ((rc = nl_cache_refill(links.sync, links.cache)) < 0) {
-		log_warnx(LOG_SUB_LINK, "link cache refill: %s",
-		    nl_geterror(rc));
+	if ((rc = nl_rtgen_request(links.sync, RTM_GETLINK, AF_UNSPEC,
+	    NLM_F_DUMP)) < 0 || (rc = nl_recvmsgs_default(links.sync)) < 0) {
+		log_warnx(LOG_SUB_LINK, "link dump: %s", nl_geterror(rc));
 		return (-EIO);
 	}
-	nl_cache_foreach(links.cache, link_each, NULL);
 	links.sweep(links.arg);
 	return (0);
 }
@@ -161,8 +179,10 @@ link_readable(int fd, bool rd, bool wr, void *arg)
 	(void)arg;
 	if (!rd)
 		return;
-	rc = nl_cache_mngr_data_ready(links.mngr);
-	if (rc >= 0)
+	/* Everything queued; the socket does not block. */
+	while ((rc = nl_recvmsgs_report(links.sk, links.nlcb)) > 0)
+		;
+	if (rc == 0 || rc == -NLE_AGAIN)
 		return;
 	/* Lost notifications (-NLE_NOMEM is ENOBUFS): start over. */
 	log_warnx(LOG_SUB_LINK, "link notifications: %s; resyncing",
@@ -176,22 +196,24 @@ link_open(void)
 	int rc;
 
 	if ((links.sk = nl_socket_alloc()) == NULL ||
-	    (links.sync = nl_socket_alloc()) == NULL)
+	    (links.sync = nl_socket_alloc()) == NULL ||
+	    (links.nlcb = nl_cb_alloc(NL_CB_DEFAULT)) == NULL)
 		return (-ENOMEM);
-	if ((rc = nl_connect(links.sync, NETLINK_ROUTE)) < 0)
-		goto nlerr;
-	rc = nl_cache_mngr_alloc(links.sk, NETLINK_ROUTE, NL_AUTO_PROVIDE,
-	    &links.mngr);
-	if (rc < 0)
+	/* Notifications carry no sequence number of ours. */
+	nl_socket_disable_seq_check(links.sk);
+	nl_cb_set(links.nlcb, NL_CB_VALID, NL_CB_CUSTOM, link_msg, NULL);
+	if ((rc = nl_socket_modify_cb(links.sync, NL_CB_VALID, NL_CB_CUSTOM,
+	    link_msg, NULL)) < 0 ||
+	    (rc = nl_connect(links.sync, NETLINK_ROUTE)) < 0 ||
+	    (rc = nl_connect(links.sk, NETLINK_ROUTE)) < 0 ||
+	    (rc = nl_socket_set_nonblocking(links.sk)) < 0)
 		goto nlerr;
 	/* 1024 ports flapping at once must not overflow the socket. */
 	(void)nl_socket_set_buffer_size(links.sk, LINK_NL_RCVBUF, 0);
-	rc = nl_cache_mngr_add(links.mngr, "route/link", link_change, NULL,
-	    &links.cache);
-	if (rc < 0)
+	if ((rc = nl_socket_add_memberships(links.sk, RTNLGRP_LINK, 0)) < 0)
 		goto nlerr;
-	if (links.addr_cb != NULL && (rc = nl_cache_mngr_add(links.mngr,
-	    "route/addr", link_addr_change, NULL, &links.acache)) < 0)
+	if (links.addr_cb != NULL && (rc = nl_socket_add_memberships(links.sk,
+	    RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR, 0)) < 0)
 		goto nlerr;
 	return (0);
 nlerr:
@@ -211,13 +233,16 @@ link_init(link_cb *cb, link_sweep_cb *sweep, void *arg)
 		link_fini();
 		return (rc);
 	}
-	links.io = ev_io_new(nl_cache_mngr_get_fd(links.mngr), link_readable, NULL);
+	links.io = ev_io_new(nl_socket_get_fd(links.sk), link_readable, NULL);
 	if (links.io == NULL) {
 		link_fini();
 		return (-ENOMEM);
 	}
-	nl_cache_foreach(links.cache, link_each, NULL);
-	links.sweep(links.arg);
+	/* Subscribed first: a change during the dump is not lost. */
+	if ((rc = link_resync()) < 0) {
+		link_fini();
+		return (rc);
+	}
 	return (0);
 }
 
@@ -227,8 +252,8 @@ link_fini(void)
 	link_addr_cb *acb = links.addr_cb;
 
 	ev_io_free(links.io);
-	if (links.mngr != NULL)
-		nl_cache_mngr_free(links.mngr);	/* and its caches, not links.sk */
+	if (links.nlcb != NULL)
+		nl_cb_put(links.nlcb);
 	if (links.sk != NULL)
 		nl_socket_free(links.sk);
 	if (links.sync != NULL)

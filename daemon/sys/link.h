@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * link.h -- network interfaces, from libnl-route's link cache.
+ * link.h -- network interfaces, from rtnetlink.
  *
- * The cache manager keeps the cache current from RTNLGRP_LINK
- * notifications; each change reaches the port table through one callback.
+ * A dump at start (and after a notification overrun), then RTNLGRP_LINK
+ * notifications; each reaches the port table through one callback.  No
+ * copy of the interfaces is kept here.
  */
 #ifndef LINK_H
 #define LINK_H
@@ -57,6 +58,12 @@ typedef void	link_addr_cb(int ifindex, void *);
 /* Before link_init(): who hears of address changes (NULL: nobody). */
 void	link_on_addr(link_addr_cb *);
 int	link_init(link_cb *, link_sweep_cb *, void *);
+/*
+ * An RTM_NEWLINK / RTM_DELLINK message (header included) into li: 0, or
+ * -EINVAL when it is short, malformed or lacks an ifindex or a name.
+ */
+struct nlmsghdr;
+int	link_parse(struct nlmsghdr *, struct link_info *li);
 /* ifi_flags: up and running, or up with carrier and not dormant. */
 bool	link_flags_up(unsigned int flags);
 /* Report every link again (reload), then sweep. */
