@@ -84,8 +84,9 @@ struct backend {
 						   written */
 	int			err;		/* last error, negative errno or 0 */
 	char			error[160];	/* and its text, "" if none */
-	bool			applied;	/* 'last' is valid */
-	struct dcb_config	last;		/* last config applied */
+	bool			applied;	/* an apply succeeded (what it
+						   wrote: dcbnl keeps it, the
+						   only one that reads it) */
 	uint64_t		applies;	/* successful applies */
 	uint64_t		errors;		/* failed applies */
 	struct ev_io		*watch;		/* the daemon's watch on the
@@ -100,7 +101,7 @@ struct backend {
  * Backend selection (backend.c): dcbnl when the NIC has dcbnl ops, the
  * engine when the port has an engine = { } block (or backend = engine),
  * else read-only -- and b->why says which and why.  backend_apply() calls
- * ops->apply, which keeps the books of struct backend (last, applies,
+ * ops->apply, which keeps the books of struct backend (applied, applies,
  * errors, error text).
  */
 int	backend_open(struct backend *, const char *ifname,
@@ -116,12 +117,10 @@ void	backend_close(struct backend *);
  * test links its backend alone, without backend.c.
  */
 
-/* A successful apply; oper NULL: the backend has set b->last itself. */
+/* A successful apply. */
 static inline void
-backend_record(struct backend *b, const struct dcb_config *oper)
+backend_record(struct backend *b)
 {
-	if (oper != NULL)
-		b->last = *oper;
 	b->applied = true;
 	b->applies++;
 	b->err = 0;

@@ -439,10 +439,10 @@ dcbnl_apply_firmware(struct backend *b, const struct dcb_config *want)
 		return rc;
 	p->has_nic = true;
 	if (dcbnl_diff(p, want, &p->nic.cfg) != 0 &&
-	    (!b->applied || dcbnl_diff(p, &b->last, &p->nic.cfg) != 0))
+	    (!b->applied || dcbnl_diff(p, &p->last, &p->nic.cfg) != 0))
 		log_info(LOG_SUB_DCBNL, "%s: firmware runs another config "
 		    "than negotiated here; left to the firmware", b->ifname);
-	b->last = p->nic.cfg;
+	p->last = p->nic.cfg;
 	return 0;
 }
 
@@ -480,8 +480,10 @@ dcbnl_apply(struct backend *b, const struct dcb_config *oper,
 		    b->error);
 		return rc;
 	}
-	/* In firmware mode dcbnl_apply_firmware() set b->last from the NIC. */
-	backend_record(b, p->firmware ? NULL : oper);
+	/* In firmware mode dcbnl_apply_firmware() set p->last from the NIC. */
+	if (!p->firmware)
+		p->last = *oper;
+	backend_record(b);
 	return 0;
 }
 

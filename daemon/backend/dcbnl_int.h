@@ -25,6 +25,7 @@ struct dcbnl_priv {
 	uint8_t			orig_dcbx;
 	bool			has_nic;
 	struct dcbnl_nic	nic;		/* last read back */
+	struct dcb_config	last;		/* last applied (b->applied) */
 	bool			has_orig;
 	struct dcbnl_nic	orig;		/* found at startup */
 	bool			delay_dropped;	/* driver does not keep delay */

@@ -35,7 +35,7 @@ dcbnl_backend_event(struct backend *b, const struct dcbnl_event *ev)
 	if (ev->has_dcbx) {
 		bool fw = (ev->dcbx & DCB_CAP_DCBX_LLD_MANAGED) != 0;
 
-		/* Given back: what b->last holds is the firmware's. */
+		/* Given back: what p->last holds is the firmware's. */
 		if (p->firmware && !fw)
 			b->applied = false;
 		fw_moved = fw != p->firmware;
@@ -55,7 +55,7 @@ dcbnl_backend_event(struct backend *b, const struct dcbnl_event *ev)
 	}
 	/* The firmware moving is news to the owner even in a known fill. */
 	own = !fw_moved && b->applied &&
-	    dcbnl_diff(p, &b->last, &ev->cfg) == 0;
+	    dcbnl_diff(p, &p->last, &ev->cfg) == 0;
 	/* Keep the real state: the next apply rewrites what others changed. */
 	p->nic.cfg = ev->cfg;
 	p->has_nic = true;

@@ -236,7 +236,7 @@ eng_apply(struct backend *b, const struct dcb_config *oper,
 	eng_kick(e);
 	if (e->tc.on)	/* the host interface's qdisc classifies as we do */
 		(void)eng_tc_filter(e, &e->cls);
-	backend_record(b, oper);
+	backend_record(b);
 	return (0);
 }
 

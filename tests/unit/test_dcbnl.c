@@ -16,6 +16,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "dcbnl_int.h"
 #include "fake_dcbnl.h"
 #include "log.h"
 
@@ -629,7 +630,8 @@ firmware_mode_reads_and_never_writes(void **state)
 	c.pfc.pfc_en = 0x20;
 	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE), 0);
 	assert_int_equal(nsets(), 0);
-	assert_int_equal(b.last.pfc.pfc_en, 0x08);
+	assert_int_equal(((struct dcbnl_priv *)b.priv)->last.pfc.pfc_en,
+	    0x08);
 	assert_true(b.firmware);	/* what doctor's firmware-managed reads */
 	b.ops->close(&b);
 	assert_int_equal(nsets(), 0);	/* not even a restore */
