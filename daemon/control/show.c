@@ -620,11 +620,14 @@ show_prio_bits(uint8_t m)
 json_t *
 show_dcbx(const struct port *p)
 {
-	const struct dcb_config *a = &p->dcbx_local.admin, *o = &p->dcbx.oper;
+	struct dcbx_local dl;
+	const struct dcb_config *a = &dl.admin, *o = &p->dcbx.oper;
 	const struct dcb_config *pc = show_peer_cfg(p);
 	json_t *ets = show_feat(p, DCBX_F_ETS), *pfc = show_feat(p, DCBX_F_PFC);
 	json_t *app = show_feat(p, DCBX_F_APP);
 	char mac[18];
+
+	port_dcbx_local(p, &dl);	/* the admin config with its delay */
 
 	json_object_set_new(ets, "admin", proto_ets_to_json(&a->ets));
 	json_object_set_new(ets, "reco", opt(a->has & DCB_HAS_RECO,

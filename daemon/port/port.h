@@ -9,6 +9,7 @@
 #include <net/if.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "backend.h"
 #include "conf.h"
@@ -61,7 +62,14 @@ struct port {
 	uint64_t	 lldp_stats[LLDP_STAT__MAX]; /* 802.1AB statistics */
 	struct agent_rem_stats rem_stats;	/* this port's share */
 	/* DCBX runs on the nearest-bridge agent only (PROTOCOLS.md A). */
-	struct dcbx_local dcbx_local;
+	/*
+	 * What DCBX was last told of the link: our MAC (the PFC tie-break)
+	 * and the PFC delay computed for its speed.  The rest of the local
+	 * side is the config's: port_dcbx_local() builds the struct
+	 * dcbx_local for each call, no copy of the admin config is kept.
+	 */
+	uint8_t		 dcbx_mac[6];
+	uint16_t	 dcbx_delay;
 	struct dcbx_state dcbx;
 	struct backend	 backend;
 	bool		 backend_open;
@@ -167,6 +175,26 @@ unsigned int	 port_nbr_count(const struct port *);
  */
 int		 port_set_admin(struct port *, const struct dcb_config *,
 		    char *err, size_t errlen);
+
+/*
+ * The local side DCBX negotiates with (admin config, role, mode, MAC),
+ * built for each call from the config.  Inline: the MIB's unit test links
+ * the SNMP tables without the port code.
+ */
+static inline void
+port_dcbx_local(const struct port *p, struct dcbx_local *dl)
+{
+	memset(dl, 0, sizeof(*dl));
+	dl->admin = p->conf.admin;
+	dl->willing = p->conf.role == CONF_ROLE_WILLING;
+	dl->mode = p->conf.mode == CONF_MODE_IEEE ? DCBX_CFG_IEEE :
+	    p->conf.mode == CONF_MODE_CEE ? DCBX_CFG_CEE : DCBX_CFG_AUTO;
+	dl->advertise = p->conf.advertise;
+	memcpy(dl->mac, p->dcbx_mac, 6);
+	if (dl->admin.pfc.delay == 0)
+		dl->admin.pfc.delay = p->dcbx_delay;
+}
+
 
 /* What the port advertises in its basic TLVs (also for the MIB). */
 void	port_local(const struct port *, struct lldp_local *);

@@ -69,8 +69,12 @@ port_build_frame(void *ctx, int agent, struct wcur *w, bool shutdown)
 	else {
 		lldp_write_local(w, &l);
 		if (agent == LLDP_AGENT_NEAREST_BRIDGE &&
-		    port_be_dcbx_silent(p) == NULL)
-			dcbx_write_tlvs(&p->dcbx, &p->dcbx_local, w);
+		    port_be_dcbx_silent(p) == NULL) {
+			struct dcbx_local dl;
+
+			port_dcbx_local(p, &dl);
+			dcbx_write_tlvs(&p->dcbx, &dl, w);
+		}
 		lldp_write_end(w);
 	}
 	lldp_frame_end(w);
@@ -124,18 +128,17 @@ port_pfc_delay(const struct port *p)
 	return (headroom_delay_bits(&h));
 }
 
-static void
-port_dcbx_local(struct port *p)
+/* Take the link's MAC and PFC delay; true when either moved. */
+static bool
+port_dcbx_link_facts(struct port *p)
 {
-	memset(&p->dcbx_local, 0, sizeof(p->dcbx_local));
-	p->dcbx_local.admin = p->conf.admin;
-	p->dcbx_local.willing = p->conf.role == CONF_ROLE_WILLING;
-	p->dcbx_local.mode = p->conf.mode == CONF_MODE_IEEE ? DCBX_CFG_IEEE :
-	    p->conf.mode == CONF_MODE_CEE ? DCBX_CFG_CEE : DCBX_CFG_AUTO;
-	p->dcbx_local.advertise = p->conf.advertise;
-	memcpy(p->dcbx_local.mac, p->mac, 6);
-	if (p->dcbx_local.admin.pfc.delay == 0)
-		p->dcbx_local.admin.pfc.delay = port_pfc_delay(p);
+	uint16_t delay = p->conf.admin.pfc.delay == 0 ? port_pfc_delay(p) : 0;
+	bool moved = memcmp(p->dcbx_mac, p->mac, 6) != 0 ||
+	    delay != p->dcbx_delay;
+
+	memcpy(p->dcbx_mac, p->mac, 6);
+	p->dcbx_delay = delay;
+	return (moved);
 }
 
 /*
@@ -206,11 +209,13 @@ static int
 port_dcbx_rx(struct port *p, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
 {
+	struct dcbx_local dl;
 	int chg;
 
 	if (a->type != LLDP_AGENT_NEAREST_BRIDGE)
 		return (0);
-	chg = dcbx_rx(&p->dcbx, &p->dcbx_local, pdu, n->src, (unsigned int)a->n);
+	port_dcbx_local(p, &dl);
+	chg = dcbx_rx(&p->dcbx, &dl, pdu, n->src, (unsigned int)a->n);
 	port_dcbx_result(p, chg);
 	return (chg);
 }
@@ -229,11 +234,13 @@ port_dcbx_gone(struct port *p, struct agent *a)
 {
 	struct nbr *left = NULL;
 	struct lldp_pdu pdu;
+	struct dcbx_local dl;
 
 	if (a->type != LLDP_AGENT_NEAREST_BRIDGE)
 		return;
+	port_dcbx_local(p, &dl);
 	if (a->n == 0) {
-		port_dcbx_result(p, dcbx_peer_gone(&p->dcbx, &p->dcbx_local, !p->up));
+		port_dcbx_result(p, dcbx_peer_gone(&p->dcbx, &dl, !p->up));
 		return;
 	}
 	/*
@@ -249,14 +256,17 @@ port_dcbx_gone(struct port *p, struct agent *a)
 			return;
 		}
 	}
-	port_dcbx_result(p, dcbx_npeers(&p->dcbx, &p->dcbx_local, (unsigned int)a->n));
+	port_dcbx_result(p, dcbx_npeers(&p->dcbx, &dl, (unsigned int)a->n));
 }
 
 void
 port_dcbx_start(struct port *p)
 {
-	port_dcbx_local(p);
-	dcbx_init(&p->dcbx, &p->dcbx_local);
+	struct dcbx_local dl;
+
+	(void)port_dcbx_link_facts(p);
+	port_dcbx_local(p, &dl);
+	dcbx_init(&p->dcbx, &dl);
 	/* Until a peer speaks, the admin config is the operational one. */
 	port_apply_oper(p);
 }
@@ -264,8 +274,11 @@ port_dcbx_start(struct port *p)
 void
 port_dcbx_reconf(struct port *p)
 {
-	port_dcbx_local(p);
-	port_dcbx_result(p, dcbx_local_changed(&p->dcbx, &p->dcbx_local));
+	struct dcbx_local dl;
+
+	(void)port_dcbx_link_facts(p);
+	port_dcbx_local(p, &dl);
+	port_dcbx_result(p, dcbx_local_changed(&p->dcbx, &dl));
 }
 
 /*
@@ -277,13 +290,12 @@ port_dcbx_reconf(struct port *p)
 void
 port_dcbx_link(struct port *p)
 {
-	uint16_t delay = p->dcbx_local.admin.pfc.delay;
-	uint8_t mac[6];
+	struct dcbx_local dl;
 
-	memcpy(mac, p->dcbx_local.mac, 6);
-	port_dcbx_local(p);
-	if (memcmp(mac, p->dcbx_local.mac, 6) != 0 || delay != p->dcbx_local.admin.pfc.delay)
-		port_dcbx_result(p, dcbx_local_changed(&p->dcbx, &p->dcbx_local));
+	if (!port_dcbx_link_facts(p))
+		return;
+	port_dcbx_local(p, &dl);
+	port_dcbx_result(p, dcbx_local_changed(&p->dcbx, &dl));
 }
 
 /* -------------------------------------------------------- neighbours */

@@ -150,23 +150,27 @@ dx_config(const struct dx_row *r, const struct dcb_config *c,
 		dx_app(r, &c->app);
 }
 
-/* The recommendation we send (dcbx.h: struct dcbx_local), or NULL. */
+/*
+ * The recommendation we send (dcbx.h: struct dcbx_local), or NULL.  The
+ * config's: port_dcbx_local() takes it as it is.
+ */
 static const struct dcb_ets *
 local_reco(const struct port *p)
 {
-	const struct dcbx_local *l = &p->dcbx_local;
+	const struct conf_port *c = &p->conf;
+	const bool willing = c->role == CONF_ROLE_WILLING;
 
-	if (!(l->advertise & DCB_HAS_RECO) &&
-	    !(!l->willing && (l->advertise & DCB_HAS_ETS)))
+	if (!(c->advertise & DCB_HAS_RECO) &&
+	    !(!willing && (c->advertise & DCB_HAS_ETS)))
 		return (NULL);
-	return ((l->admin.has & DCB_HAS_RECO) ? &l->admin.reco :
-	    &l->admin.ets);
+	return ((c->admin.has & DCB_HAS_RECO) ? &c->admin.reco :
+	    &c->admin.ets);
 }
 
 static void
 dx_tx_enable(struct snmp_view *vw, const struct port *p)
 {
-	const uint8_t adv = p->dcbx_local.advertise;
+	const uint8_t adv = p->conf.advertise;
 	const bool on[4] = {
 		(adv & DCB_HAS_ETS) != 0,
 		local_reco(p) != NULL,
@@ -227,10 +231,13 @@ snmp_dcbx_build(struct snmp_view *vw)
 	for (p = port_first(); p != NULL; p = p->next) {
 		struct dx_row r = { vw, DX_LOCAL, { (uint32_t)p->ifindex }, 1 };
 
+		struct dcbx_local dl;
+
+		port_dcbx_local(p, &dl);
 		dx_tx_enable(vw, p);
 		dx_config(&r, &p->dcbx.oper, local_reco(p));
 		r.branch = DX_ADMIN;
-		dx_config(&r, &p->dcbx_local.admin, local_reco(p));
+		dx_config(&r, &dl.admin, local_reco(p));
 		c->p = p;
 		if ((a = p->agent[LLDP_AGENT_NEAREST_BRIDGE]) != NULL)
 			agent_foreach_nbr(a, dx_rem_one, c);
@@ -354,13 +361,24 @@ dd_oid(struct snmp_oid *o, uint32_t table, uint32_t col, int ifindex)
 	snmp_oid_push(o, (uint32_t)ifindex);
 }
 
+/* The local side as DCBX sees it (port_dcbx_local()). */
+static struct dcbx_local
+dd_local(const struct port *p)
+{
+	struct dcbx_local dl;
+
+	port_dcbx_local(p, &dl);
+	return (dl);
+}
+
 static void
 dd_port(struct snmp_view *vw, const struct port *p)
 {
+	const struct dcbx_local dl = dd_local(p);
 	const int64_t v[] = {
 		[3] = p->dcbx.active + 1,		/* none(1) ieee(2) cee(3) */
-		[4] = p->dcbx_local.mode + 1,		/* auto(1) ieee(2) cee(3) */
-		[5] = p->dcbx_local.willing ? 1 : 2,	/* willing(1) controller(2) */
+		[4] = dl.mode + 1,			/* auto(1) ieee(2) cee(3) */
+		[5] = dl.willing ? 1 : 2,	/* willing(1) controller(2) */
 		[6] = p->backend_open ? p->backend.kind + 1 : 1,
 		[8] = (uint32_t)p->backend.errors,
 		[9] = p->dcbx.npeers,
@@ -390,6 +408,7 @@ dd_feat(struct snmp_view *vw, const struct port *p, int f)
 {
 	const struct dcbx_feat_state *fs = &p->dcbx.feat[f];
 	const struct dcb_config *peer = dcbx_peer_config(&p->dcbx);
+	const struct dcbx_local dl = dd_local(p);
 	char buf[256];
 	struct snmp_oid o;
 
@@ -398,7 +417,7 @@ dd_feat(struct snmp_view *vw, const struct port *p, int f)
 	snmp_view_num(vw, &o, SV_INT, fs->status + 1);
 	o.n[o.len - 3] = 3;
 	snmp_view_str(vw, &o, fs->reason, strlen(fs->reason));
-	snmp_feat_text(&p->dcbx_local.admin, f, buf, sizeof(buf));
+	snmp_feat_text(&dl.admin, f, buf, sizeof(buf));
 	o.n[o.len - 3] = 4;
 	snmp_view_str(vw, &o, buf, strlen(buf));
 	buf[0] = '\0';

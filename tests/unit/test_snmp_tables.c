@@ -72,7 +72,7 @@ set_port(void)
 {
 	static const uint8_t prio_tc[8] = { 0, 0, 0, 1, 1, 2, 3, 2 };
 	static const uint8_t bw[8] = { 50, 30, 20, 0, 0, 0, 0, 0 };
-	struct dcb_config *o = &tp.dcbx.oper, *a = &tp.dcbx_local.admin;
+	struct dcb_config *o = &tp.dcbx.oper, *a = &tp.conf.admin;
 	int i;
 
 	memset(&tp, 0, sizeof(tp));
@@ -99,8 +99,8 @@ set_port(void)
 	for (i = 0; i < 8; i++)
 		a->ets.tc_tsa[i] = DCB_TSA_ETS;
 	a->pfc.pfc_cap = 8;
-	tp.dcbx_local.willing = true;
-	tp.dcbx_local.advertise = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
+	tp.conf.role = CONF_ROLE_WILLING;
+	tp.conf.advertise = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
 	tp.dcbx.feat[DCBX_F_PFC].status = DCBX_ST_MISMATCH;
 	snprintf(tp.dcbx.feat[DCBX_F_PFC].reason,
 	    sizeof(tp.dcbx.feat[DCBX_F_PFC].reason), "pfc differs");
