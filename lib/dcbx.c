@@ -198,9 +198,12 @@ dcbx_eval(struct dcbx_state *st, const struct dcbx_local *l)
 	} else if (!st->have_ieee) {
 		dcbx_oper_admin(l, &st->oper);
 		feat_all(st, DCBX_ST_NO_PEER, ieee_absent_why(st));
-	} else
-		dcbx_ieee_negotiate(l, st->ieee, st->peer_mac, &st->oper,
-		    st->feat);
+	} else {
+		struct ieee_peer p;
+
+		dcbx_ieee_unpack(st->ieee, &p);
+		dcbx_ieee_negotiate(l, &p, st->peer_mac, &st->oper, st->feat);
+	}
 	if (st->lost)
 		feat_all(st, DCBX_ST_ERROR, "out of memory: the peer's DCBX "
 		    "TLVs were not kept, using the admin config");
@@ -290,6 +293,69 @@ vet(uint8_t *has, uint8_t *bad, struct dcb_why why[4],
 	return n;
 }
 
+/* A vetted struct ieee_peer at its size (struct dcbx_ieee_kept). */
+static struct dcbx_ieee_kept *
+ieee_keep(const struct ieee_peer *p)
+{
+	struct dcbx_ieee_kept *k;
+	uint16_t napp = p->cfg.app.n <= DCB_APP_MAX ? p->cfg.app.n : DCB_APP_MAX;
+	size_t text = 1, len[4], i;
+	char *t;
+
+	for (i = 0; i < 4; i++) {
+		len[i] = strnlen(p->why[i].buf, sizeof(p->why[i].buf) - 1);
+		text += len[i] > 0 ? len[i] + 1 : 0;
+	}
+	k = malloc(sizeof(*k) + napp * sizeof(k->app[0]) + text);
+	if (k == NULL)
+		return (NULL);
+	k->seen = p->seen;
+	k->bad = p->bad;
+	k->has = p->cfg.has;
+	k->app_willing = p->cfg.app.willing;
+	k->napp = napp;
+	k->ets = p->cfg.ets;
+	k->reco = p->cfg.reco;
+	k->pfc = p->cfg.pfc;
+	memcpy(k->err, p->err, sizeof(k->err));
+	memcpy(k->app, p->cfg.app.e, napp * sizeof(k->app[0]));
+	t = (char *)&k->app[napp];
+	t[0] = '\0';
+	text = 1;
+	for (i = 0; i < 4; i++) {
+		k->why_off[i] = 0;
+		if (len[i] == 0)
+			continue;
+		k->why_off[i] = (uint16_t)text;
+		memcpy(t + text, p->why[i].buf, len[i]);
+		t[text + len[i]] = '\0';
+		text += len[i] + 1;
+	}
+	return (k);
+}
+
+void
+dcbx_ieee_unpack(const struct dcbx_ieee_kept *k, struct ieee_peer *p)
+{
+	const char *t = (const char *)&k->app[k->napp];
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	p->seen = k->seen;
+	p->bad = k->bad;
+	p->cfg.has = k->has;
+	p->cfg.ets = k->ets;
+	p->cfg.reco = k->reco;
+	p->cfg.pfc = k->pfc;
+	p->cfg.app.willing = k->app_willing;
+	p->cfg.app.n = k->napp;
+	memcpy(p->cfg.app.e, k->app, k->napp * sizeof(k->app[0]));
+	memcpy(p->err, k->err, sizeof(p->err));
+	for (i = 0; i < 4; i++)
+		snprintf(p->why[i].buf, sizeof(p->why[i].buf), "%s",
+		    t + k->why_off[i]);
+}
+
 /* Store one PDU's vetted TLVs; returns the number of TLVs rejected. */
 static unsigned int
 store_peer(struct dcbx_state *st, const struct ieee_peer *ieee,
@@ -307,19 +373,17 @@ store_peer(struct dcbx_state *st, const struct ieee_peer *ieee,
 	st->have_cee = cee != NULL;
 	st->cee_subtype = cee != NULL ? cee->subtype : 0;
 	st->lost = false;
-	if (st->have_ieee && st->ieee == NULL &&
-	    (st->ieee = malloc(sizeof(*st->ieee))) == NULL) {
-		st->nomem++;
-		st->lost = true;
-		st->have_ieee = false;
-	}
-	if (!st->have_ieee) {
-		free(st->ieee);
-		st->ieee = NULL;
-	} else {
-		*st->ieee = *ieee;
-		n += vet(&st->ieee->cfg.has, &st->ieee->bad, st->ieee->why,
-		    &st->ieee->cfg);
+	free(st->ieee);
+	st->ieee = NULL;
+	if (st->have_ieee) {
+		struct ieee_peer v = *ieee;
+
+		n += vet(&v.cfg.has, &v.bad, v.why, &v.cfg);
+		if ((st->ieee = ieee_keep(&v)) == NULL) {
+			st->nomem++;
+			st->lost = true;
+			st->have_ieee = false;
+		}
 	}
 	if (st->have_cee && cee->subtype == CEE_SUBTYPE_CEE) {
 		if ((cx = dcbx_cee_get(st)) == NULL) {
@@ -533,13 +597,21 @@ dcbx_local_changed(struct dcbx_state *st, const struct dcbx_local *l)
 }
 
 const struct dcb_config *
-dcbx_peer_config(const struct dcbx_state *st)
+dcbx_peer_config(const struct dcbx_state *st, struct dcb_config *buf)
 {
-	if (st->active == DCBX_MODE_IEEE && st->have_ieee)
-		return (&st->ieee->cfg);
+	struct ieee_peer p;
+
+	if (st->active == DCBX_MODE_IEEE && st->have_ieee &&
+	    st->ieee != NULL) {
+		dcbx_ieee_unpack(st->ieee, &p);
+		*buf = p.cfg;
+		return (buf);
+	}
 	if (st->active == DCBX_MODE_CEE && st->have_cee &&
-	    st->cee_subtype == CEE_SUBTYPE_CEE && st->cx != NULL)
-		return (&st->cx->cee.cfg);
+	    st->cee_subtype == CEE_SUBTYPE_CEE && st->cx != NULL) {
+		*buf = st->cx->cee.cfg;
+		return (buf);
+	}
 	return (NULL);
 }
 

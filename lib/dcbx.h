@@ -85,6 +85,26 @@ struct dcbx_cee {
 };
 
 /*
+ * The peer's IEEE TLVs as kept (dcbx.c): struct ieee_peer, vetted, with
+ * only the APP entries it holds and the reasons of the TLVs it rejected
+ * (text after the entries, why_off[i] bytes from text, 0: none).  One
+ * allocation of its own size: some 90 bytes for a peer with an empty APP
+ * table, against 1268 for a struct ieee_peer.  dcbx_ieee_unpack() gives
+ * the struct back.
+ */
+struct dcbx_ieee_kept {
+	uint8_t			seen, bad, has;
+	bool			app_willing;
+	uint16_t		napp;
+	uint16_t		why_off[4];
+	int			err[4];
+	struct dcb_ets		ets, reco;
+	struct dcb_pfc		pfc;
+	struct dcb_app		app[];		/* napp, then the text */
+};
+void	dcbx_ieee_unpack(const struct dcbx_ieee_kept *, struct ieee_peer *);
+
+/*
  * Per-port negotiation state.  Read the first block; the rest is private.
  * Tables are kept only while they hold something: the peer's IEEE TLVs,
  * the CEE part and the last input live on the heap (dcbx_free() releases
@@ -107,7 +127,7 @@ struct dcbx_state {
 	bool			have_ieee, have_cee;
 	bool			lost;		/* last input not kept: ENOMEM */
 	uint8_t			cee_subtype;	/* have_cee: CEE or CIN */
-	struct ieee_peer	*ieee;		/* have_ieee: the peer's */
+	struct dcbx_ieee_kept	*ieee;		/* have_ieee: the peer's */
 	struct dcbx_cee		*cx;		/* active CEE or a CEE peer */
 
 	/*
@@ -192,10 +212,11 @@ void	dcbx_write_tlvs(const struct dcbx_state *, const struct dcbx_local *,
 	    struct wcur *);
 /*
  * The peer's config negotiation uses -- the TLVs of the active mode, as
- * vetted -- or NULL.  dcbctl (show.c) and SNMP (snmp_dcbx.c) both show
- * this one, so that they cannot disagree.
+ * vetted -- in buf, or NULL.  dcbctl (show.c) and SNMP (snmp_dcbx.c) both
+ * show this one, so that they cannot disagree.
  */
-const struct dcb_config *dcbx_peer_config(const struct dcbx_state *);
+const struct dcb_config *dcbx_peer_config(const struct dcbx_state *,
+	    struct dcb_config *buf);
 /* CEE: true when the peer has acknowledged our latest seq. */
 bool	dcbx_cee_synced(const struct dcbx_state *);
 

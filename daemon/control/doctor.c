@@ -29,6 +29,7 @@ struct dctx {
 	const struct port	*p;
 	json_t			*out;
 	const struct dcb_config	*peer;	/* the peer's config, or NULL */
+	struct dcb_config	 peer_buf;	/* where it is */
 	json_t			*nbrs;	/* the port's neighbours (show.c) */
 	json_t			*eng;	/* the engine's show(), or NULL */
 	struct backend_stats	 pfc;	/* PFC counters now */
@@ -359,7 +360,7 @@ doctor_port(const struct port *cp, json_t *out)
 	memset(&x, 0, sizeof(x));
 	x.p = p;
 	x.out = out;
-	x.peer = p->dcbx.peer_present ? show_peer_cfg(p) : NULL;
+	x.peer = p->dcbx.peer_present ? show_peer_cfg(p, &x.peer_buf) : NULL;
 	x.nbrs = show_nbrs(p);
 	x.eng = port_be_counters(p, &x.pfc);
 	x.pause_rx = x.pfc.pause_rx;	/* the same snapshot as the base's */

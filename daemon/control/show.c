@@ -584,9 +584,9 @@ show_stats_all(const struct port *only)
 }
 
 const struct dcb_config *
-show_peer_cfg(const struct port *p)
+show_peer_cfg(const struct port *p, struct dcb_config *buf)
 {
-	return (dcbx_peer_config(&p->dcbx));
+	return (dcbx_peer_config(&p->dcbx, buf));
 }
 
 static json_t *
@@ -621,8 +621,9 @@ json_t *
 show_dcbx(const struct port *p)
 {
 	struct dcbx_local dl;
+	struct dcb_config peer;
 	const struct dcb_config *a = &dl.admin, *o = &p->dcbx.oper;
-	const struct dcb_config *pc = show_peer_cfg(p);
+	const struct dcb_config *pc = show_peer_cfg(p, &peer);
 	json_t *ets = show_feat(p, DCBX_F_ETS), *pfc = show_feat(p, DCBX_F_PFC);
 	json_t *app = show_feat(p, DCBX_F_APP);
 	char mac[18];

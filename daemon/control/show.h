@@ -39,7 +39,8 @@ json_t	*show_backend(const struct port *);	/* {"error": ...} */
  * (ctl/proto.h); NULL for a note the protocol has no event for.
  */
 json_t	*show_note(const struct note *);
-/* The peer's DCB config in the port's active DCBX mode, or NULL. */
-const struct dcb_config *show_peer_cfg(const struct port *);
+/* The peer's DCB config in the port's active DCBX mode (in buf), or NULL. */
+const struct dcb_config *show_peer_cfg(const struct port *,
+	    struct dcb_config *buf);
 
 #endif /* SHOW_H */

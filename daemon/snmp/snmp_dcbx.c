@@ -407,7 +407,8 @@ static void
 dd_feat(struct snmp_view *vw, const struct port *p, int f)
 {
 	const struct dcbx_feat_state *fs = &p->dcbx.feat[f];
-	const struct dcb_config *peer = dcbx_peer_config(&p->dcbx);
+	struct dcb_config pbuf;
+	const struct dcb_config *peer = dcbx_peer_config(&p->dcbx, &pbuf);
 	const struct dcbx_local dl = dd_local(p);
 	char buf[256];
 	struct snmp_oid o;

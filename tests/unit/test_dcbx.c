@@ -442,27 +442,78 @@ peer_config_is_the_active_modes(void **state)
 	struct dcbx_state st;
 	struct ieee_peer p;
 	struct cee_tlv t;
+	struct dcb_config buf;
 
 	(void)state;
 	fx_local(&l, true, MAC_LO);
 	l.mode = DCBX_CFG_IEEE;
 	dcbx_init(&st, &l);
-	assert_null(dcbx_peer_config(&st));
+	assert_null(dcbx_peer_config(&st, &buf));
 	/* A CEE-only peer on a port set to IEEE: nothing negotiated. */
 	fx_cee(&t, 1, 0, false);
 	dcbx_rx_tlvs(&st, &l, NULL, &t, MAC_HI, 1);
 	assert_true(st.have_cee);
-	assert_null(dcbx_peer_config(&st));
+	assert_null(dcbx_peer_config(&st, &buf));
 	/* Both: the IEEE TLVs are the ones used. */
 	fx_ieee(&p, ALL, false, false);
 	dcbx_rx_tlvs(&st, &l, &p, &t, MAC_HI, 1);
-	assert_ptr_equal(dcbx_peer_config(&st), &st.ieee->cfg);
+	assert_ptr_equal(dcbx_peer_config(&st, &buf), &buf);
+	assert_true(dcb_config_equal(&buf, &p.cfg));
+	assert_int_equal(buf.has, p.cfg.has);
 	/* In CEE mode the CEE TLV, even with IEEE TLVs present. */
 	l.mode = DCBX_CFG_CEE;
 	dcbx_local_changed(&st, &l);
 	dcbx_rx_tlvs(&st, &l, &p, &t, MAC_HI, 1);
-	assert_ptr_equal(dcbx_peer_config(&st), &st.cx->cee.cfg);
+	assert_ptr_equal(dcbx_peer_config(&st, &buf), &buf);
+	assert_true(dcb_config_equal(&buf, &st.cx->cee.cfg));
+	assert_int_equal(buf.has, t.cfg.has);
 	dcbx_free(&st);
+}
+
+/*
+ * The peer's IEEE TLVs are kept at their size (struct dcbx_ieee_kept):
+ * a full 168-entry APP table and the reason of a rejected TLV come back
+ * whole, and an empty table costs no entries.
+ */
+static void
+ieee_peer_kept_at_its_size(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct ieee_peer p, back;
+	unsigned int i;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	l.mode = DCBX_CFG_IEEE;
+	dcbx_init(&st, &l);
+	fx_ieee(&p, ALL, false, false);
+	p.cfg.app.n = 0;
+	for (i = 0; i < DCB_APP_MAX; i++)
+		fx_app(&p.cfg.app, DCB_APP_SEL_ETHERTYPE,
+		    (uint16_t)(0x8000 + i), (uint8_t)(i % 8));
+	p.cfg.ets.tc_bw[0] = 90;	/* ETS config rejected: sums to 90 */
+	dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
+	assert_non_null(st.ieee);
+	assert_int_equal(st.ieee->napp, DCB_APP_MAX);
+	dcbx_ieee_unpack(st.ieee, &back);
+	assert_int_equal(back.cfg.app.n, DCB_APP_MAX);
+	assert_memory_equal(back.cfg.app.e, p.cfg.app.e,
+	    DCB_APP_MAX * sizeof(p.cfg.app.e[0]));
+	assert_true(back.bad & DCB_HAS_ETS);
+	assert_false(back.cfg.has & DCB_HAS_ETS);
+	assert_non_null(strstr(back.why[0].buf, "sum"));
+	assert_string_equal(back.why[2].buf, "");
+	assert_true(dcb_pfc_equal(&back.cfg.pfc, &p.cfg.pfc));
+	assert_true(dcb_ets_equal(&back.cfg.reco, &p.cfg.reco));
+	/* The adopted table is the peer's 168 entries. */
+	assert_int_equal(st.oper.app.n, DCB_APP_MAX);
+	/* An empty table: no entries kept. */
+	p.cfg.app.n = 0;
+	dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
+	assert_int_equal(st.ieee->napp, 0);
+	dcbx_free(&st);
+	assert_null(st.ieee);
 }
 
 /* ---- Per-port events and their DCBX_CHG_* flags. */
@@ -660,8 +711,8 @@ ieee_controller_sends_reco_and_willing_host_adopts_it(void **state)
 		assert_int_equal(sw.st.feat[f].status, DCBX_ST_LOCAL);
 	}
 	/* The host now advertises the adopted PFC with its willing bit. */
-	assert_int_equal(sw.st.ieee->cfg.pfc.pfc_en, sw.l.admin.pfc.pfc_en);
-	assert_true(sw.st.ieee->cfg.pfc.willing);
+	assert_int_equal(sw.st.ieee->pfc.pfc_en, sw.l.admin.pfc.pfc_en);
+	assert_true(sw.st.ieee->pfc.willing);
 	assert_int_equal(fx_send(&sw, &host), 0);
 	assert_int_equal(fx_send(&host, &sw), 0);
 	fx_free(&sw);
@@ -683,9 +734,9 @@ ieee_reco_sent_is_the_admin_recommendation(void **state)
 	sw.l.admin.has |= DCB_HAS_RECO;
 	dcbx_init(&sw.st, &sw.l);
 	fx_converge(&sw, &host);
-	assert_true(fx_ets_tables_equal(&host.st.ieee->cfg.reco,
+	assert_true(fx_ets_tables_equal(&host.st.ieee->reco,
 	    &sw.l.admin.reco));
-	assert_true(fx_ets_tables_equal(&host.st.ieee->cfg.ets,
+	assert_true(fx_ets_tables_equal(&host.st.ieee->ets,
 	    &sw.l.admin.ets));
 	assert_true(fx_ets_tables_equal(&host.st.oper.ets, &sw.l.admin.reco));
 	fx_free(&sw);
@@ -793,6 +844,7 @@ main(void)
 		cmocka_unit_test(
 		    ieee_invalid_peer_ets_config_does_not_block_a_valid_reco),
 		cmocka_unit_test(peer_config_is_the_active_modes),
+		cmocka_unit_test(ieee_peer_kept_at_its_size),
 		cmocka_unit_test(
 		    ieee_app_two_willing_ports_agree_and_entries_stay_removable),
 		cmocka_unit_test(rx_adopting_reports_every_change_once),
