@@ -28,6 +28,7 @@
 #include "event.h"
 #include "link.h"
 #include "log.h"
+#include "memtrim.h"
 #include "metrics.h"
 #include "pfcwd_port.h"
 #include "port.h"
@@ -472,6 +473,7 @@ main(int argc, char **argv)
 	port_shutdown_all();
 	ctl_fini();
 	link_fini();
+	mem_trim_fini();
 	dcbnl_watch_fini();
 	if (o.pidfile != NULL && unlink(o.pidfile) < 0 && errno != ENOENT)
 		/* After -u the directory may not be ours: the lock is gone

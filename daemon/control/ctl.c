@@ -51,6 +51,7 @@
 #include "doctor.h"
 #include "event.h"
 #include "log.h"
+#include "memtrim.h"
 #include "metrics.h"
 #include "pfcwd_port.h"
 #include "port.h"
@@ -240,14 +241,17 @@ void
 ctl_client_send(struct client *c, json_t *msg)
 {
 	char *line;
+	size_t len = 0;
 
 	if (msg == NULL)
 		msg = proto_err("ENOMEM", "out of memory");
 	line = proto_line(msg);
 	json_decref(msg);
-	if (line == NULL || client_queue(c, line, strlen(line)) < 0)
+	if (line == NULL || client_queue(c, line, (len = strlen(line))) < 0)
 		c->dead = true;
 	free(line);
+	/* The reply's objects, several times its text, are free now. */
+	mem_trim_soon(len * 4);
 }
 
 

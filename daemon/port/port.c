@@ -26,6 +26,7 @@
 #include "event.h"
 #include "link.h"
 #include "log.h"
+#include "memtrim.h"
 #include "mgmt.h"
 #include "port.h"
 #include "port_int.h"
@@ -515,6 +516,8 @@ port_addr_settled(void *arg)
 			p->addr_dirty = false;
 			port_local_change(p);
 		}
+	/* A storm of links and addresses has settled: what it used is free. */
+	mem_trim_soon(MEMTRIM_MIN);
 }
 
 void

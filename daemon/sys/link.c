@@ -30,6 +30,7 @@
 #include "event.h"
 #include "link.h"
 #include "log.h"
+#include "memtrim.h"
 
 #define LINK_NL_RCVBUF	(4 * 1024 * 1024)
 
@@ -166,6 +167,7 @@ link_resync(void)
 		return (-EIO);
 	}
 	links.sweep(links.arg);
+	mem_trim_soon(MEMTRIM_MIN);	/* the dump's messages, ports gone */
 	return (0);
 }
 

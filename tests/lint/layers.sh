@@ -14,7 +14,7 @@ D=$top_srcdir/daemon
 # layer NAME: the layer of a file's base name (no extension), or "".
 layer() {
 	case $1 in
-	event|log|priv|link|ifspeed|notify) echo sys ;;
+	event|log|priv|link|ifspeed|notify|memtrim) echo sys ;;
 	conf|conf_field|conf_int|conf_account|conf_match|conf_persist)
 		echo conf ;;
 	dcbxd) echo context ;;
