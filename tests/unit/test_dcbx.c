@@ -7,6 +7,42 @@
  */
 #include "dcbx_fx.h"
 
+/*
+ * Allocation failure injection (mk/dcbx.am links with --wrap): with
+ * fail_alloc = n > 0, the nth allocation from now returns NULL.
+ */
+static int fail_alloc;
+void	*__real_malloc(size_t);
+void	*__real_calloc(size_t, size_t);
+void	*__real_realloc(void *, size_t);
+void	*__wrap_malloc(size_t);
+void	*__wrap_calloc(size_t, size_t);
+void	*__wrap_realloc(void *, size_t);
+
+static bool
+alloc_fails(void)
+{
+	return fail_alloc > 0 && --fail_alloc == 0;
+}
+
+void *
+__wrap_malloc(size_t n)
+{
+	return alloc_fails() ? NULL : __real_malloc(n);
+}
+
+void *
+__wrap_calloc(size_t m, size_t n)
+{
+	return alloc_fails() ? NULL : __real_calloc(m, n);
+}
+
+void *
+__wrap_realloc(void *p, size_t n)
+{
+	return alloc_fails() ? NULL : __real_realloc(p, n);
+}
+
 static const uint8_t ALL = DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC |
     DCB_HAS_APP;
 
@@ -516,6 +552,93 @@ ieee_peer_kept_at_its_size(void **state)
 	assert_null(st.ieee);
 }
 
+/*
+ * Out of memory: the peer's TLVs cannot be kept.  Counted, every feature
+ * says so with the admin config running, nothing cached; the same TLVs
+ * once memory is back are negotiated as usual.
+ */
+static void
+nomem_keeping_the_peer_is_counted_and_retried(void **state)
+{
+	struct fx_agent sw, host;
+	struct dcb_config admin;
+	uint8_t buf[LLDP_MAX_PDU];
+	struct lldp_pdu pdu;
+	int f;
+
+	(void)state;
+	fx_link(&sw, DCBX_CFG_IEEE, &host, DCBX_CFG_IEEE);
+	dcbx_oper_admin(&host.l, &admin);
+	fx_encode(&sw, buf, &pdu);
+	fail_alloc = 1;			/* the peer's kept TLVs */
+	(void)dcbx_rx(&host.st, &host.l, &pdu, sw.l.mac, 1);
+	assert_int_equal(fail_alloc, 0);
+	assert_int_equal(host.st.nomem, 1);
+	assert_true(host.st.lost);
+	assert_null(host.st.ieee);
+	assert_false(host.st.rx_same_ok);	/* the next PDU retries */
+	for (f = 0; f < DCBX_F__MAX; f++) {
+		assert_int_equal(host.st.feat[f].status, DCBX_ST_ERROR);
+		fx_assert_reason(&host.st.feat[f], "out of memory");
+	}
+	assert_true(dcb_pfc_equal(&host.st.oper.pfc, &admin.pfc));
+	/* A local change meanwhile keeps saying so. */
+	assert_int_equal(dcbx_local_changed(&host.st, &host.l) &
+	    DCBX_CHG_STATUS, 0);
+	/* The same PDU with memory back: adopted. */
+	(void)dcbx_rx(&host.st, &host.l, &pdu, sw.l.mac, 1);
+	assert_false(host.st.lost);
+	assert_int_equal(host.st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	assert_int_equal(host.st.oper.pfc.pfc_en, sw.l.admin.pfc.pfc_en);
+	assert_true(host.st.rx_same_ok);
+	/* The cache of the input failing costs only the cache. */
+	fx_encode(&host, buf, &pdu);
+	fail_alloc = 2;			/* sw: kept TLVs, then the key */
+	(void)dcbx_rx(&sw.st, &sw.l, &pdu, host.l.mac, 1);
+	assert_int_equal(sw.st.nomem, 1);
+	assert_false(sw.st.lost);
+	assert_false(sw.st.rx_same_ok);
+	assert_non_null(sw.st.ieee);
+	fx_free(&sw);
+	fx_free(&host);
+}
+
+/*
+ * Out of memory for a CEE port's state: every feature in error on the
+ * admin config and no CEE TLV sent (nothing to send from), until a later
+ * call can allocate it.
+ */
+static void
+nomem_cee_state_sends_nothing_until_memory_is_back(void **state)
+{
+	struct fx_agent a;
+	uint8_t buf[LLDP_MAX_PDU];
+	struct lldp_pdu pdu;
+	int f;
+
+	(void)state;
+	fx_agent(&a, true, MAC_LO, DCBX_CFG_IEEE);
+	a.l.mode = DCBX_CFG_CEE;
+	dcbx_free(&a.st);
+	fail_alloc = 1;			/* the CEE part */
+	dcbx_init(&a.st, &a.l);
+	assert_int_equal(a.st.nomem, 1);
+	assert_null(a.st.cx);
+	for (f = 0; f < DCBX_F__MAX; f++) {
+		assert_int_equal(a.st.feat[f].status, DCBX_ST_ERROR);
+		fx_assert_reason(&a.st.feat[f], "out of memory");
+	}
+	fx_encode(&a, buf, &pdu);
+	assert_int_equal(pdu.norg, 0);	/* no CEE TLV */
+	/* Memory back: the next call allocates and speaks CEE. */
+	(void)dcbx_local_changed(&a.st, &a.l);
+	assert_non_null(a.st.cx);
+	assert_int_equal(a.st.feat[DCBX_F_PFC].status, DCBX_ST_NO_PEER);
+	fx_encode(&a, buf, &pdu);
+	assert_int_equal(pdu.norg, 1);
+	fx_free(&a);
+}
+
 /* ---- Per-port events and their DCBX_CHG_* flags. */
 
 /*
@@ -845,6 +968,8 @@ main(void)
 		    ieee_invalid_peer_ets_config_does_not_block_a_valid_reco),
 		cmocka_unit_test(peer_config_is_the_active_modes),
 		cmocka_unit_test(ieee_peer_kept_at_its_size),
+		cmocka_unit_test(nomem_keeping_the_peer_is_counted_and_retried),
+		cmocka_unit_test(nomem_cee_state_sends_nothing_until_memory_is_back),
 		cmocka_unit_test(
 		    ieee_app_two_willing_ports_agree_and_entries_stay_removable),
 		cmocka_unit_test(rx_adopting_reports_every_change_once),
