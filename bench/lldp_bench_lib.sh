@@ -102,6 +102,17 @@ bl_llcli() {
 	nsx "$_n" "$LLDPCLI" -u "$NS_TMP/$_s.lsock" -f keyvalue "$@"
 }
 
+# bl_stop NS...: stop every daemon in these namespaces, bounded.
+bl_stop() {
+	for _ns in "$@"; do
+		for _p in $(ip netns pids "$(ns_name "$_ns")"); do kill "$_p"; done
+	done
+	for _ns in "$@"; do
+		bl_wait 10 sh -c "[ -z \"\$(ip netns pids $(ns_name "$_ns"))\" ]" ||
+		    for _p in $(ip netns pids "$(ns_name "$_ns")"); do kill -9 "$_p"; done
+	done
+}
+
 # bl_wait SECONDS CMD...: poll every 20 ms, bounded.
 bl_wait() {
 	_deadline=$(( $(date +%s%N) + $1 * 1000000000 )); shift

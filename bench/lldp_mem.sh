@@ -60,16 +60,6 @@ start() {	# KIND NS NAME PATTERN
 	fi
 }
 
-stop() {	# NS...
-	for _ns in "$@"; do
-		for _p in $(ip netns pids "$(ns_name "$_ns")"); do kill "$_p"; done
-	done
-	for _ns in "$@"; do
-		bl_wait 10 sh -c "[ -z \"\$(ip netns pids $(ns_name "$_ns"))\" ]" ||
-		    for _p in $(ip netns pids "$(ns_name "$_ns")"); do kill -9 "$_p"; done
-	done
-}
-
 # one KIND PEER N: one run, a row "KIND PEER N RssAnon VmRSS" in $ROWS.
 one() {
 	seq 0 $(($3 - 1)) | sed "s/.*/link add mva& netns $(ns_name ma) type veth peer name mvb& netns $(ns_name mb)/" >"$NS_TMP/mk"
@@ -93,7 +83,7 @@ one() {
 	_a=$(mem_kb ma RssAnon); _r=$(mem_kb ma VmRSS)
 	bl_log "$1, $2, $3 ports: RssAnon $_a kB, VmRSS $_r kB"
 	echo "$1 $2 $3 $_a $_r" >>"$ROWS"
-	stop ma mb
+	bl_stop ma mb
 	seq 0 $(($3 - 1)) | sed "s/.*/link del mva&/" >"$NS_TMP/rm"
 	ip -n "$(ns_name ma)" -batch "$NS_TMP/rm"
 }
