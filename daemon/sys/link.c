@@ -90,11 +90,12 @@ link_fill(struct rtnl_link *l, struct link_info *li)
 }
 
 static void
-link_report(struct nl_object *obj, bool present)
+link_report(struct nl_object *obj, bool present, bool dumped)
 {
 	struct link_info li;
 
 	link_fill((struct rtnl_link *)obj, &li);
+	li.dumped = dumped;
 	log_debug(LOG_SUB_LINK, "%s %s (ifindex %d) %s",
 	    present ? "link" : "gone", li.ifname, li.ifindex,
 	    li.up ? "up" : "down");
@@ -107,7 +108,7 @@ link_change(struct nl_cache *cache, struct nl_object *obj, int action,
 {
 	(void)cache;
 	(void)arg;
-	link_report(obj, action != NL_ACT_DEL);
+	link_report(obj, action != NL_ACT_DEL, false);
 }
 
 /* An address came or went: the Management Address TLV may change. */
@@ -133,7 +134,7 @@ static void
 link_each(struct nl_object *obj, void *arg)
 {
 	(void)arg;
-	link_report(obj, true);
+	link_report(obj, true, true);
 }
 
 int
