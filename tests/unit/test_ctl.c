@@ -419,6 +419,44 @@ framing_eof_answers_then_closes(void **state)
 	assert_int_equal(reloads, 1);
 }
 
+/*
+ * The same with the answers held back: a client pipelines more than the
+ * pause (here 16 KiB, over the daemon side's send buffer) lets run,
+ * half-closes, and only then reads.  It gets every answer before the
+ * EOF: the daemon reads the EOF while answers still wait in its queue,
+ * and closes once that queue is empty and every line has run.
+ */
+static void
+framing_eof_after_pipelining_answers_all(void **state)
+{
+	static char reqs[2000 * 24];
+	struct cli *c;
+	size_t len = 0, off = 0;
+	int answers = 0, t;
+	char *s;
+
+	(void)state;
+	ctl_set_limits(16 * 1024, 32u << 20);
+	c = cli_connect();
+	daemon_side_small_sndbuf();
+	for (int i = 0; i < 2000; i++)
+		len += (size_t)snprintf(reqs + len, sizeof(reqs) - len,
+		    "{\"cmd\":\"version\"}\n");
+	for (t = 0; t < TURNS && off < len; t++) {
+		off += cli_send_some(c, reqs + off, len - off);
+		pump(1);
+	}
+	assert_int_equal(off, len);	/* all of it in the daemon's hands */
+	assert_int_equal(shutdown(c->fd, SHUT_WR), 0);
+	pump(20);
+	while ((s = cli_line(c)) != NULL) {
+		assert_non_null(strstr(s, PACKAGE_VERSION));
+		free(s);
+		answers++;
+	}
+	assert_int_equal(answers, 2000);
+}
+
 /* A 1 MiB request line is answered (no message size cap), and its
  * input buffer given back afterwards. */
 static void
@@ -940,6 +978,8 @@ main(int argc, char **argv)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(framing_eof_answers_then_closes,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    framing_eof_after_pipelining_answers_all, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    framing_long_line_answered_room_given_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(every_command_dispatched,
