@@ -700,7 +700,7 @@ ctl_init(const char *path, const char *group, struct dcbxd *d,
 	strcpy(ctl.path, path);
 	ctl.d = d;
 	ctl.ops = ops;
-	if (notify_subscribe(&d->nf, ctl_note, NULL) == 0)
+	if (notify_subscribe(&d->bus, ctl_note, NULL) == 0)
 		ctl.subscribed = true;
 	else
 		log_warnx(LOG_SUB_CTL, "no room on the event bus: monitor "
@@ -712,7 +712,7 @@ void
 ctl_fini(void)
 {
 	if (ctl.subscribed)
-		notify_unsubscribe(&ctl.d->nf, ctl_note, NULL);
+		notify_unsubscribe(&ctl.d->bus, ctl_note, NULL);
 	ctl.subscribed = false;
 	while (ctl.clients != NULL)
 		client_free(ctl.clients);

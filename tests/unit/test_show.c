@@ -48,12 +48,12 @@ setup(void **state)
 	/* eth1: up, controller, ieee, rx-only; a retry pending in 1.5 s. */
 	p = &ports[0];
 	p->up = true;
-	p->cp.role = CONF_ROLE_CONTROLLER;
-	p->cp.mode = CONF_MODE_IEEE;
-	p->cp.admin_status = CONF_ADMIN_RX;
-	p->be_attempt = 2;
+	p->conf.role = CONF_ROLE_CONTROLLER;
+	p->conf.mode = CONF_MODE_IEEE;
+	p->conf.admin_status = CONF_ADMIN_RX;
+	p->retry_attempt = 2;
 	ev_now_freeze();		/* one "now" for the test and show.c */
-	p->be_retry_at_ms = ev_now_ms() + 1500;
+	p->retry_at_ms = ev_now_ms() + 1500;
 	/* eth0: down, willing, auto, no backend. */
 	return (0);
 }
@@ -135,14 +135,14 @@ show_dcbx_keys_nulls_and_values(void **state)
 	int i;
 
 	(void)state;
-	p->ds.oper.has = DCB_HAS_ETS | DCB_HAS_PFC;
-	p->ds.oper.ets.tc_bw[0] = 60;
-	p->ds.oper.ets.tc_bw[1] = 40;
-	p->ds.oper.pfc.pfc_en = 1u << 3;
-	p->ds.feat[DCBX_F_PFC].status = DCBX_ST_MISMATCH;
-	snprintf(p->ds.feat[DCBX_F_PFC].reason,
-	    sizeof(p->ds.feat[DCBX_F_PFC].reason), "PFC differs");
-	p->ds.invalid_peer = 5;
+	p->dcbx.oper.has = DCB_HAS_ETS | DCB_HAS_PFC;
+	p->dcbx.oper.ets.tc_bw[0] = 60;
+	p->dcbx.oper.ets.tc_bw[1] = 40;
+	p->dcbx.oper.pfc.pfc_en = 1u << 3;
+	p->dcbx.feat[DCBX_F_PFC].status = DCBX_ST_MISMATCH;
+	snprintf(p->dcbx.feat[DCBX_F_PFC].reason,
+	    sizeof(p->dcbx.feat[DCBX_F_PFC].reason), "PFC differs");
+	p->dcbx.invalid_peer = 5;
 	o = show_dcbx(p);
 	KEY_STR(o, "ifname", "eth1");
 	KEY_STR(o, "role", "controller");
@@ -176,9 +176,9 @@ show_dcbx_keys_nulls_and_values(void **state)
 	KEY_INT(o, "invalid_peer", 5);
 	json_decref(o);
 	/* A peer: its MAC, in the documented form. */
-	p->ds.peer_present = true;
-	p->ds.peer_mac[0] = 0x0a;
-	p->ds.peer_mac[5] = 0x0b;
+	p->dcbx.peer_present = true;
+	p->dcbx.peer_mac[0] = 0x0a;
+	p->dcbx.peer_mac[5] = 0x0b;
 	o = show_dcbx(p);
 	KEY_STR(o, "peer_mac", "0a:00:00:00:00:0b");
 	json_decref(o);
