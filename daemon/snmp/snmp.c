@@ -504,6 +504,7 @@ snmp_init(struct dcbxd *d)
 	const struct conf *c = &d->conf;
 	int rc;
 
+	agentx.d = d;		/* snmp_reconf() reads it, SNMP on or off */
 	if (!c->snmp_enabled || agentx.on)
 		return (0);
 	snmp_settings(c);
@@ -526,7 +527,6 @@ snmp_init(struct dcbxd *d)
 		log_warnx(LOG_SUB_SNMP, "some MIB subtrees are not served");
 	snmp_trap_init(snmp_notify, c->snmp_notification_interval,
 	    c->snmp_holddown);
-	agentx.d = d;
 	if (notify_subscribe(&d->bus, snmp_note, NULL) == 0)
 		agentx.subscribed = true;
 	else

@@ -47,7 +47,7 @@
 #include "log.h"
 #include "notify.h"
 
-struct dcbxd dx;
+static struct dcbxd ctx;	/* the daemon's context (main.c's, here) */
 
 #define TURNS	400		/* loop turns any one step may take */
 
@@ -57,13 +57,14 @@ static bool	reload_fails;
 static bool	reload_posts;	/* and posts NOTE_RELOAD, as main.c does */
 
 static int
-t_reload(char *err, size_t errlen)
+t_reload(struct dcbxd *d, char *err, size_t errlen)
 {
 	struct note n = { .type = NOTE_RELOAD };
 
+	assert_ptr_equal(d, &ctx);
 	reloads++;
 	if (reload_posts)
-		notify_post(&dx.nf, &n);
+		notify_post(&d->bus, &n);
 	if (reload_fails) {
 		snprintf(err, errlen, "test.conf:3: refused by the test");
 		return (-1);
@@ -72,8 +73,9 @@ t_reload(char *err, size_t errlen)
 }
 
 static int
-t_reread(char *err, size_t errlen)
+t_reread(struct dcbxd *d, char *err, size_t errlen)
 {
+	(void)d;
 	snprintf(err, errlen, "not in this test");
 	return (-1);
 }
@@ -307,13 +309,13 @@ group_setup(void **state)
 	log_init("test_ctl", true, LOG_EMERG);
 	if (ev_init() < 0)
 		return (-1);
-	conf_defaults(&dx.conf);
-	notify_init(&dx.nf);
+	conf_defaults(&ctx.conf);
+	notify_init(&ctx.bus);
 	snprintf(sock_path, sizeof(sock_path), "/tmp/test_ctl.%d.sock",
 	    (int)getpid());
 	for (int i = 0; i < NCLI; i++)
 		clis[i].fd = -1;
-	return (ctl_init(sock_path, NULL, &dx, &t_ops) == 0 ? 0 : -1);
+	return (ctl_init(sock_path, NULL, &ctx, &t_ops) == 0 ? 0 : -1);
 }
 
 static int
@@ -785,7 +787,7 @@ post_reload(void)
 {
 	struct note n = { .type = NOTE_RELOAD };
 
-	notify_post(&dx.nf, &n);
+	notify_post(&ctx.bus, &n);
 }
 
 /*
@@ -910,7 +912,7 @@ slow_subscriber_dropped_reader_kept(void **state)
 	json_decref(expect_ok(cli_json(fast)));
 	for (i = 0; i < 2000; i++) {
 		n.backend.changes = (uint64_t)i;
-		notify_post(&dx.nf, &n);
+		notify_post(&ctx.bus, &n);
 		pump(1);
 		(void)cli_recv(fast);
 		while (memchr(fast->buf, '\n', fast->len) != NULL) {
@@ -961,7 +963,7 @@ socket_replaces_stale_and_is_0660(void **state)
 		    sizeof(sun)), 0);
 		close(fd);
 	}
-	assert_int_equal(ctl_init(sock_path, NULL, &dx, &t_ops), 0);
+	assert_int_equal(ctl_init(sock_path, NULL, &ctx, &t_ops), 0);
 	assert_int_equal(stat(sock_path, &st), 0);
 	assert_true(S_ISSOCK(st.st_mode));
 	assert_int_equal(st.st_mode & 0777, 0660);
