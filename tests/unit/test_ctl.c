@@ -1,35 +1,30 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * test_ctl.c -- the control socket server (daemon/control/ctl.c and
- * ctl_req.c) driven through a real Unix socket in this process: the
- * daemon's own event loop (event.c), proto.c, show.c and the bus; clients
- * are plain sockets the test writes and reads, one loop turn at a time
- * (ev_run_nowait()), so every step is ordered, never timed.
+ * test_ctl.c -- the control socket server (daemon/control/ctl.c, ctl_req.c)
+ * through a real Unix socket (ctl_fx.h): framing, the dispatch of every
+ * command, what a request naming no port gets, and clients that do not
+ * read (the output pause, a client gone with answers queued, the memory
+ * budget).  test_ctl_clients.c has the client limit and the subscribers.
  *
  * What tests/ctl/ctl_robust.sh and ctl_hostile.sh already do against a
  * running dcbxd (garbage, non-JSON, unknown commands, wrong argument
  * types, a line over 4 MiB, a subscriber 8 MiB behind, floods of
- * clients, the socket's mode and group) is not repeated here.  This file
- * holds what needs the server's own state to be seen: which requests ran
- * (a counting "reload"), its client count and memory gauge, its limits
- * made small (ctl_set_limits(), ctl.max_clients), the daemon side's send
- * buffer made small so that replies queue.
- *
- * No ports: a unit test has no links for them.  Requests naming one get
- * ENODEV; ports are the integration tests' (ctl_robust, monitor_events).
+ * clients, the socket's mode and group) is not repeated here.  These
+ * tests hold what needs the server's own state to be seen: which
+ * requests ran (a counting "reload"), its client count and memory gauge,
+ * its limits made small (ctl_set_limits(), ctl.max_clients), the daemon
+ * side's send buffer made small so that answers queue.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,327 +36,10 @@
 #include <jansson.h>
 
 #include "ctl.h"
+#include "ctl_fx.h"
 #include "ctl_int.h"
-#include "dcbxd.h"
 #include "event.h"
-#include "log.h"
 #include "notify.h"
-
-static struct dcbxd ctx;	/* the daemon's context (main.c's, here) */
-
-#define TURNS	400		/* loop turns any one step may take */
-
-static char	sock_path[108];
-static int	reloads;	/* the "reload" command reached ctl_ops */
-static bool	reload_fails;
-static bool	reload_posts;	/* and posts NOTE_RELOAD, as main.c does */
-
-static int
-t_reload(struct dcbxd *d, char *err, size_t errlen)
-{
-	struct note n = { .type = NOTE_RELOAD };
-
-	assert_ptr_equal(d, &ctx);
-	reloads++;
-	if (reload_posts)
-		notify_post(&d->bus, &n);
-	if (reload_fails) {
-		snprintf(err, errlen, "test.conf:3: refused by the test");
-		return (-1);
-	}
-	return (0);
-}
-
-static int
-t_reread(struct dcbxd *d, char *err, size_t errlen)
-{
-	(void)d;
-	snprintf(err, errlen, "not in this test");
-	return (-1);
-}
-
-static const struct ctl_ops t_ops = { t_reload, t_reread };
-
-/* A test client: its socket and what it has read but not yet taken. */
-struct cli {
-	int	fd;
-	char	buf[1 << 17];
-	size_t	len;
-	bool	eof;
-};
-
-#define NCLI	8
-static struct cli clis[NCLI];
-
-static void
-pump(int turns)
-{
-	while (turns-- > 0)
-		assert_int_equal(ev_run_nowait(), 0);
-}
-
-static struct cli *
-cli_connect(void)
-{
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	struct cli *c = NULL;
-	int i;
-
-	for (i = 0; i < NCLI && c == NULL; i++)
-		if (clis[i].fd < 0)
-			c = &clis[i];
-	assert_non_null(c);
-	memset(c, 0, sizeof(*c));
-	c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	assert_true(c->fd >= 0);
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", sock_path);
-	assert_int_equal(connect(c->fd, (struct sockaddr *)&sun,
-	    sizeof(sun)), 0);
-	pump(2);		/* accepted: the newest client heads ctl.clients */
-	return (c);
-}
-
-static void
-cli_close(struct cli *c)
-{
-	if (c->fd >= 0)
-		close(c->fd);
-	c->fd = -1;
-}
-
-/* Make the daemon's side of the newest client take little at a time. */
-static void
-daemon_side_small_sndbuf(void)
-{
-	int v = 1;	/* the kernel's minimum */
-
-	assert_non_null(ctl.clients);
-	assert_int_equal(setsockopt(ctl.clients->fd, SOL_SOCKET, SO_SNDBUF,
-	    &v, sizeof(v)), 0);
-}
-
-/* Read what there is now; false if nothing came. */
-static bool
-cli_recv(struct cli *c)
-{
-	ssize_t n;
-	bool got = false;
-
-	while (!c->eof && c->len < sizeof(c->buf)) {
-		n = recv(c->fd, c->buf + c->len, sizeof(c->buf) - c->len,
-		    MSG_DONTWAIT);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			break;
-		if (n <= 0) {		/* EOF, or reset by the daemon */
-			c->eof = true;
-			return (true);
-		}
-		c->len += (size_t)n;
-		got = true;
-	}
-	return (got);
-}
-
-/* The next line the daemon sent (pumping), without its newline; NULL at EOF. */
-static char *
-cli_line(struct cli *c)
-{
-	char *nl, *s;
-	int t;
-
-	for (t = 0; t < TURNS; t++) {
-		if ((nl = memchr(c->buf, '\n', c->len)) != NULL) {
-			s = strndup(c->buf, (size_t)(nl - c->buf));
-			assert_non_null(s);
-			c->len -= (size_t)(nl - c->buf) + 1;
-			memmove(c->buf, nl + 1, c->len);
-			return (s);
-		}
-		if (c->eof)
-			return (NULL);
-		pump(1);
-		(void)cli_recv(c);
-	}
-	fail_msg("no line from the daemon in %d loop turns", TURNS);
-	return (NULL);
-}
-
-/* The next line as JSON (it must be an object). */
-static json_t *
-cli_json(struct cli *c)
-{
-	char *s = cli_line(c);
-	json_t *j;
-
-	if (s == NULL)
-		fail_msg("EOF where a line was expected");
-	j = json_loads(s, 0, NULL);
-	if (j == NULL || !json_is_object(j))
-		fail_msg("not a JSON object: %s", s);
-	free(s);
-	return (j);
-}
-
-/* Nothing arrives (neither a line nor EOF) over n loop turns. */
-static void
-cli_quiet(struct cli *c, int turns)
-{
-	size_t len0 = c->len;
-
-	while (turns-- > 0) {
-		pump(1);
-		(void)cli_recv(c);
-	}
-	assert_false(c->eof);
-	assert_int_equal(c->len, len0);
-}
-
-/* The daemon closes c (after what it still had to say, read and dropped). */
-static void
-cli_wait_eof(struct cli *c)
-{
-	int t;
-
-	for (t = 0; t < TURNS && !c->eof; t++) {
-		pump(1);
-		(void)cli_recv(c);
-		c->len = 0;
-	}
-	assert_true(c->eof);
-}
-
-/* Send all of s, pumping while the socket is full (bounded). */
-static void
-cli_send(struct cli *c, const char *s, size_t len)
-{
-	ssize_t n;
-	int t = 0;
-
-	while (len > 0) {
-		n = send(c->fd, s, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (n < 0) {
-			assert_true(errno == EAGAIN || errno == EINTR);
-			assert_true(++t < TURNS);
-			pump(1);
-			continue;
-		}
-		s += n;
-		len -= (size_t)n;
-	}
-}
-
-static void
-cli_puts(struct cli *c, const char *s)
-{
-	cli_send(c, s, strlen(s));
-}
-
-/* Send what the socket takes now, without waiting: octets taken. */
-static size_t
-cli_send_some(struct cli *c, const char *s, size_t len)
-{
-	ssize_t n = send(c->fd, s, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-
-	return (n < 0 ? 0 : (size_t)n);
-}
-
-#define J_STR(j, k)	json_string_value(json_object_get((j), (k)))
-
-/* The answer is {"ok":false,"code":code,"error":...} with err in it. */
-static void
-expect_err(json_t *j, const char *code, const char *err)
-{
-	assert_true(json_is_false(json_object_get(j, "ok")));
-	assert_string_equal(J_STR(j, "code"), code);
-	if (err != NULL && strstr(J_STR(j, "error"), err) == NULL)
-		fail_msg("error \"%s\" does not say \"%s\"", J_STR(j, "error"),
-		    err);
-	json_decref(j);
-}
-
-static json_t *
-expect_ok(json_t *j)
-{
-	json_t *r = json_incref(json_object_get(j, "result"));
-
-	if (!json_is_true(json_object_get(j, "ok")))
-		fail_msg("not ok: %s %s", J_STR(j, "code"), J_STR(j, "error"));
-	assert_non_null(r);
-	json_decref(j);
-	return (r);
-}
-
-static void
-expect_version(struct cli *c)
-{
-	json_t *r = expect_ok(cli_json(c));
-
-	assert_string_equal(J_STR(r, "version"), PACKAGE_VERSION);
-	json_decref(r);
-}
-
-/* ------------------------------------------------------------ fixtures */
-
-static int
-group_setup(void **state)
-{
-	(void)state;
-	log_init("test_ctl", true, LOG_EMERG);
-	if (ev_init() < 0)
-		return (-1);
-	conf_defaults(&ctx.conf);
-	notify_init(&ctx.bus);
-	snprintf(sock_path, sizeof(sock_path), "/tmp/test_ctl.%d.sock",
-	    (int)getpid());
-	for (int i = 0; i < NCLI; i++)
-		clis[i].fd = -1;
-	return (ctl_init(sock_path, NULL, &ctx, &t_ops) == 0 ? 0 : -1);
-}
-
-static int
-group_teardown(void **state)
-{
-	(void)state;
-	ctl_fini();
-	ev_fini();
-	return (0);
-}
-
-static unsigned int max_clients0;
-
-static int
-setup(void **state)
-{
-	(void)state;
-	reloads = 0;
-	reload_fails = reload_posts = false;
-	if (max_clients0 == 0)
-		max_clients0 = ctl.max_clients;
-	ctl.max_clients = max_clients0;
-	ctl_set_limits(256u * 1024, 32u << 20);
-	return (0);
-}
-
-/* Every client closed: the server frees them all, its gauge back to 0. */
-static int
-teardown(void **state)
-{
-	int t;
-
-	(void)state;
-	for (int i = 0; i < NCLI; i++)
-		cli_close(&clis[i]);
-	for (t = 0; t < TURNS && ctl_nclients() > 0; t++) {
-		pump(1);
-		ctl_check_hangups();
-	}
-	if (ctl_nclients() != 0 || ctl_mem_used() != 0) {
-		print_error("after the test: %u clients, %zu octets\n",
-		    ctl_nclients(), ctl_mem_used());
-		return (-1);
-	}
-	return (0);
-}
 
 /* ------------------------------------------------------------- framing */
 
@@ -433,7 +111,7 @@ framing_eof_after_pipelining_answers_all(void **state)
 {
 	static char reqs[2000 * 24];
 	struct cli *c;
-	size_t len = 0, off = 0;
+	size_t len, off = 0;
 	int answers = 0, t;
 	char *s;
 
@@ -441,9 +119,7 @@ framing_eof_after_pipelining_answers_all(void **state)
 	ctl_set_limits(16 * 1024, 32u << 20);
 	c = cli_connect();
 	daemon_side_small_sndbuf();
-	for (int i = 0; i < 2000; i++)
-		len += (size_t)snprintf(reqs + len, sizeof(reqs) - len,
-		    "{\"cmd\":\"version\"}\n");
+	len = pipeline(reqs, sizeof(reqs), "{\"cmd\":\"version\"}\n", 2000);
 	for (t = 0; t < TURNS && off < len; t++) {
 		off += cli_send_some(c, reqs + off, len - off);
 		pump(1);
@@ -588,7 +264,7 @@ pipeliner_paused_until_it_reads(void **state)
 {
 	static char reqs[NPIPE * 32];
 	struct cli *s, *b;
-	size_t len = 0, off = 0;
+	size_t len, off = 0;
 	int answers = 0, t, paused_at;
 	json_t *j;
 
@@ -597,9 +273,7 @@ pipeliner_paused_until_it_reads(void **state)
 	s = cli_connect();
 	daemon_side_small_sndbuf();
 	b = cli_connect();
-	for (int i = 0; i < NPIPE; i++)
-		len += (size_t)snprintf(reqs + len, sizeof(reqs) - len,
-		    "{\"cmd\":\"reload\"}\n");
+	len = pipeline(reqs, sizeof(reqs), "{\"cmd\":\"reload\"}\n", NPIPE);
 	for (t = 0; t < TURNS; t++) {
 		off += cli_send_some(s, reqs + off, len - off);
 		pump(1);
@@ -642,15 +316,13 @@ client_gone_mid_reply(void **state)
 {
 	static char reqs[NPIPE * 32];
 	struct cli *s, *b;
-	size_t len = 0, off = 0, queued;
+	size_t len, off = 0, queued;
 	int t;
 
 	(void)state;
 	s = cli_connect();
 	daemon_side_small_sndbuf();
-	for (int i = 0; i < NPIPE; i++)
-		len += (size_t)snprintf(reqs + len, sizeof(reqs) - len,
-		    "{\"cmd\":\"metrics\"}\n");
+	len = pipeline(reqs, sizeof(reqs), "{\"cmd\":\"metrics\"}\n", NPIPE);
 	for (t = 0; t < TURNS && off < len; t++) {
 		off += cli_send_some(s, reqs + off, len - off);
 		pump(1);
@@ -708,314 +380,21 @@ long_line_over_budget_refused(void **state)
 	expect_version(b);
 }
 
-/* ---------------------------------------------------------- max clients */
-
-/* Let the daemon's clock move on, so that two stamps differ (bounded). */
-static void
-clock_tick(void)
-{
-	uint64_t t0 = ev_now_ms();
-	struct timespec ms = { 0, 1000000 };
-
-	for (int i = 0; i < 1000 && ev_now_ms() == t0; i++)
-		nanosleep(&ms, NULL);
-	assert_true(ev_now_ms() != t0);
-}
-
-/*
- * At the client limit a newcomer takes the place of the client idle the
- * longest (not the newest, not one with a request running).
- */
-static void
-full_longest_idle_gives_way(void **state)
-{
-	struct cli *c[5];
-	int i;
-
-	(void)state;
-	ctl.max_clients = 4;
-	c[0] = cli_connect();
-	clock_tick();
-	for (i = 1; i < 4; i++)
-		c[i] = cli_connect();
-	clock_tick();
-	for (i = 1; i < 4; i++) {	/* active after c[0] */
-		cli_puts(c[i], "{\"cmd\":\"version\"}\n");
-		expect_version(c[i]);
-	}
-	assert_int_equal(ctl_nclients(), 4);
-	c[4] = cli_connect();
-	cli_wait_eof(c[0]);
-	assert_int_equal(ctl_nclients(), 4);
-	for (i = 1; i < 5; i++) {
-		cli_puts(c[i], "{\"cmd\":\"version\"}\n");
-		expect_version(c[i]);
-	}
-}
-
-/*
- * At the limit with no client idle (each in the middle of a line), the
- * newcomer is told EBUSY and closed; the others go on.
- */
-static void
-full_and_busy_newcomer_refused(void **state)
-{
-	struct cli *c[5];
-	int i;
-
-	(void)state;
-	ctl.max_clients = 4;
-	for (i = 0; i < 4; i++) {
-		c[i] = cli_connect();
-		cli_puts(c[i], "{\"cmd\":");
-	}
-	pump(4);
-	c[4] = cli_connect();
-	expect_err(cli_json(c[4]), "EBUSY", "too many control clients");
-	cli_wait_eof(c[4]);
-	for (i = 0; i < 4; i++) {
-		cli_puts(c[i], "\"version\"}\n");
-		expect_version(c[i]);
-	}
-	assert_int_equal(ctl_nclients(), 4);
-}
-
-/* --------------------------------------------------------- subscribers */
-
-static void
-post_reload(void)
-{
-	struct note n = { .type = NOTE_RELOAD };
-
-	notify_post(&ctx.bus, &n);
-}
-
-/*
- * Events go to subscribers only, one line each, in the protocol's shape;
- * an event raised while a subscriber's own request runs (a reload)
- * reaches it before that request's answer.
- */
-static void
-events_to_subscribers_only(void **state)
-{
-	struct cli *sub, *plain;
-	char *s;
-
-	(void)state;
-	sub = cli_connect();
-	plain = cli_connect();
-	cli_puts(sub, "{\"cmd\":\"subscribe\"}\n");
-	json_decref(expect_ok(cli_json(sub)));
-	post_reload();
-	s = cli_line(sub);
-	assert_non_null(s);
-	assert_string_equal(s, "{\"event\":\"reload\",\"ifname\":\"\"}");
-	free(s);
-	cli_quiet(plain, 10);
-
-	reload_posts = true;
-	cli_puts(sub, "{\"cmd\":\"reload\"}\n");
-	s = cli_line(sub);
-	assert_non_null(s);
-	assert_string_equal(s, "{\"event\":\"reload\",\"ifname\":\"\"}");
-	free(s);
-	json_decref(expect_ok(cli_json(sub)));
-	cli_quiet(plain, 10);
-}
-
-/*
- * Half of the clients may subscribe (here 2 of 4); a subscriber that
- * closes gives its place back at once, with no event needed to notice.
- */
-static void
-subscribers_capped_place_given_back_on_close(void **state)
-{
-	struct cli *s[3];
-	int i;
-
-	(void)state;
-	ctl.max_clients = 4;
-	for (i = 0; i < 3; i++) {
-		s[i] = cli_connect();
-		cli_puts(s[i], "{\"cmd\":\"subscribe\"}\n");
-	}
-	json_decref(expect_ok(cli_json(s[0])));
-	json_decref(expect_ok(cli_json(s[1])));
-	expect_err(cli_json(s[2]), "EBUSY", "too many subscribers (2)");
-	/* Subscribing twice takes no second place. */
-	cli_puts(s[1], "{\"cmd\":\"subscribe\"}\n");
-	json_decref(expect_ok(cli_json(s[1])));
-
-	cli_close(s[0]);
-	for (i = 0; i < TURNS && ctl_nclients() > 2; i++)
-		pump(1);
-	assert_int_equal(ctl_nclients(), 2);
-	cli_puts(s[2], "{\"cmd\":\"subscribe\"}\n");
-	json_decref(expect_ok(cli_json(s[2])));
-	post_reload();
-	for (i = 1; i < 3; i++) {
-		char *l = cli_line(s[i]);
-
-		assert_non_null(l);
-		assert_string_equal(l, "{\"event\":\"reload\",\"ifname\":\"\"}");
-		free(l);
-	}
-}
-
-/*
- * A subscriber that half-closed (socat does) still gets events; once it
- * closes altogether, ctl_check_hangups() frees it.
- */
-static void
-half_closed_subscriber_still_hears(void **state)
-{
-	struct cli *sub = cli_connect();
-	char *s;
-
-	(void)state;
-	cli_puts(sub, "{\"cmd\":\"subscribe\"}\n");
-	json_decref(expect_ok(cli_json(sub)));
-	assert_int_equal(shutdown(sub->fd, SHUT_WR), 0);
-	pump(5);
-	assert_int_equal(ctl_nclients(), 1);
-	post_reload();
-	s = cli_line(sub);
-	assert_non_null(s);
-	assert_string_equal(s, "{\"event\":\"reload\",\"ifname\":\"\"}");
-	free(s);
-	cli_close(sub);
-	pump(2);
-	ctl_check_hangups();
-	assert_int_equal(ctl_nclients(), 0);
-}
-
-/*
- * Over the memory budget a subscriber that does not read is dropped once
- * its backlog passes the pause (here 2 KiB), long before CTL_SUB_MAX; a
- * subscriber that reads keeps every event; the loop never waits.
- */
-static void
-slow_subscriber_dropped_reader_kept(void **state)
-{
-	struct cli *slow, *fast;
-	struct note n = { .type = NOTE_NIC_CHANGED };
-	int i, got_fast = 0, got_slow = 0;
-	char *s;
-
-	(void)state;
-	ctl_set_limits(2048, 64 * 1024);
-	slow = cli_connect();
-	daemon_side_small_sndbuf();
-	fast = cli_connect();
-	cli_puts(slow, "{\"cmd\":\"subscribe\"}\n");
-	cli_puts(fast, "{\"cmd\":\"subscribe\"}\n");
-	json_decref(expect_ok(cli_json(fast)));
-	for (i = 0; i < 2000; i++) {
-		n.backend.changes = (uint64_t)i;
-		notify_post(&ctx.bus, &n);
-		pump(1);
-		(void)cli_recv(fast);
-		while (memchr(fast->buf, '\n', fast->len) != NULL) {
-			s = cli_line(fast);
-			assert_non_null(strstr(s, "\"event\":\"nic-changed\""));
-			free(s);
-			got_fast++;
-		}
-	}
-	while (got_fast < 2000 && (s = cli_line(fast)) != NULL) {
-		free(s);
-		got_fast++;
-	}
-	assert_int_equal(got_fast, 2000);
-	/* The slow one: its answer, the events it could hold, then EOF. */
-	assert_int_equal(ctl_nclients(), 1);
-	while ((s = cli_line(slow)) != NULL) {
-		if (strstr(s, "\"event\"") != NULL)
-			got_slow++;
-		free(s);
-	}
-	assert_true(got_slow < 2000);
-}
-
-/* ----------------------------------------------------------- the socket */
-
-/*
- * The socket replaces a stale one left by an unclean exit and is 0660
- * (who may connect is the socket's mode and group: every command is open
- * to whoever can connect; there is no read-only class of commands).
- */
-static void
-socket_replaces_stale_and_is_0660(void **state)
-{
-	struct stat st;
-	struct cli *c;
-
-	(void)state;
-	ctl_fini();
-	assert_int_equal(stat(sock_path, &st), -1);	/* removed at exit */
-	/* A stale socket file nobody listens on. */
-	{
-		struct sockaddr_un sun = { .sun_family = AF_UNIX };
-		int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-
-		snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", sock_path);
-		assert_int_equal(bind(fd, (struct sockaddr *)&sun,
-		    sizeof(sun)), 0);
-		close(fd);
-	}
-	assert_int_equal(ctl_init(sock_path, NULL, &ctx, &t_ops), 0);
-	assert_int_equal(stat(sock_path, &st), 0);
-	assert_true(S_ISSOCK(st.st_mode));
-	assert_int_equal(st.st_mode & 0777, 0660);
-	c = cli_connect();
-	cli_puts(c, "{\"cmd\":\"version\"}\n");
-	expect_version(c);
-}
-
 int
 main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(framing_lines_not_writes,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(framing_eof_answers_then_closes,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(
-		    framing_eof_after_pipelining_answers_all, setup, teardown),
-		cmocka_unit_test_setup_teardown(
-		    framing_long_line_answered_room_given_back, setup, teardown),
-		cmocka_unit_test_setup_teardown(every_command_dispatched,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(unknown_port_enodev,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(reload_refused_says_why,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(pipeliner_paused_until_it_reads,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(client_gone_mid_reply,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(long_line_over_budget_refused,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(full_longest_idle_gives_way,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(full_and_busy_newcomer_refused,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(events_to_subscribers_only,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(
-		    subscribers_capped_place_given_back_on_close, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(
-		    half_closed_subscriber_still_hears, setup, teardown),
-		cmocka_unit_test_setup_teardown(
-		    slow_subscriber_dropped_reader_kept, setup, teardown),
-		cmocka_unit_test_setup_teardown(
-		    socket_replaces_stale_and_is_0660, setup, teardown),
+		CTL_TEST(framing_lines_not_writes),
+		CTL_TEST(framing_eof_answers_then_closes),
+		CTL_TEST(framing_eof_after_pipelining_answers_all),
+		CTL_TEST(framing_long_line_answered_room_given_back),
+		CTL_TEST(every_command_dispatched),
+		CTL_TEST(unknown_port_enodev),
+		CTL_TEST(reload_refused_says_why),
+		CTL_TEST(pipeliner_paused_until_it_reads),
+		CTL_TEST(client_gone_mid_reply),
+		CTL_TEST(long_line_over_budget_refused),
 	};
 
-	/* A bound on the whole file: a stall fails it, never hangs it. */
-	alarm(120);
-	if (argc > 1)		/* one test by name, to debug it */
-		cmocka_set_test_filter(argv[1]);
-	return (cmocka_run_group_tests(tests, group_setup, group_teardown));
+	return (CTL_FX_RUN(tests, argc, argv));
 }
