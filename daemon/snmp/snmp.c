@@ -504,7 +504,7 @@ snmp_init(struct dcbxd *d)
 	const struct conf *c = &d->conf;
 	int rc;
 
-	agentx.d = d;		/* snmp_reconf() reads it, SNMP on or off */
+	agentx.d = d;		/* snmp_reconf() reads it even when off */
 	if (!c->snmp_enabled || agentx.on)
 		return (0);
 	snmp_settings(c);
@@ -545,8 +545,11 @@ snmp_init(struct dcbxd *d)
 void
 snmp_reconf(const struct conf *old)
 {
-	const struct conf *c = &agentx.d->conf;
+	const struct conf *c;
 
+	if (agentx.d == NULL)		/* snmp_init() not called */
+		return;
+	c = &agentx.d->conf;
 	if (old->snmp_enabled != c->snmp_enabled ||
 	    (c->snmp_enabled && strcmp(old->snmp_agentx, c->snmp_agentx) != 0))
 		log_warnx(LOG_SUB_SNMP, "snmp enabled/agentx-socket changed: "
