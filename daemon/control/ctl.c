@@ -508,8 +508,10 @@ ctl_reap(void *arg)
 static void
 ctl_refuse(int fd, const char *code, const char *why)
 {
-	char *line = proto_line(proto_err(code, "%s", why));
+	json_t *msg = proto_err(code, "%s", why);
+	char *line = msg != NULL ? proto_line(msg) : NULL;
 
+	json_decref(msg);
 	if (line != NULL)
 		(void)send(fd, line, strlen(line), MSG_DONTWAIT | MSG_NOSIGNAL);
 	free(line);

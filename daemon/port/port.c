@@ -397,6 +397,13 @@ port_apply_conf(struct port *p, const struct conf_port *cp)
 static void
 port_update(struct port *p, const struct link_info *li)
 {
+	/*
+	 * Up on an LLDPDU while the kernel still says "no carrier": a
+	 * re-read of every link (reload, lost notifications) reads that
+	 * same old "no carrier", which the LLDPDU has already overruled.
+	 * Only the kernel's own report of a change takes the port down.
+	 */
+	bool up = li->up || (p->up_by_rx && li->dumped);
 	bool changed = false;
 
 	if (strcmp(p->ifname, li->ifname) != 0) {
@@ -419,19 +426,23 @@ port_update(struct port *p, const struct link_info *li)
 		    p->backend.kind == BACKEND_ENGINE)
 			port_backend_reopen(p, "link MTU changed");
 	}
-	if (changed || (li->up && !p->up))
+	if (!li->up && up)
+		log_debug(LOG_SUB_LINK, "%s: re-read as down, but up on an "
+		    "LLDPDU since the kernel's last report: stays up",
+		    p->ifname);
+	if (changed || (up && !p->up))
 		port_dcbx_link(p);
-	if (p->up != li->up) {
+	if (p->up != up) {
 		log_info(LOG_SUB_LINK, "%s: link %s", p->ifname,
-		    li->up ? "up" : "down");
-		p->up = li->up;
+		    up ? "up" : "down");
+		p->up = up;
 		p->up_by_rx = false;
 		/*
 		 * Down, nothing arrives; up again, the kernel has re-linked
 		 * the fanout group's members, perhaps in another order than
 		 * the steering program counts on.  Either way: no ring.
 		 */
-		port_ring_off(p, li->up ? "link up" : "link down");
+		port_ring_off(p, up ? "link up" : "link down");
 		port_apply_state(p);
 		port_note(p, NOTE_LINK);
 	} else if (changed || (li->up && p->up_by_rx)) {
@@ -442,10 +453,11 @@ port_update(struct port *p, const struct link_info *li)
 		 * what was sent met the noop qdisc, which drops silently.
 		 * Send again now that it is up.
 		 */
-		if (p->up_by_rx)
+		if (p->up_by_rx && li->up) {
 			log_debug(LOG_SUB_LINK, "%s: the kernel reports the "
 			    "link up: send again", p->ifname);
-		p->up_by_rx = false;
+			p->up_by_rx = false;
+		}
 		port_local_change(p);
 	}
 }

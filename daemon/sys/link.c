@@ -106,7 +106,7 @@ link_parse(struct nlmsghdr *nlh, struct link_info *li)
 	return (0);
 }
 
-/* One rtnetlink message, from a notification or a dump (arg: a dump). */
+/* One rtnetlink message: a notification, or (arg not NULL) a dump's. */
 static int
 link_msg(struct nl_msg *msg, void *arg)
 {
@@ -115,7 +115,6 @@ link_msg(struct nl_msg *msg, void *arg)
 	const struct ifaddrmsg *ifa;
 	struct link_info li;
 
-	(void)arg;
 	switch (nlh->nlmsg_type) {
 	case RTM_NEWLINK:
 	case RTM_DELLINK:
@@ -131,6 +130,7 @@ link_msg(struct nl_msg *msg, void *arg)
 			    (unsigned long long)links.bad);
 			break;
 		}
+		li.dumped = arg != NULL;
 		log_debug(LOG_SUB_LINK, "%s %s (ifindex %d) %s",
 		    nlh->nlmsg_type == RTM_NEWLINK ? "link" : "gone",
 		    li.ifname, li.ifindex, li.up ? "up" : "down");
@@ -205,7 +205,7 @@ link_open(void)
 	nl_socket_disable_seq_check(links.sk);
 	nl_cb_set(links.nlcb, NL_CB_VALID, NL_CB_CUSTOM, link_msg, NULL);
 	if ((rc = nl_socket_modify_cb(links.sync, NL_CB_VALID, NL_CB_CUSTOM,
-	    link_msg, NULL)) < 0 ||
+	    link_msg, &links)) < 0 ||
 	    (rc = nl_connect(links.sync, NETLINK_ROUTE)) < 0 ||
 	    (rc = nl_connect(links.sk, NETLINK_ROUTE)) < 0 ||
 	    (rc = nl_socket_set_nonblocking(links.sk)) < 0)
