@@ -198,11 +198,15 @@ link_open(void)
 	int rc;
 
 	if ((links.sk = nl_socket_alloc()) == NULL ||
-	    (links.sync = nl_socket_alloc()) == NULL ||
-	    (links.nlcb = nl_cb_alloc(NL_CB_DEFAULT)) == NULL)
+	    (links.sync = nl_socket_alloc()) == NULL)
 		return (-ENOMEM);
-	/* Notifications carry no sequence number of ours. */
+	/*
+	 * Notifications carry no sequence number of ours: no check (else
+	 * each would read as an overrun and cost a dump).  The socket's own
+	 * callbacks, which link_readable() passes on.
+	 */
 	nl_socket_disable_seq_check(links.sk);
+	links.nlcb = nl_socket_get_cb(links.sk);
 	nl_cb_set(links.nlcb, NL_CB_VALID, NL_CB_CUSTOM, link_msg, NULL);
 	if ((rc = nl_socket_modify_cb(links.sync, NL_CB_VALID, NL_CB_CUSTOM,
 	    link_msg, &links)) < 0 ||

@@ -9,7 +9,7 @@
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
-plan 19
+plan 20
 ns_setup o
 ns_pair o1a o1b
 # tx-interval 30 s (TTL 121 s): nothing here ages out or is sent on the
@@ -98,6 +98,10 @@ check "a deleted interface's port is gone" \
 check "the daemon is alive and answers" dx_nbrs a 1
 check "the other port kept its neighbour (o1a: 1 insert, 0 deletes)" \
     dx_jq a '.[0].remote_tables | .inserts == 1 and .deletes == 0' show stats dev o1a
+# Every change above came as a notification, none as a re-read of all
+# links: a notification taken for an overrun costs a dump of every link.
+check "no link notification was lost or misread (no resync)" \
+    sh -c "! grep -q 'link notifications: .*resyncing' '$NS_TMP/a.log'"
 kill -TERM "$PID_a"; wait_for 20 sh -c "! kill -0 $PID_a 2>/dev/null"
 check_clean "no sanitizer report" "$NS_TMP/a.log"
 finish
