@@ -125,7 +125,8 @@ chk_negotiation(struct dctx *x)
 		    "by one end and dropped by the other; make one end willing "
 		    "or configure the same prio-pfc on both",
 		    prios(p->dcbx.oper.pfc.pfc_en, a), prios(pc->pfc.pfc_en, b));
-	if (p->conf.role == CONF_ROLE_WILLING && (((pc->has & DCB_HAS_PFC) && pc->pfc.willing) ||
+	if (p->conf.role == CONF_ROLE_WILLING &&
+	    (((pc->has & DCB_HAS_PFC) && pc->pfc.willing) ||
 	    ((pc->has & DCB_HAS_ETS) && pc->ets.willing)))
 		finding(x, "warning", "both-willing", "both ends are willing: "
 		    "neither pushes its config, so each keeps its own; make "
