@@ -62,10 +62,9 @@ agent_new(const struct agent_env *env, int type)
 	a->conf = env->conf;
 	a->type = type;
 	a->ttr = ev_timer_new(agent_ttr_fire, a);
-	a->credit_timer = ev_timer_new(agent_credit_fire, a);
 	a->tabsz = AGENT_TAB_MIN;
 	a->tab = calloc(a->tabsz, sizeof(*a->tab));
-	if (a->ttr == NULL || a->credit_timer == NULL || a->tab == NULL) {
+	if (a->ttr == NULL || a->tab == NULL) {
 		agent_free(a, false);
 		return (NULL);
 	}
@@ -133,6 +132,18 @@ agent_tx_kick(struct agent *a)
 	now = ev_now_ms();
 	agent_credit_refill(a, now);
 	if (a->credit == 0) {
+		/*
+		 * The credit timer only once credit runs out (most agents
+		 * never do).  Without one, txNow waits for the next txTTR.
+		 */
+		if (a->credit_timer == NULL &&
+		    (a->credit_timer = ev_timer_new(agent_credit_fire, a)) ==
+		    NULL) {
+			log_warnx(LOG_SUB_LLDP, "%s: no credit timer (%s): "
+			    "the change waits for the next transmission",
+			    a->ifname, strerror(ENOMEM));
+			return;
+		}
 		if (!ev_timer_pending(a->credit_timer))
 			ev_timer_arm(a->credit_timer,
 			    1000 - (now - a->credit_ms) % 1000);
@@ -246,7 +257,8 @@ agent_tx_stop(struct agent *a, bool shutdown_pdu)
 	a->tx_now = false;
 	a->reinit_wait = false;
 	ev_timer_stop(a->ttr);
-	ev_timer_stop(a->credit_timer);
+	if (a->credit_timer != NULL)
+		ev_timer_stop(a->credit_timer);
 }
 
 void

@@ -95,7 +95,8 @@ struct agent {
 	bool		 rx_on;
 	/* Transmit timer machine, 802.1AB-2016 9.2.9 / 9.2.10. */
 	struct ev_timer	*ttr;		/* txTTR, also reinitDelay */
-	struct ev_timer	*credit_timer;	/* next credit when txNow waits */
+	struct ev_timer	*credit_timer;	/* next credit when txNow waits
+					   (made when first needed) */
 	bool		 tx_now;
 	bool		 reinit_wait;
 	unsigned int	 tx_fast;
