@@ -75,7 +75,8 @@ struct port {
 	bool		 backend_open;
 	int		 host_ifindex;	/* the engine's TAP (ours), or 0 */
 	/* Backend upkeep (port_be.c). */
-	struct ev_timer	*retry_timer;	/* next try of a failed apply */
+	struct ev_timer	*retry_timer;	/* next try of a failed apply (made
+					   at the first failure) */
 	unsigned int	 retry_attempt;	/* failed tries in a row */
 	uint64_t	 retry_at_ms;	/* its deadline, 0: none pending */
 	uint64_t	 nic_changes;	/* DCB config changed by others */

@@ -44,8 +44,8 @@ unsigned int	port_be_stats_ms = PORT_BE_STATS_MS;
 int
 port_be_start(struct port *p)
 {
-	if ((p->retry_timer = ev_timer_new(port_be_retry_fire, p)) == NULL ||
-	    (p->stats_timer = ev_timer_new(port_be_stats_fire, p)) == NULL)
+	/* The retry timer comes with the first failed apply. */
+	if ((p->stats_timer = ev_timer_new(port_be_stats_fire, p)) == NULL)
 		return (-ENOMEM);
 	/*
 	 * The first sample once back in the loop: port_create() opens the
@@ -191,8 +191,13 @@ port_be_result(struct port *p, int rc)
 		port_be_fallback(p, rc);
 		return;
 	}
-	if (p->retry_timer == NULL)
+	if (p->retry_timer == NULL &&
+	    (p->retry_timer = ev_timer_new(port_be_retry_fire, p)) == NULL) {
+		log_warnx(LOG_SUB_DCBX, "%s: no timer to retry the apply (%s): "
+		    "the next change applies again", p->ifname,
+		    strerror(ENOMEM));
 		return;
+	}
 	p->backend.err = rc;
 	p->retry_at_ms = ev_now_ms() + ms;
 	ev_timer_arm(p->retry_timer, ms);

@@ -37,6 +37,9 @@ struct ev_io {
 };
 static struct ev_io	*mon_io;
 static bool		 io_fail;	/* ev_io_new() runs out of memory */
+/* The retry timer is made at the first failure. */
+#define RETRY_PENDING(p)	((p)->retry_timer != NULL && \
+	ev_timer_pending((p)->retry_timer))
 
 struct ev_io *
 ev_io_new(int fd, ev_io_cb *cb, void *arg)
@@ -357,7 +360,7 @@ failed_apply_is_retried_with_dcbnl_backoff_until_it_succeeds(void **state)
 	assert_int_equal(p->backend.err, 0);
 	assert_int_equal(p->retry_attempt, 0);
 	assert_int_equal(p->retry_at_ms, 0);
-	assert_false(ev_timer_pending(p->retry_timer));
+	assert_false(RETRY_PENDING(p));
 	assert_int_equal(evs.backend_error, 3);
 	/* and the bus heard it recover, once (SNMP clears its trap). */
 	assert_int_equal(evs.recovered, 1);
@@ -392,7 +395,7 @@ busy_backend_backs_off_to_one_try_a_minute(void **state)
 	/* A new config that the backend takes ends the retries. */
 	s.rc[0] = 0;
 	port_apply_oper(p);
-	assert_false(ev_timer_pending(p->retry_timer));
+	assert_false(RETRY_PENDING(p));
 	assert_string_equal(p->backend.error, "");
 }
 
@@ -418,7 +421,7 @@ check_fallback(int rc)
 	assert_true(p->backend.applied);
 	n = p->backend.applies;
 	assert_true(n >= 1);
-	assert_false(ev_timer_pending(p->retry_timer));
+	assert_false(RETRY_PENDING(p));
 	assert_int_equal(p->retry_attempt, 0);
 	fake_ev_advance(600000);
 	assert_int_equal(s.applies, 1);
