@@ -101,16 +101,6 @@ sc_start() {
 	fi
 }
 
-# sc_stop NS...: stop every daemon in these namespaces, bounded.
-sc_stop() {
-	for _ns in "$@"; do
-		for _p in $(ip netns pids "$(ns_name "$_ns")"); do kill "$_p"; done
-	done
-	for _ns in "$@"; do
-		bl_wait 10 sh -c "[ -z \"\$(ip netns pids $(ns_name "$_ns"))\" ]" ||
-		    for _p in $(ip netns pids "$(ns_name "$_ns")"); do kill -9 "$_p"; done
-	done
-}
 
 # sc_links NS PREFIX N up|down: every link PREFIX0..N-1 in NS, one batch.
 sc_links() {
@@ -129,7 +119,7 @@ disc_linkup() {	# KIND: one run, prints ms
 	ip -n "$(ns_name da)" link set bxa up
 	SC_RUN="ip -n $(ns_name db) link set bxb up" \
 	    sc_poll "$LIMIT" "$_sa:1" "$_sb:1" | cut -d' ' -f1
-	sc_stop da db
+	bl_stop da db
 	ip -n "$(ns_name da)" link set bxa down
 	ip -n "$(ns_name db)" link set bxb down
 }
@@ -145,7 +135,7 @@ disc_start() {	# KIND: one run on links already up, prints ms
 	[ "$1" = dcbxd ] && _x=dx:$NS_TMP/a.sock:1 _y=dx:$NS_TMP/b.sock:1 ||
 	    _x=ll:$NS_TMP/a.lsock:1 _y=ll:$NS_TMP/b.lsock:1
 	sc_poll "$LIMIT" "$_x" "$_y" | cut -d' ' -f1
-	sc_stop da db
+	bl_stop da db
 	ip -n "$(ns_name da)" link set bxa down
 	ip -n "$(ns_name db)" link set bxb down
 }
@@ -165,7 +155,7 @@ for c in linkup start; do
 	bl_row "$name" "$mdx" "$mll" "$(bl_ratio "$mdx" "$mll")" "$goal" \
 	    "$(awk -v m="$mdx" -v g="$goal" 'BEGIN { print m <= g ? "yes" : "NO" }')"
 done
-sc_stop da db
+bl_stop da db
 
 # ---------------------------------------------------------------- scale
 # scale_run KIND-A KIND-B N: one run, one row in $TABLE2: side A's daemon
@@ -194,7 +184,7 @@ scale_run() {
 	bl_log "scale $1/$2 $3 pairs: all seen $4 ms (A saw B's $6 ms, B saw A's $7 ms," \
 	    "ip -batch up $5 ms), rss $_rss kB, fds $_fds, idle $_cpu%"
 	echo "$1/$2	$3	$4	$5	$6	$7	$_rss	$_fds	$_cpu" >>"$TABLE2"
-	sc_stop sa sb
+	bl_stop sa sb
 	sc_links sa bva "$3" down
 	sc_links sb bvb "$3" down
 }
