@@ -649,7 +649,7 @@ show_dcbx(const struct port *p)
 	json_object_set_new(app, "oper", proto_app_to_json(&o->app));
 	fmt_mac(p->dcbx.peer_mac, mac, sizeof(mac));
 	return (json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I, "
-	    "s:s}",
+	    "s:I, s:s}",
 	    "ifname", p->ifname,
 	    "mode", dcb_kw_name(conf_mode_kw, p->conf.mode),
 	    "active", dcbx_mode_name[p->dcbx.active],
@@ -657,6 +657,8 @@ show_dcbx(const struct port *p)
 	    "peer_mac", p->dcbx.peer_present ? json_string(mac) : json_null(),
 	    "ets", ets, "pfc", pfc, "app", app,
 	    "invalid_peer", (json_int_t)p->dcbx.invalid_peer,
+	    /* DCBX state not allocated (dcbx.h): features said so. */
+	    "nomem", (json_int_t)p->dcbx.nomem,
 	    "dcbx_tlvs", port_be_dcbx_silent(p) != NULL ?
 	    port_be_dcbx_silent(p) : "sent"));
 }

@@ -143,6 +143,7 @@ show_dcbx_keys_nulls_and_values(void **state)
 	snprintf(p->dcbx.feat[DCBX_F_PFC].reason,
 	    sizeof(p->dcbx.feat[DCBX_F_PFC].reason), "PFC differs");
 	p->dcbx.invalid_peer = 5;
+	p->dcbx.nomem = 2;
 	o = show_dcbx(p);
 	KEY_STR(o, "ifname", "eth1");
 	KEY_STR(o, "role", "controller");
@@ -174,6 +175,7 @@ show_dcbx_keys_nulls_and_values(void **state)
 	assert_string_equal(json_string_value(json_object_get(
 	    json_object_get(o, "ets"), "status")), "no-peer");
 	KEY_INT(o, "invalid_peer", 5);
+	KEY_INT(o, "nomem", 2);
 	json_decref(o);
 	/* A peer: its MAC, in the documented form. */
 	p->dcbx.peer_present = true;
