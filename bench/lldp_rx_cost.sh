@@ -142,9 +142,22 @@ rx_latency() {
 	*) _want=3,4 ;;			# CEE variant 1: on 3 and 4
 	esac
 	# A carrier bounce first: "auto" stays in CEE once it saw CEE, until
-	# the link goes down (like lldpad).
-	ip -n "$(ns_name src)" link set bfd down; sleep 0.2
-	ip -n "$(ns_name src)" link set bfd up; sleep 1.5
+	# the link goes down (like lldpad).  Down until dcbxd has seen it:
+	# both ends of these veths have ifindex 2 in their namespaces, so the
+	# kernel's linkwatch treats their carrier changes as not urgent and
+	# reports them up to a second late, in one message with the state at
+	# that time -- a 0.2 s bounce was often reported as "up" alone, and
+	# the IEEE run after a CEE one then never saw its change.
+	ip -n "$(ns_name src)" link set bfd down
+	bl_wait 5 ctl_jq "$NS_TMP/dx.sock" \
+	    'INDEX(.ifname) | .bd0.link == "down" and .bd0.active != "cee"' \
+	    show ports || bl_log "dcbxd did not see bd0 go down within 5 s:" \
+	    "$(ctl "$NS_TMP/dx.sock" show ports | jq -c '.[0] | {link, active}')" \
+	    "$(tail -5 "$NS_TMP/dx.log" | tr '\n' '|')"
+	ip -n "$(ns_name src)" link set bfd up
+	bl_wait 5 ctl_jq "$NS_TMP/dx.sock" 'INDEX(.ifname) | .bd0.link == "up"' \
+	    show ports || bl_log "dcbxd did not see bd0 come up within 5 s"
+	sleep 1.5
 	nsx src "$FLOOD" -i bfd -r "$2" -t 3 -S 1.5 $1 >"$NS_TMP/lat.out" &
 	_f=$!
 	python3 - "$NS_TMP/dx.sock" "$_want" 5 >"$NS_TMP/lat.seen" 2>"$NS_TMP/lat.err" <<'EOP'
