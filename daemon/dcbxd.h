@@ -23,20 +23,19 @@ struct dcbxd {
 	uint8_t		chassis_mac[6];	/* chassis ID, fixed at first use */
 	bool		has_chassis;
 	uint64_t	start_ms;
-	struct notifier	nf;		/* the event bus (notify.h) */
+	struct notifier	bus;		/* the event bus (notify.h) */
 };
-extern struct dcbxd dx;
 
 /*
  * Reload the config file: parse and validate into a fresh struct conf,
  * then apply it to every port.  On error the running config stays and
  * err says "file:line: why".  Used by SIGHUP and the "reload" command.
  */
-int	dcbxd_reload(char *err, size_t errlen);
+int	dcbxd_reload(struct dcbxd *, char *err, size_t errlen);
 /*
  * Re-read the file into the running config without re-applying it to the
  * ports (after `set --persist` wrote it).  Same errors as dcbxd_reload().
  */
-int	dcbxd_reread(char *err, size_t errlen);
+int	dcbxd_reread(struct dcbxd *, char *err, size_t errlen);
 
 #endif /* DCBXD_H */

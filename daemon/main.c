@@ -34,7 +34,6 @@
 #include "priv.h"
 #include "snmp.h"
 
-struct dcbxd dx;
 static struct port_lookup port_lookup = { port_find };
 static const struct ctl_ops ctl_ops = { dcbxd_reload, dcbxd_reread };
 static struct ev_signal *sig_ev[3];
@@ -125,20 +124,20 @@ static bool conf_legacy;
  * from "/" once in the background.
  */
 static void
-set_conf_path(const char *path)
+set_conf_path(struct dcbxd *d, const char *path)
 {
 	char cwd[PATH_MAX];
 
 	size_t n;
 
-	snprintf(dx.conf_path, sizeof(dx.conf_path), "%s", path);
+	snprintf(d->conf_path, sizeof(d->conf_path), "%s", path);
 	if (path[0] == '/' || getcwd(cwd, sizeof(cwd)) == NULL ||
-	    (n = strlen(cwd)) + strlen(path) + 2 > sizeof(dx.conf_path))
+	    (n = strlen(cwd)) + strlen(path) + 2 > sizeof(d->conf_path))
 		return;
 	if (n > 1)
 		cwd[n++] = '/';
-	memcpy(dx.conf_path, cwd, n);
-	memcpy(dx.conf_path + n, path, strlen(path) + 1);
+	memcpy(d->conf_path, cwd, n);
+	memcpy(d->conf_path + n, path, strlen(path) + 1);
 }
 
 /*
@@ -148,8 +147,9 @@ set_conf_path(const char *path)
  * must exist.
  */
 static int
-load_conf(const struct opts *o, struct conf *c, char *err, size_t len)
+load_conf(const struct opts *o, struct dcbxd *d, char *err, size_t len)
 {
+	struct conf *c = &d->conf;
 	const char *path = o->conf;
 
 	if (!o->conf_given && access(path, F_OK) < 0 && errno == ENOENT &&
@@ -157,24 +157,25 @@ load_conf(const struct opts *o, struct conf *c, char *err, size_t len)
 		path = CONF_LEGACY_PATH;
 		conf_legacy = true;
 	}
-	set_conf_path(path);
+	set_conf_path(d, path);
 	if (!o->conf_given && !o->test && access(path, F_OK) < 0 &&
 	    errno == ENOENT) {
 		conf_defaults(c);
-		snprintf(c->path, sizeof(c->path), "%s", dx.conf_path);
-		dx.conf_defaults = true;
+		snprintf(c->path, sizeof(c->path), "%s", d->conf_path);
+		d->conf_defaults = true;
 		return (0);
 	}
-	return (conf_load(dx.conf_path, c, err, len));
+	return (conf_load(d->conf_path, c, err, len));
 }
 
 static int
 check_conf(const struct opts *o)
 {
+	static struct dcbxd t;		/* the file's, not a running daemon's */
+	struct conf *c = &t.conf;
 	char err[4096];
-	struct conf c;
 
-	if (load_conf(o, &c, err, sizeof(err)) < 0) {
+	if (load_conf(o, &t, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return (1);
 	}
@@ -182,46 +183,46 @@ check_conf(const struct opts *o)
 		fprintf(stderr, "%s: read instead of %s (move it there)\n",
 		    CONF_LEGACY_PATH, CONF_DEFAULT_PATH);
 	if (o->verbose)
-		conf_print(&c, stdout);
+		conf_print(c, stdout);
 	else
 		printf("configuration OK\n");
-	conf_free(&c);
+	conf_free(c);
 	return (0);
 }
 
 /*
- * The one place the running config is replaced: nc becomes dx.conf;
+ * The one place the running config is replaced: nc becomes d->conf;
  * with 'apply' every port (and link) follows it, else the ports keep
  * what they run.  SNMP and the metrics listener take their settings
  * either way.
  */
 static void
-conf_swap(struct conf *nc, bool apply)
+conf_swap(struct dcbxd *d, struct conf *nc, bool apply)
 {
 	struct conf old;
 
-	if (strcmp(nc->user, dx.conf.user) != 0)
+	if (strcmp(nc->user, d->conf.user) != 0)
 		log_warnx(LOG_SUB_CONF, "reload: user = \"%s\" takes effect "
 		    "at the next start", nc->user);
-	old = dx.conf;
-	dx.conf = *nc;
-	dx.conf_defaults = false;
+	old = d->conf;
+	d->conf = *nc;
+	d->conf_defaults = false;
 	if (apply)
 		port_reconf(&old);
 	snmp_reconf(&old);
-	metrics_reconf(&dx.conf);
+	metrics_reconf(&d->conf);
 	conf_free(&old);
 }
 
 int
-dcbxd_reload(char *err, size_t errlen)
+dcbxd_reload(struct dcbxd *d, char *err, size_t errlen)
 {
 	struct conf nc;
 
 #ifdef HAVE_SYSTEMD
 	(void)sd_notify(0, "RELOADING=1");
 #endif
-	if (conf_load(dx.conf_path, &nc, err, errlen) < 0) {
+	if (conf_load(d->conf_path, &nc, err, errlen) < 0) {
 		log_warnx(LOG_SUB_CONF, "reload failed, config unchanged: %s",
 		    err);
 #ifdef HAVE_SYSTEMD
@@ -229,9 +230,9 @@ dcbxd_reload(char *err, size_t errlen)
 #endif
 		return (-1);
 	}
-	conf_swap(&nc, true);
-	log_info(LOG_SUB_CONF, "configuration reloaded from %s", dx.conf_path);
-	notify_port(&dx.nf, NOTE_RELOAD, NULL);
+	conf_swap(d, &nc, true);
+	log_info(LOG_SUB_CONF, "configuration reloaded from %s", d->conf_path);
+	notify_port(&d->bus, NOTE_RELOAD, NULL);
 #ifdef HAVE_SYSTEMD
 	(void)sd_notify(0, "READY=1\nSTATUS=running");
 #endif
@@ -239,13 +240,13 @@ dcbxd_reload(char *err, size_t errlen)
 }
 
 int
-dcbxd_reread(char *err, size_t errlen)
+dcbxd_reread(struct dcbxd *d, char *err, size_t errlen)
 {
 	struct conf nc;
 
-	if (conf_load(dx.conf_path, &nc, err, errlen) < 0)
+	if (conf_load(d->conf_path, &nc, err, errlen) < 0)
 		return (-1);
-	conf_swap(&nc, false);
+	conf_swap(d, &nc, false);
 	return (0);
 }
 
@@ -254,9 +255,8 @@ on_signal(int signo, void *arg)
 {
 	char err[4096];
 
-	(void)arg;
 	if (signo == SIGHUP) {
-		(void)dcbxd_reload(err, sizeof(err));
+		(void)dcbxd_reload(arg, err, sizeof(err));
 		return;
 	}
 	log_info(LOG_SUB_MAIN, "signal %d: shutting down", signo);
@@ -334,7 +334,7 @@ write_pidfile(const char *path)
 static void
 make_sock_dir(const char *path)
 {
-	char dir[sizeof(dx.ctl_path)], *slash;
+	char dir[PATH_MAX], *slash;
 
 	snprintf(dir, sizeof(dir), "%s", path);
 	if ((slash = strrchr(dir, '/')) == NULL || slash == dir)
@@ -345,7 +345,7 @@ make_sock_dir(const char *path)
 }
 
 static void
-setup(const struct opts *o)
+setup(struct dcbxd *d)
 {
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
 	size_t i;
@@ -355,24 +355,24 @@ setup(const struct opts *o)
 	if (ev_init() < 0)
 		fatalx("event loop: cannot initialise");
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if ((sig_ev[i] = ev_signal_new(sigs[i], on_signal, NULL)) ==
+		if ((sig_ev[i] = ev_signal_new(sigs[i], on_signal, d)) ==
 		    NULL)
 			fatalx("signal %d: cannot watch", sigs[i]);
-	make_sock_dir(dx.ctl_path);
-	if ((rc = ctl_init(dx.ctl_path, dx.conf.ctl_group, &dx, &ctl_ops)) <
+	make_sock_dir(d->ctl_path);
+	if ((rc = ctl_init(d->ctl_path, d->conf.ctl_group, d, &ctl_ops)) <
 	    0)
-		fatalx("control socket %s: %s", dx.ctl_path, strerror(-rc));
+		fatalx("control socket %s: %s", d->ctl_path, strerror(-rc));
 	(void)dcbnl_watch_init(port_be_unowned, &port_lookup);
 						/* logs why if it cannot */
-	port_init(&dx);
+	port_init(d);
 	link_on_addr(port_addr_changed);
 	if ((rc = link_init(port_link, port_sweep, NULL)) < 0)
 		fatalx("link monitor: %s", strerror(-rc));
 	/* Without a master agent the subagent logs once and keeps trying. */
-	(void)snmp_init(&dx.conf, &dx.nf);
+	(void)snmp_init(d);
 	/* Bound before privileges are dropped; a failure is logged. */
-	(void)metrics_init(&dx.conf);
-	if (pfcwd_init(&dx) < 0)
+	(void)metrics_init(d);
+	if (pfcwd_init(d) < 0)
 		log_warnx(LOG_SUB_PFCWD, "no room on the bus: no PFC watchdog");
 }
 
@@ -381,16 +381,16 @@ setup(const struct opts *o)
  * socket and pid file at exit, forked before anything else is open.
  */
 static void
-start_helper(const struct opts *o)
+start_helper(struct dcbxd *d, const struct opts *o)
 {
 	static const char *unl[3];
 	int rc, n = 0;
 
-	unl[n++] = dx.ctl_path;
+	unl[n++] = d->ctl_path;
 	if (o->pidfile != NULL)
 		unl[n++] = o->pidfile;
 	unl[n] = NULL;
-	if ((rc = priv_helper_start(dx.conf_path, conf_write_file, unl)) < 0)
+	if ((rc = priv_helper_start(d->conf_path, conf_write_file, unl)) < 0)
 		fatalx("privileged helper: %s", strerror(-rc));
 	engine_tun_open = priv_open_tun;
 	conf_writer = priv_write_conf;
@@ -399,7 +399,10 @@ start_helper(const struct opts *o)
 int
 main(int argc, char **argv)
 {
+	static struct dcbxd ctx;	/* the daemon's context, passed down */
+	struct dcbxd *d = &ctx;
 	struct opts o;
+	const char *sock;
 	char err[4096];
 	int rc;
 
@@ -411,7 +414,7 @@ main(int argc, char **argv)
 		    o.debug, log_sub_name[LOG_SUB_LLDP], log_sub_name[LOG_SUB_DCBX]);
 	if (o.test)
 		return (check_conf(&o));
-	if (load_conf(&o, &dx.conf, err, sizeof(err)) < 0)
+	if (load_conf(&o, d, err, sizeof(err)) < 0)
 		fatalx("%s", err);
 	lock_pidfile(o.pidfile);
 	if (!o.foreground) {
@@ -424,32 +427,35 @@ main(int argc, char **argv)
 		    "%s (--persist can write only there under the shipped "
 		    "unit)", CONF_DEFAULT_PATH, CONF_LEGACY_PATH,
 		    CONF_DEFAULT_PATH);
-	if (dx.conf_defaults)
+	if (d->conf_defaults)
 		log_notice(LOG_SUB_CONF, "%s not found: running with defaults",
-		    dx.conf_path);
-	if ((rc = conf_clean_temps(dx.conf_path)) > 0)
+		    d->conf_path);
+	if ((rc = conf_clean_temps(d->conf_path)) > 0)
 		log_notice(LOG_SUB_CONF, "removed %d %s.dcbxd-tmp-XXXXXX temp file(s) left "
-		    "by an interrupted --persist", rc, dx.conf_path);
-	dx.read_only = o.read_only || dx.conf.read_only;
-	dx.start_ms = ev_now_ms();
-	snprintf(dx.ctl_path, sizeof(dx.ctl_path), "%s", o.sock != NULL ?
-	    o.sock : dx.conf.ctl_socket[0] != '\0' ? dx.conf.ctl_socket :
-	    CONF_DEFAULT_SOCKET);
+		    "by an interrupted --persist", rc, d->conf_path);
+	d->read_only = o.read_only || d->conf.read_only;
+	d->start_ms = ev_now_ms();
+	sock = o.sock != NULL ? o.sock : d->conf.ctl_socket[0] != '\0' ?
+	    d->conf.ctl_socket : CONF_DEFAULT_SOCKET;
+	if (strlen(sock) >= sizeof(d->ctl_path))	/* sun_path's limit */
+		fatalx("control socket %s: path longer than %zu bytes", sock,
+		    sizeof(d->ctl_path) - 1);
+	memcpy(d->ctl_path, sock, strlen(sock) + 1);
 	/* -u wins over the file's user = "NAME"; both drop the same way. */
-	if (o.user == NULL && dx.conf.user[0] != '\0')
-		o.user = dx.conf.user;
+	if (o.user == NULL && d->conf.user[0] != '\0')
+		o.user = d->conf.user;
 	if (o.user != NULL)
-		start_helper(&o);
-	notify_init(&dx.nf);
-	setup(&o);
+		start_helper(d, &o);
+	notify_init(&d->bus);
+	setup(d);
 	if (o.user != NULL && priv_drop(o.user, err, sizeof(err)) < 0)
-		fatalx("%s %s: %s", o.user == dx.conf.user ? "user" : "-u",
+		fatalx("%s %s: %s", o.user == d->conf.user ? "user" : "-u",
 		    o.user, err);
 	if (o.user != NULL)
 		log_info(LOG_SUB_MAIN, "running as %s with CAP_NET_RAW and "
 		    "CAP_NET_ADMIN only%s", o.user, PRIV_SECCOMP_NOTE);
 	log_info(LOG_SUB_MAIN, "dcbxd %s started, %u ports, control socket %s",
-	    PACKAGE_VERSION, port_count(), dx.ctl_path);
+	    PACKAGE_VERSION, port_count(), d->ctl_path);
 #ifdef HAVE_SYSTEMD
 	(void)sd_notifyf(0, "READY=1\nSTATUS=running\nMAINPID=%ld",
 	    (long)getpid());
@@ -474,7 +480,7 @@ main(int argc, char **argv)
 		    strerror(errno));
 	if (pid_fd >= 0)
 		close(pid_fd);
-	conf_free(&dx.conf);
+	conf_free(&d->conf);
 	for (size_t i = 0; i < sizeof(sig_ev) / sizeof(sig_ev[0]); i++)
 		ev_signal_free(sig_ev[i]);
 	ev_fini();

@@ -51,12 +51,12 @@ static const char *const dcbnl_kind[] = {
 /* ------------------------------------------------------ libnl transport */
 
 struct dcbnl_tr_nl {
-	struct dcbnl_tr	 tr;
+	struct dcbnl_transport	 nl;
 	struct nl_sock	*sk;
 };
 
 static int
-dcbnl_nl_send(struct dcbnl_tr *t, const void *p, size_t len)
+dcbnl_nl_send(struct dcbnl_transport *t, const void *p, size_t len)
 {
 	struct dcbnl_tr_nl *n = (struct dcbnl_tr_nl *)t;
 
@@ -67,7 +67,7 @@ dcbnl_nl_send(struct dcbnl_tr *t, const void *p, size_t len)
 }
 
 static ssize_t
-dcbnl_nl_recv(struct dcbnl_tr *t, void *p, size_t len)
+dcbnl_nl_recv(struct dcbnl_transport *t, void *p, size_t len)
 {
 	struct dcbnl_tr_nl *n = (struct dcbnl_tr_nl *)t;
 	ssize_t r;
@@ -80,13 +80,13 @@ dcbnl_nl_recv(struct dcbnl_tr *t, void *p, size_t len)
 }
 
 static int
-dcbnl_nl_fd(struct dcbnl_tr *t)
+dcbnl_nl_fd(struct dcbnl_transport *t)
 {
 	return nl_socket_get_fd(((struct dcbnl_tr_nl *)t)->sk);
 }
 
 static void
-dcbnl_nl_close(struct dcbnl_tr *t)
+dcbnl_nl_close(struct dcbnl_transport *t)
 {
 	struct dcbnl_tr_nl *n = (struct dcbnl_tr_nl *)t;
 
@@ -96,7 +96,7 @@ dcbnl_nl_close(struct dcbnl_tr *t)
 	free(n);
 }
 
-struct dcbnl_tr *
+struct dcbnl_transport *
 dcbnl_tr_libnl(bool monitor)
 {
 	struct timeval tv = { .tv_sec = 2 };	/* a driver never answers */
@@ -106,7 +106,7 @@ dcbnl_tr_libnl(bool monitor)
 	if ((n = calloc(1, sizeof(*n))) == NULL ||
 	    (n->sk = nl_socket_alloc()) == NULL)
 		goto fail;
-	n->tr = (struct dcbnl_tr){ dcbnl_nl_send, dcbnl_nl_recv, dcbnl_nl_fd,
+	n->nl = (struct dcbnl_transport){ dcbnl_nl_send, dcbnl_nl_recv, dcbnl_nl_fd,
 	    dcbnl_nl_close, 0 };
 	nl_socket_disable_seq_check(n->sk);
 	err = EPROTO;
@@ -122,7 +122,7 @@ dcbnl_tr_libnl(bool monitor)
 		err = errno;
 		goto fail;
 	}
-	return &n->tr;
+	return &n->nl;
 fail:
 	if (n != NULL)
 		nl_socket_free(n->sk);
@@ -156,7 +156,7 @@ dcbnl_probe_decide(struct dcbnl_ctx *c, struct dcbnl_probe_result *pr)
 }
 
 int
-dcbnl_probe_tr(struct dcbnl_tr *tr, const char *ifname,
+dcbnl_probe_tr(struct dcbnl_transport *nl, const char *ifname,
     struct dcbnl_probe_result *pr)
 {
 	struct dcbnl_ctx *c;
@@ -168,7 +168,7 @@ dcbnl_probe_tr(struct dcbnl_tr *tr, const char *ifname,
 		free(c);
 		return -ENOMEM;
 	}
-	c->tr = tr;
+	c->nl = nl;
 	snprintf(c->ifname, sizeof(c->ifname), "%s", ifname);
 	pr->rc = dcbnl_msg_ieee_get(c, nic);
 	if (pr->rc == 0) {
@@ -196,7 +196,7 @@ dcbnl_probe_tr(struct dcbnl_tr *tr, const char *ifname,
 
 /* The real transport for ifname, or a negative errno (logged). */
 static int
-dcbnl_tr_open(const char *ifname, struct dcbnl_tr **trp)
+dcbnl_tr_open(const char *ifname, struct dcbnl_transport **trp)
 {
 	int rc;
 
@@ -234,13 +234,13 @@ dcbnl_driver(const char *ifname, char *drv, size_t len)
 int
 dcbnl_probe(const char *ifname, struct dcbnl_probe_result *pr)
 {
-	struct dcbnl_tr *tr;
+	struct dcbnl_transport *nl;
 	int rc;
 
-	if ((rc = dcbnl_tr_open(ifname, &tr)) < 0)
+	if ((rc = dcbnl_tr_open(ifname, &nl)) < 0)
 		return rc;
-	rc = dcbnl_probe_tr(tr, ifname, pr);
-	tr->close(tr);
+	rc = dcbnl_probe_tr(nl, ifname, pr);
+	nl->close(nl);
 	if (rc == 0)
 		dcbnl_driver(ifname, pr->driver, sizeof(pr->driver));
 	return rc;
@@ -560,8 +560,8 @@ dcbnl_close(struct backend *b)
 	dcbnl_watch_del(p);
 	if (p->opts.restore_on_close && p->has_orig && !p->firmware)
 		dcbnl_restore(b);
-	if (p->ctx.tr != NULL)
-		p->ctx.tr->close(p->ctx.tr);
+	if (p->ctx.nl != NULL)
+		p->ctx.nl->close(p->ctx.nl);
 	free(p);
 	b->priv = NULL;
 }
@@ -577,17 +577,17 @@ static const struct backend_ops dcbnl_ops = {
 /* ----------------------------------------------------------------- open */
 
 int
-dcbnl_backend_open_tr(struct backend *b, struct dcbnl_tr *tr,
+dcbnl_backend_open_tr(struct backend *b, struct dcbnl_transport *nl,
     const char *ifname, const struct dcbnl_probe_result *pr,
     const struct dcbnl_opts *opts)
 {
 	struct dcbnl_priv *p;
 
 	if ((p = calloc(1, sizeof(*p))) == NULL) {
-		tr->close(tr);
+		nl->close(nl);
 		return -ENOMEM;
 	}
-	p->ctx.tr = tr;
+	p->ctx.nl = nl;
 	snprintf(p->ctx.ifname, sizeof(p->ctx.ifname), "%s", ifname);
 	if (opts != NULL)
 		p->opts = *opts;
@@ -619,12 +619,12 @@ int
 dcbnl_backend_open(struct backend *b, const char *ifname,
     const struct dcbnl_probe_result *pr, const struct dcbnl_opts *opts)
 {
-	struct dcbnl_tr *tr;
+	struct dcbnl_transport *nl;
 	int rc;
 
-	if ((rc = dcbnl_tr_open(ifname, &tr)) < 0)
+	if ((rc = dcbnl_tr_open(ifname, &nl)) < 0)
 		return rc;
-	return dcbnl_backend_open_tr(b, tr, ifname, pr, opts);
+	return dcbnl_backend_open_tr(b, nl, ifname, pr, opts);
 }
 
 const struct dcbnl_counters *

@@ -4,7 +4,7 @@
  * netlink (RTM_GETDCB / RTM_SETDCB, linux/dcbnl.h).  See PROTOCOLS.md G.
  *
  * Everything that goes to the kernel passes through a transport seam
- * (struct dcbnl_tr: send request bytes, receive reply bytes), so the unit
+ * (struct dcbnl_transport: send request bytes, receive reply bytes), so the unit
  * tests can decode our requests byte for byte and answer them.
  *
  * Daemon use:
@@ -34,16 +34,16 @@
  * recv() returns one datagram, its length or a negative errno (-EAGAIN when
  * nothing is waiting on a non-blocking socket).  fd() is for poll/libevent.
  */
-struct dcbnl_tr {
-	int	(*send)(struct dcbnl_tr *, const void *, size_t);
-	ssize_t	(*recv)(struct dcbnl_tr *, void *, size_t);
-	int	(*fd)(struct dcbnl_tr *);
-	void	(*close)(struct dcbnl_tr *);
+struct dcbnl_transport {
+	int	(*send)(struct dcbnl_transport *, const void *, size_t);
+	ssize_t	(*recv)(struct dcbnl_transport *, void *, size_t);
+	int	(*fd)(struct dcbnl_transport *);
+	void	(*close)(struct dcbnl_transport *);
 	uint32_t seq;		/* last request sequence number */
 };
 
 /* libnl transport; monitor: join RTNLGRP_DCB, non-blocking.  NULL: errno. */
-struct dcbnl_tr	*dcbnl_tr_libnl(bool monitor);
+struct dcbnl_transport	*dcbnl_tr_libnl(bool monitor);
 
 /* --------------------------------------------------------------- probe */
 
@@ -70,7 +70,7 @@ struct dcbnl_probe_result {
  *   -ENODEV, -EPERM, anything else          -> BACKEND_READONLY
  */
 int	dcbnl_probe(const char *ifname, struct dcbnl_probe_result *);
-int	dcbnl_probe_tr(struct dcbnl_tr *, const char *ifname,
+int	dcbnl_probe_tr(struct dcbnl_transport *, const char *ifname,
 	    struct dcbnl_probe_result *);
 
 /* ------------------------------------------------------------- backend */
@@ -86,7 +86,7 @@ struct dcbnl_opts {
  */
 int	dcbnl_backend_open(struct backend *, const char *ifname,
 	    const struct dcbnl_probe_result *, const struct dcbnl_opts *);
-int	dcbnl_backend_open_tr(struct backend *, struct dcbnl_tr *,
+int	dcbnl_backend_open_tr(struct backend *, struct dcbnl_transport *,
 	    const char *ifname, const struct dcbnl_probe_result *,
 	    const struct dcbnl_opts *);
 
@@ -126,7 +126,7 @@ struct dcbnl_event {
 
 struct dcbnl_mon;
 struct dcbnl_mon *dcbnl_mon_open(void);		/* NULL: errno */
-struct dcbnl_mon *dcbnl_mon_open_tr(struct dcbnl_tr *);
+struct dcbnl_mon *dcbnl_mon_open_tr(struct dcbnl_transport *);
 int	dcbnl_mon_fd(struct dcbnl_mon *);
 /*
  * Read one datagram of notifications: up to n events into ev.  Returns the

@@ -65,39 +65,39 @@ dcbnl_backend_event(struct backend *b, const struct dcbnl_event *ev)
 /* -------------------------------------------------------------- monitor */
 
 struct dcbnl_mon {
-	struct dcbnl_tr	*tr;
+	struct dcbnl_transport	*nl;
 	uint64_t	 bad;
 	uint8_t		 buf[DCBNL_BUF];
 };
 
 struct dcbnl_mon *
-dcbnl_mon_open_tr(struct dcbnl_tr *tr)
+dcbnl_mon_open_tr(struct dcbnl_transport *nl)
 {
 	struct dcbnl_mon *m;
 
 	if ((m = calloc(1, sizeof(*m))) == NULL) {
-		tr->close(tr);
+		nl->close(nl);
 		errno = ENOMEM;
 		return NULL;
 	}
-	m->tr = tr;
+	m->nl = nl;
 	return m;
 }
 
 struct dcbnl_mon *
 dcbnl_mon_open(void)
 {
-	struct dcbnl_tr *tr;
+	struct dcbnl_transport *nl;
 
-	if ((tr = dcbnl_tr_libnl(true)) == NULL)
+	if ((nl = dcbnl_tr_libnl(true)) == NULL)
 		return NULL;
-	return dcbnl_mon_open_tr(tr);
+	return dcbnl_mon_open_tr(nl);
 }
 
 int
 dcbnl_mon_fd(struct dcbnl_mon *m)
 {
-	return m->tr->fd(m->tr);
+	return m->nl->fd(m->nl);
 }
 
 int
@@ -107,7 +107,7 @@ dcbnl_mon_read(struct dcbnl_mon *m, struct dcbnl_event *ev, int n)
 	ssize_t r;
 	int k = 0, left, rc;
 
-	if ((r = m->tr->recv(m->tr, m->buf, sizeof(m->buf))) < 0)
+	if ((r = m->nl->recv(m->nl, m->buf, sizeof(m->buf))) < 0)
 		return (int)r;
 	for (left = (int)r; k < n && nlmsg_ok(h, left);
 	    h = nlmsg_next(h, &left)) {
@@ -135,7 +135,7 @@ dcbnl_mon_close(struct dcbnl_mon *m)
 {
 	if (m == NULL)
 		return;
-	m->tr->close(m->tr);
+	m->nl->close(m->nl);
 	free(m);
 }
 

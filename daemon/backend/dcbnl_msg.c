@@ -153,7 +153,7 @@ dcbnl_dgram(struct dcbnl_ctx *c, int len, uint8_t cmd, const char *what,
 	int left = len;
 
 	for (; nlmsg_ok(h, left); h = nlmsg_next(h, &left)) {
-		if (h->nlmsg_seq != c->tr->seq)
+		if (h->nlmsg_seq != c->nl->seq)
 			continue;	/* a late answer to an earlier request */
 		if (h->nlmsg_type == NLMSG_ERROR) {
 			*done = true;
@@ -207,9 +207,9 @@ dcbnl_transact(struct dcbnl_ctx *c, struct nl_msg *m, uint8_t cmd,
 	if (m == NULL)
 		return dcbnl_fail(c, -ENOMEM, name, what, "building request");
 	h = nlmsg_hdr(m);
-	h->nlmsg_seq = ++c->tr->seq;
+	h->nlmsg_seq = ++c->nl->seq;
 	h->nlmsg_pid = 0;		/* the kernel fills in our port */
-	rc = c->tr->send(c->tr, h, h->nlmsg_len);
+	rc = c->nl->send(c->nl, h, h->nlmsg_len);
 	nlmsg_free(m);
 	if (rc < 0)
 		return dcbnl_fail(c, rc, name, what, "send");
@@ -217,7 +217,7 @@ dcbnl_transact(struct dcbnl_ctx *c, struct nl_msg *m, uint8_t cmd,
 	if (dcbnl_cmds[cmd].type == RTM_SETDCB)
 		c->cnt.writes++;
 	for (i = 0; i < DCBNL_MAX_DGRAMS && !done; i++) {
-		n = (int)c->tr->recv(c->tr, c->buf, sizeof(c->buf));
+		n = (int)c->nl->recv(c->nl, c->buf, sizeof(c->buf));
 		if (n < 0)
 			return dcbnl_fail(c, n, name, what, "receive");
 		rc = dcbnl_dgram(c, n, cmd, what, fn, arg, &done, &got, &st);

@@ -27,7 +27,7 @@ struct dcbnl_nic {
 };
 
 struct dcbnl_ctx {
-	struct dcbnl_tr		*tr;
+	struct dcbnl_transport		*nl;
 	char			 ifname[16];
 	struct dcbnl_counters	 cnt;
 	int			 drv_err;	/* last driver status, 0 if none */

@@ -504,8 +504,10 @@ ctl_reap(void *arg)
 static void
 ctl_refuse(int fd, const char *code, const char *why)
 {
-	char *line = proto_line(proto_err(code, "%s", why));
+	json_t *msg = proto_err(code, "%s", why);
+	char *line = msg != NULL ? proto_line(msg) : NULL;
 
+	json_decref(msg);
 	if (line != NULL)
 		(void)send(fd, line, strlen(line), MSG_DONTWAIT | MSG_NOSIGNAL);
 	free(line);
@@ -698,7 +700,7 @@ ctl_init(const char *path, const char *group, struct dcbxd *d,
 	strcpy(ctl.path, path);
 	ctl.d = d;
 	ctl.ops = ops;
-	if (notify_subscribe(&d->nf, ctl_note, NULL) == 0)
+	if (notify_subscribe(&d->bus, ctl_note, NULL) == 0)
 		ctl.subscribed = true;
 	else
 		log_warnx(LOG_SUB_CTL, "no room on the event bus: monitor "
@@ -710,7 +712,7 @@ void
 ctl_fini(void)
 {
 	if (ctl.subscribed)
-		notify_unsubscribe(&ctl.d->nf, ctl_note, NULL);
+		notify_unsubscribe(&ctl.d->bus, ctl_note, NULL);
 	ctl.subscribed = false;
 	while (ctl.clients != NULL)
 		client_free(ctl.clients);

@@ -13,9 +13,9 @@ struct dcbxd;
 /* What the control socket asks of the daemon above it. */
 struct ctl_ops {
 	/* Reload the config file: ports follow (the "reload" command). */
-	int	(*reload)(char *err, size_t errlen);
+	int	(*reload)(struct dcbxd *, char *err, size_t errlen);
 	/* Re-read it after `set --persist` wrote it; ports keep theirs. */
-	int	(*reread)(char *err, size_t errlen);
+	int	(*reread)(struct dcbxd *, char *err, size_t errlen);
 };
 
 /*

@@ -57,7 +57,7 @@ struct ctl_state {
 					   that closed altogether */
 	struct dcbxd	*d;		/* its config and bus (ctl_init()) */
 	const struct ctl_ops *ops;
-	bool		 subscribed;	/* to d->nf */
+	bool		 subscribed;	/* to d->bus */
 };
 
 extern struct ctl_state ctl;

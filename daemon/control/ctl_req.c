@@ -163,7 +163,7 @@ cmd_set(struct client *c, json_t *args)
 	(void)c;
 	if ((p = ctl_dev(args, true, &err)) == NULL)
 		return (err);
-	adm = old = p->cp.admin;
+	adm = old = p->conf.admin;
 	if (set_edit(args, &adm, &parts, why, sizeof(why)) != 0)
 		return (proto_err("EINVAL", "%s: %s", dev, why));
 	if (port_set_admin(p, &adm, why, sizeof(why)) != 0)
@@ -184,8 +184,8 @@ cmd_set(struct client *c, json_t *args)
 	}
 	n = (struct note){ .type = NOTE_ADMIN_CHANGED, .port = p,
 	    .admin = { .parts = parts, .persisted = persist } };
-	notify_post(&ctl.d->nf, &n);
-	if (persist && ctl.ops->reread(why, sizeof(why)) != 0)
+	notify_post(&ctl.d->bus, &n);
+	if (persist && ctl.ops->reread(ctl.d, why, sizeof(why)) != 0)
 		return (proto_err("EIO", "%s runs the new policy and the file "
 		    "has it, but re-reading the file failed: %s", dev, why));
 	return (proto_ok(show_dcbx(p)));
@@ -233,7 +233,7 @@ cmd_reload(struct client *c, json_t *args)
 
 	(void)c;
 	(void)args;
-	if (ctl.ops->reload(err, sizeof(err)) < 0)
+	if (ctl.ops->reload(ctl.d, err, sizeof(err)) < 0)
 		return (proto_err("EINVAL", "%s", err));
 	return (proto_ok(json_object()));
 }

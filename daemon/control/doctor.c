@@ -68,11 +68,11 @@ chk_peer(struct dctx *x)
 	size_t n = json_array_size(x->nbrs);
 	const char *dcbx;
 
-	if (p->cp.admin_status == CONF_ADMIN_DISABLED ||
-	    p->cp.admin_status == CONF_ADMIN_TX) {
+	if (p->conf.admin_status == CONF_ADMIN_DISABLED ||
+	    p->conf.admin_status == CONF_ADMIN_TX) {
 		finding(x, "info", "lldp-receive-off", "LLDP receive is off "
 		    "(admin-status = \"%s\"): the peer is not checked",
-		    dcb_kw_name(conf_admin_kw, p->cp.admin_status));
+		    dcb_kw_name(conf_admin_kw, p->conf.admin_status));
 		return;
 	}
 	if (!p->up) {
@@ -100,12 +100,12 @@ chk_peer(struct dctx *x)
 		    "enable DCBX on the peer");
 		return;
 	}
-	if ((p->cp.mode == CONF_MODE_IEEE && strcmp(dcbx, "cee") == 0) ||
-	    (p->cp.mode == CONF_MODE_CEE && strcmp(dcbx, "ieee") == 0))
+	if ((p->conf.mode == CONF_MODE_IEEE && strcmp(dcbx, "cee") == 0) ||
+	    (p->conf.mode == CONF_MODE_CEE && strcmp(dcbx, "ieee") == 0))
 		finding(x, "error", "mode-mismatch", "this port speaks only "
 		    "%s DCBX and the peer only %s: nothing is negotiated; set "
 		    "mode = \"auto\" here or the same mode on both ends",
-		    p->cp.mode == CONF_MODE_IEEE ? "IEEE" : "CEE", dcbx);
+		    p->conf.mode == CONF_MODE_IEEE ? "IEEE" : "CEE", dcbx);
 }
 
 static void
@@ -118,13 +118,13 @@ chk_negotiation(struct dctx *x)
 	if (pc == NULL)
 		return;
 	if ((pc->has & DCB_HAS_PFC) &&
-	    pc->pfc.pfc_en != p->ds.oper.pfc.pfc_en)
+	    pc->pfc.pfc_en != p->dcbx.oper.pfc.pfc_en)
 		finding(x, "error", "pfc-mismatch", "PFC is on priorities %s "
 		    "here and %s on the peer: traffic on the others is paused "
 		    "by one end and dropped by the other; make one end willing "
 		    "or configure the same prio-pfc on both",
-		    prios(p->ds.oper.pfc.pfc_en, a), prios(pc->pfc.pfc_en, b));
-	if (p->dl.willing && (((pc->has & DCB_HAS_PFC) && pc->pfc.willing) ||
+		    prios(p->dcbx.oper.pfc.pfc_en, a), prios(pc->pfc.pfc_en, b));
+	if (p->dcbx_local.willing && (((pc->has & DCB_HAS_PFC) && pc->pfc.willing) ||
 	    ((pc->has & DCB_HAS_ETS) && pc->ets.willing)))
 		finding(x, "warning", "both-willing", "both ends are willing: "
 		    "neither pushes its config, so each keeps its own; make "
@@ -137,8 +137,8 @@ chk_negotiation(struct dctx *x)
 static bool
 sends_dcbx(const struct port *p)
 {
-	return ((p->cp.admin_status == CONF_ADMIN_RXTX ||
-	    p->cp.admin_status == CONF_ADMIN_TX) && p->cp.advertise != 0);
+	return ((p->conf.admin_status == CONF_ADMIN_RXTX ||
+	    p->conf.admin_status == CONF_ADMIN_TX) && p->conf.advertise != 0);
 }
 
 static void
@@ -147,21 +147,21 @@ chk_backend(struct dctx *x)
 	const struct port *p = x->p;
 	char a[24];
 
-	if (!p->be_open)
+	if (!p->backend_open)
 		return;
-	if (p->be.firmware && sends_dcbx(p))
+	if (p->backend.firmware && sends_dcbx(p))
 		finding(x, "error", "firmware-managed", "the NIC's firmware "
 		    "runs DCBX on this port and dcbxd sends DCBX too: the peer "
 		    "sees two agents; set admin-status = \"rx\" or advertise "
 		    "= [] here, or turn the firmware agent off");
-	if (p->be.kind == BACKEND_READONLY && p->ds.oper.pfc.pfc_en != 0)
+	if (p->backend.kind == BACKEND_READONLY && p->dcbx.oper.pfc.pfc_en != 0)
 		finding(x, "error", "readonly-pfc", "PFC on priorities %s is "
 		    "wanted but the backend is read-only: nothing enforces it; "
 		    "give the port an engine = { } block, a NIC with dcbnl, or "
-		    "drop read-only", prios(p->ds.oper.pfc.pfc_en, a));
-	if (p->be.err != 0)
+		    "drop read-only", prios(p->dcbx.oper.pfc.pfc_en, a));
+	if (p->backend.err != 0)
 		finding(x, "error", "backend-error", "the last apply failed: "
-		    "%s", p->be.error);
+		    "%s", p->backend.error);
 }
 
 /* -------------------------------------------------------- ETS, APP */
@@ -182,7 +182,7 @@ app_sel(uint8_t sel)
 static void
 chk_app(struct dctx *x)
 {
-	const struct dcb_config *o = &x->p->ds.oper;
+	const struct dcb_config *o = &x->p->dcbx.oper;
 	const struct dcb_app *e;
 	size_t i;
 
@@ -217,7 +217,7 @@ strict_above(const struct dcb_ets *ets, int tc)
 static void
 chk_ets(struct dctx *x)
 {
-	const struct dcb_config *o = &x->p->ds.oper;
+	const struct dcb_config *o = &x->p->dcbx.oper;
 	uint8_t done = 0, above;
 	char a[24];
 	int p, tc;
@@ -260,22 +260,22 @@ chk_headroom(struct dctx *x)
 	struct headroom_params hp;
 	struct headroom h;
 	uint64_t bps, qmem;
-	uint32_t mbps, mtu = p->cp.mtu != 0 ? p->cp.mtu : p->mtu;
+	uint32_t mbps, mtu = p->conf.mtu != 0 ? p->conf.mtu : p->mtu;
 
-	if (p->cp.mtu != 0 && p->mtu > p->cp.mtu)
+	if (p->conf.mtu != 0 && p->mtu > p->conf.mtu)
 		finding(x, "warning", "mtu-above-lossless", "the link MTU %u "
 		    "is above the %u the headroom assumes (mtu = %u): a full "
 		    "frame in flight overruns it; raise mtu in the port's pfc "
-		    "settings or lower the link MTU", p->mtu, p->cp.mtu,
-		    p->cp.mtu);
-	if (x->eng == NULL || p->ds.oper.pfc.pfc_en == 0)
+		    "settings or lower the link MTU", p->mtu, p->conf.mtu,
+		    p->conf.mtu);
+	if (x->eng == NULL || p->dcbx.oper.pfc.pfc_en == 0)
 		return;
 	bps = jnum(x->eng, "speed_bps");
 	if (bps == 0)
 		bps = ifspeed_bps(p->ifname);
 	mbps = (uint32_t)(bps / 1000000);
 	qmem = jnum(x->eng, "queue_memory");
-	headroom_params_link(&hp, mbps, p->cp.cable_m);
+	headroom_params_link(&hp, mbps, p->conf.cable_m);
 	hp.max_frame = hp.max_lossless_frame = mtu + 22;
 	if (headroom_compute(&hp, &h, NULL) != DCB_OK)
 		return;
@@ -285,7 +285,7 @@ chk_headroom(struct dctx *x)
 		    "but the engine's queue memory is %llu per priority: "
 		    "frames in flight after XOFF are dropped; raise "
 		    "queue-memory above %llu or shorten cable-length", mbps,
-		    p->cp.cable_m, mtu + 22,
+		    p->conf.cable_m, mtu + 22,
 		    (unsigned long long)h.headroom_bytes,
 		    (unsigned long long)qmem,
 		    (unsigned long long)h.headroom_bytes * 2);
@@ -310,7 +310,7 @@ chk_pause(struct dctx *x)
 
 	for (i = 0; i < DCB_NPRIO; i++)
 		if (x->pfc.pfc_indications[i] > b->pfc_indications[i] &&
-		    !((p->ds.oper.pfc.pfc_en >> i) & 1))
+		    !((p->dcbx.oper.pfc.pfc_en >> i) & 1))
 			rising |= (uint8_t)(1u << i);
 	if (rising != 0)
 		finding(x, "warning", "pause-without-pfc", "the peer sent PFC "
@@ -359,7 +359,7 @@ doctor_port(const struct port *cp, json_t *out)
 	memset(&x, 0, sizeof(x));
 	x.p = p;
 	x.out = out;
-	x.peer = p->ds.peer_present ? show_peer_cfg(p) : NULL;
+	x.peer = p->dcbx.peer_present ? show_peer_cfg(p) : NULL;
 	x.nbrs = show_nbrs(p);
 	x.eng = port_be_counters(p, &x.pfc);
 	x.pause_rx = x.pfc.pause_rx;	/* the same snapshot as the base's */

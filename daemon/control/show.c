@@ -359,7 +359,7 @@ show_nbrs(const struct port *only)
 static const char *
 port_active(const struct port *p)
 {
-	return (dcbx_mode_name[p->ds.active]);
+	return (dcbx_mode_name[p->dcbx.active]);
 }
 
 /* The backend's upkeep (port_be.c): retries pending, others' changes. */
@@ -369,10 +369,10 @@ show_port_backend(json_t *o, const struct port *p)
 	uint64_t now = ev_now_ms();
 
 	json_object_set_new(o, "backend_retries",
-	    json_integer((json_int_t)p->be_attempt));
-	json_object_set_new(o, "backend_retry_in_ms", p->be_retry_at_ms == 0 ?
-	    json_null() : json_integer((json_int_t)(p->be_retry_at_ms > now ?
-	    p->be_retry_at_ms - now : 0)));
+	    json_integer((json_int_t)p->retry_attempt));
+	json_object_set_new(o, "backend_retry_in_ms", p->retry_at_ms == 0 ?
+	    json_null() : json_integer((json_int_t)(p->retry_at_ms > now ?
+	    p->retry_at_ms - now : 0)));
 	json_object_set_new(o, "nic_changes",
 	    json_integer((json_int_t)p->nic_changes));
 }
@@ -391,8 +391,8 @@ show_port_host(json_t *o, const struct port *p)
 	uint64_t held = 0;
 	int i;
 
-	if (!p->be_open ||
-	    engine_host_side((struct backend *)(uintptr_t)&p->be, &h) < 0) {
+	if (!p->backend_open ||
+	    engine_host_side((struct backend *)(uintptr_t)&p->backend, &h) < 0) {
 		json_object_set_new(o, "host_backpressure", json_null());
 		json_object_set_new(o, "host_held_frames", json_null());
 		return;
@@ -411,8 +411,8 @@ show_stats_host(const struct port *p)
 	uint64_t w[DCB_NPRIO];
 	int i;
 
-	if (!p->be_open ||
-	    engine_host_side((struct backend *)(uintptr_t)&p->be, &h) < 0)
+	if (!p->backend_open ||
+	    engine_host_side((struct backend *)(uintptr_t)&p->backend, &h) < 0)
 		return (json_null());
 	for (i = 0; i < DCB_NPRIO; i++)
 		w[i] = h.waiting[i];
@@ -435,13 +435,13 @@ show_port(const struct port *p)
 	    "s:s, s:s, s:I, s:b}",
 	    "ifname", p->ifname, "ifindex", p->ifindex, "mac", mac,
 	    "link", p->up ? "up" : "down",
-	    "admin_status", dcb_kw_name(conf_admin_kw, p->cp.admin_status),
-	    "role", dcb_kw_name(conf_role_kw, p->cp.role),
-	    "mode", dcb_kw_name(conf_mode_kw, p->cp.mode),
+	    "admin_status", dcb_kw_name(conf_admin_kw, p->conf.admin_status),
+	    "role", dcb_kw_name(conf_role_kw, p->conf.role),
+	    "mode", dcb_kw_name(conf_mode_kw, p->conf.mode),
 	    "active", port_active(p),
-	    "backend", p->be_open ? p->be.ops->name : "none",
-	    "backend_why", p->be_open ? p->be.why : "",
-	    "backend_error", p->be_open ? p->be.error : "",
+	    "backend", p->backend_open ? p->backend.ops->name : "none",
+	    "backend_why", p->backend_open ? p->backend.why : "",
+	    "backend_error", p->backend_open ? p->backend.error : "",
 	    "neighbors", (json_int_t)port_nbr_count(p),
 	    "too_many_neighbors", p->agent[0] != NULL &&
 		agent_too_many(p->agent[0]));
@@ -503,8 +503,8 @@ json_t *
 show_backend(const struct port *p)
 {
 	return (json_pack("{s:s, s:s}", "backend",
-	    p->be_open ? p->be.ops->name : "none",
-	    "error", p->be_open ? p->be.error : ""));
+	    p->backend_open ? p->backend.ops->name : "none",
+	    "error", p->backend_open ? p->backend.error : ""));
 }
 
 static json_t *
@@ -539,18 +539,18 @@ show_stats(const struct port *p)
 
 	for (i = 0; i < LLDP_STAT__MAX; i++)
 		json_object_set_new(lldp, lldp_stat_name[i],
-		    json_integer((json_int_t)p->st[i]));
+		    json_integer((json_int_t)p->lldp_stats[i]));
 	/*
 	 * PFC counters as port_be.c last sampled them (every
 	 * port_be_stats_ms, per port); read now only if never sampled.
 	 */
-	bs = p->pfc;
-	if (p->pfc_ms == 0 && p->be_open && p->be.ops->stats != NULL)
-		(void)p->be.ops->stats(&mp->be, &bs);
+	bs = p->pfc_stats;
+	if (p->pfc_stats_ms == 0 && p->backend_open && p->backend.ops->stats != NULL)
+		(void)p->backend.ops->stats(&mp->backend, &bs);
 	/* The engine's per-priority counters; null for other backends. */
-	if (p->be_open && p->be.kind == BACKEND_ENGINE &&
-	    p->be.ops->show != NULL)
-		eng = p->be.ops->show(&mp->be);
+	if (p->backend_open && p->backend.kind == BACKEND_ENGINE &&
+	    p->backend.ops->show != NULL)
+		eng = p->backend.ops->show(&mp->backend);
 	/*
 	 * The receive path: "ring" while a flood is on (port_rx.c), how many
 	 * floods switched it, and frames the kernel dropped for want of
@@ -564,7 +564,7 @@ show_stats(const struct port *p)
 	    "samples", (json_int_t)p->pfc_samples,
 	    "engine", eng != NULL ? eng : json_null(),
 	    "host", show_stats_host(p),
-	    "remote_tables", show_rem(&p->rem),
+	    "remote_tables", show_rem(&p->rem_stats),
 	    "rx", "mode", p->ring.fd >= 0 ? "ring" : "socket",
 	    "floods", (json_int_t)p->rx_floods,
 	    "kernel_drops", (json_int_t)port_rx_drops(mp)));
@@ -586,15 +586,15 @@ show_stats_all(const struct port *only)
 const struct dcb_config *
 show_peer_cfg(const struct port *p)
 {
-	return (dcbx_peer_config(&p->ds));
+	return (dcbx_peer_config(&p->dcbx));
 }
 
 static json_t *
 show_feat(const struct port *p, int f)
 {
 	return (json_pack("{s:s, s:s}",
-	    "status", dcbx_status_name[p->ds.feat[f].status],
-	    "reason", p->ds.feat[f].reason));
+	    "status", dcbx_status_name[p->dcbx.feat[f].status],
+	    "reason", p->dcbx.feat[f].reason));
 }
 
 static json_t *
@@ -620,7 +620,7 @@ show_prio_bits(uint8_t m)
 json_t *
 show_dcbx(const struct port *p)
 {
-	const struct dcb_config *a = &p->dl.admin, *o = &p->ds.oper;
+	const struct dcb_config *a = &p->dcbx_local.admin, *o = &p->dcbx.oper;
 	const struct dcb_config *pc = show_peer_cfg(p);
 	json_t *ets = show_feat(p, DCBX_F_ETS), *pfc = show_feat(p, DCBX_F_PFC);
 	json_t *app = show_feat(p, DCBX_F_APP);
@@ -643,16 +643,16 @@ show_dcbx(const struct port *p)
 	json_object_set_new(app, "peer", opt(pc && (pc->has & DCB_HAS_APP),
 	    proto_app_to_json(pc ? &pc->app : &a->app)));
 	json_object_set_new(app, "oper", proto_app_to_json(&o->app));
-	fmt_mac(p->ds.peer_mac, mac, sizeof(mac));
+	fmt_mac(p->dcbx.peer_mac, mac, sizeof(mac));
 	return (json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I, "
 	    "s:s}",
 	    "ifname", p->ifname,
-	    "mode", dcb_kw_name(conf_mode_kw, p->cp.mode),
-	    "active", dcbx_mode_name[p->ds.active],
-	    "role", dcb_kw_name(conf_role_kw, p->cp.role),
-	    "peer_mac", p->ds.peer_present ? json_string(mac) : json_null(),
+	    "mode", dcb_kw_name(conf_mode_kw, p->conf.mode),
+	    "active", dcbx_mode_name[p->dcbx.active],
+	    "role", dcb_kw_name(conf_role_kw, p->conf.role),
+	    "peer_mac", p->dcbx.peer_present ? json_string(mac) : json_null(),
 	    "ets", ets, "pfc", pfc, "app", app,
-	    "invalid_peer", (json_int_t)p->ds.invalid_peer,
+	    "invalid_peer", (json_int_t)p->dcbx.invalid_peer,
 	    "dcbx_tlvs", port_be_dcbx_silent(p) != NULL ?
 	    port_be_dcbx_silent(p) : "sent"));
 }

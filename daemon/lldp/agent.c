@@ -57,8 +57,8 @@ agent_new(const struct agent_env *env, int type)
 	a->ops = env->ops;
 	a->ctx = env->ctx;
 	a->ifname = env->ifname;
-	a->st = env->st;
-	a->rem = env->rem;
+	a->stats = env->stats;
+	a->rem_stats = env->rem_stats;
 	a->conf = env->conf;
 	a->type = type;
 	a->ttr = ev_timer_new(agent_ttr_fire, a);
@@ -85,7 +85,7 @@ agent_send(struct agent *a, bool shutdown)
 	a->ops->build_frame(a->ctx, a->type, &w, shutdown);
 	if (w.bad) {
 		/* Our own TLVs did not fit in 1500 octets (9.2.7.2). */
-		a->st[LLDP_STAT_LENGTH_ERRORS]++;
+		a->stats[LLDP_STAT_LENGTH_ERRORS]++;
 		log_warnx(LOG_SUB_LLDP, "%s: LLDPDU too long, not sent",
 		    a->ifname);
 		return;
@@ -95,7 +95,7 @@ agent_send(struct agent *a, bool shutdown)
 		    strerror(-rc));
 		return;
 	}
-	a->st[LLDP_STAT_FRAMES_OUT]++;
+	a->stats[LLDP_STAT_FRAMES_OUT]++;
 	log_debug(LOG_SUB_LLDP, "%s: sent %s%zu octets to %s",
 	    a->ifname, shutdown ? "shutdown LLDPDU, " : "", w.len,
 	    lldp_agent_name[a->type]);
@@ -334,11 +334,11 @@ agent_delete(struct agent *a, struct nbr *n, enum nbr_gone why)
 	agent_unlink(a, n);
 	if (why == NBR_GONE_AGED) {
 		agent_rem.ageouts++;
-		a->rem->ageouts++;
-		a->st[LLDP_STAT_AGEOUTS]++;
+		a->rem_stats->ageouts++;
+		a->stats[LLDP_STAT_AGEOUTS]++;
 	} else {
 		agent_rem.deletes++;
-		a->rem->deletes++;
+		a->rem_stats->deletes++;
 	}
 	agent_rem.last_change_ms = ev_now_ms();
 	a->ops->nbr_gone(a->ctx, a, n, why);
@@ -433,7 +433,7 @@ msap_peek(const uint8_t *pdu, size_t len)
 static void
 agent_rx_same(struct agent *a, struct nbr *n)
 {
-	uint64_t *st = a->st;
+	uint64_t *st = a->stats;
 
 	st[LLDP_STAT_FRAMES_IN]++;
 	st[LLDP_STAT_TLVS_DISCARDED] += n->tlvs_discarded;
@@ -467,7 +467,7 @@ agent_rx_new(struct agent *a, const struct lldp_frame *f,
 	if (a->n >= a->conf->max_neighbors) {
 		/* tooManyNeighbors (9.2.7.7.4): drop the newcomer. */
 		agent_rem.drops++;
-		a->rem->drops++;
+		a->rem_stats->drops++;
 		if (a->too_many_until_ms < now + (uint64_t)pdu->ttl * 1000)
 			a->too_many_until_ms = now + (uint64_t)pdu->ttl * 1000;
 		log_debug(LOG_SUB_LLDP, "%s: too many neighbours (%zu)",
@@ -491,7 +491,7 @@ agent_rx_new(struct agent *a, const struct lldp_frame *f,
 	if (++a->n > a->tabsz - a->tabsz / 4)
 		agent_grow(a);
 	agent_rem.inserts++;
-	a->rem->inserts++;
+	a->rem_stats->inserts++;
 	agent_rem.last_change_ms = now;
 	/* newNeighbor: fast transmission so the new peer learns us soon. */
 	agent_fast_start(a);
@@ -521,7 +521,7 @@ agent_rx(struct agent *a, const struct lldp_frame *f)
 		}
 	}
 	rc = lldp_decode(f->pdu, f->pdu_len, pdu);
-	lldp_stats_account(a->st, rc, pdu);
+	lldp_stats_account(a->stats, rc, pdu);
 	if (rc != LLDP_DEC_OK) {
 		log_debug(LOG_SUB_LLDP, "%s: frame discarded: %s",
 		    a->ifname, lldp_dec_str(rc));

@@ -77,8 +77,8 @@ struct agent_env {
 	const struct agent_ops	*ops;
 	void			*ctx;
 	const char		*ifname;	/* for the log */
-	uint64_t		*st;		/* LLDP_STAT__MAX counters */
-	struct agent_rem_stats	*rem;		/* the owner's share */
+	uint64_t		*stats;		/* LLDP_STAT__MAX counters */
+	struct agent_rem_stats	*rem_stats;	/* the owner's share */
 	const struct conf	*conf;		/* timers and limits, read at
 						   each use (reload) */
 };
@@ -87,8 +87,8 @@ struct agent {
 	const struct agent_ops	*ops;
 	void		*ctx;
 	const char	*ifname;
-	uint64_t	*st;
-	struct agent_rem_stats *rem;
+	uint64_t	*stats;
+	struct agent_rem_stats *rem_stats;
 	const struct conf *conf;
 	int		 type;		/* enum lldp_agent */
 	bool		 tx_on;		/* transmitting (admin and link) */

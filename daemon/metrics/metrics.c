@@ -64,9 +64,10 @@ static struct {
 	char			 listen[64];
 	unsigned int		 max_conns, timeout;
 	struct storm_rec	*storms;
+	struct dcbxd		*d;		/* whose bus we follow */
 	bool			 subscribed;
 	uint64_t		 scrapes, not_found;
-} mx;
+} exporter;
 
 /* ------------------------------------------------------------ output */
 
@@ -133,7 +134,7 @@ fam_mode(FILE *f, const char *n, const struct mport *m)
 
 	for (i = DCBX_MODE_NONE; i <= DCBX_MODE_CEE; i++) {
 		snprintf(ex, sizeof(ex), ",mode=\"%s\"", dcbx_mode_name[i]);
-		put(f, n, m, ex, m->p->ds.active == (enum dcbx_mode)i);
+		put(f, n, m, ex, m->p->dcbx.active == (enum dcbx_mode)i);
 	}
 }
 
@@ -148,14 +149,14 @@ fam_status(FILE *f, const char *n, const struct mport *m)
 			snprintf(ex, sizeof(ex), ",feature=\"%s\",status=\"%s\"",
 			    dcbx_feature_name[ft], dcbx_status_name[st]);
 			put(f, n, m, ex,
-			    m->p->ds.feat[ft].status == (enum dcbx_status)st);
+			    m->p->dcbx.feat[ft].status == (enum dcbx_status)st);
 		}
 }
 
 static void
 fam_invalid_peer(FILE *f, const char *n, const struct mport *m)
 {
-	put(f, n, m, "", m->p->ds.invalid_peer);
+	put(f, n, m, "", m->p->dcbx.invalid_peer);
 }
 
 static void
@@ -164,7 +165,7 @@ fam_pfc_enabled(FILE *f, const char *n, const struct mport *m)
 	int i;
 
 	for (i = 0; i < DCB_NPRIO; i++)
-		put_prio(f, n, m, i, "", (m->p->ds.oper.pfc.pfc_en >> i) & 1);
+		put_prio(f, n, m, i, "", (m->p->dcbx.oper.pfc.pfc_en >> i) & 1);
 }
 
 static void
@@ -193,7 +194,7 @@ fam_ets_bw(FILE *f, const char *n, const struct mport *m)
 
 	for (i = 0; i < DCB_NTC; i++) {
 		snprintf(ex, sizeof(ex), ",tc=\"%d\"", i);
-		put(f, n, m, ex, m->p->ds.oper.ets.tc_bw[i]);
+		put(f, n, m, ex, m->p->dcbx.oper.ets.tc_bw[i]);
 	}
 }
 
@@ -203,7 +204,7 @@ fam_prio_tc(FILE *f, const char *n, const struct mport *m)
 	int i;
 
 	for (i = 0; i < DCB_NPRIO; i++)
-		put_prio(f, n, m, i, "", m->p->ds.oper.ets.prio_tc[i]);
+		put_prio(f, n, m, i, "", m->p->dcbx.oper.ets.prio_tc[i]);
 }
 
 /* ------------------------------------------------------------- LLDP */
@@ -224,13 +225,13 @@ fam_lldp_frames(FILE *f, const char *n, const struct mport *m)
 	size_t i;
 
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		put(f, n, m, rows[i].labels, m->p->st[rows[i].st]);
+		put(f, n, m, rows[i].labels, m->p->lldp_stats[rows[i].st]);
 }
 
 static void
 fam_lldp_ageouts(FILE *f, const char *n, const struct mport *m)
 {
-	put(f, n, m, "", m->p->st[LLDP_STAT_AGEOUTS]);
+	put(f, n, m, "", m->p->lldp_stats[LLDP_STAT_AGEOUTS]);
 }
 
 static void
@@ -246,7 +247,7 @@ fam_backend(FILE *f, const char *n, const struct mport *m)
 {
 	static const char *const kinds[] = { "none", "readonly", "dcbnl",
 	    "engine" };
-	const char *cur = m->p->be_open ? m->p->be.ops->name : "none";
+	const char *cur = m->p->backend_open ? m->p->backend.ops->name : "none";
 	char ex[48];
 	size_t i;
 
@@ -259,13 +260,13 @@ fam_backend(FILE *f, const char *n, const struct mport *m)
 static void
 fam_backend_errors(FILE *f, const char *n, const struct mport *m)
 {
-	put(f, n, m, "", m->p->be_open ? m->p->be.errors : 0);
+	put(f, n, m, "", m->p->backend_open ? m->p->backend.errors : 0);
 }
 
 static void
 fam_backend_applies(FILE *f, const char *n, const struct mport *m)
 {
-	put(f, n, m, "", m->p->be_open ? m->p->be.applies : 0);
+	put(f, n, m, "", m->p->backend_open ? m->p->backend.applies : 0);
 }
 
 static void
@@ -395,14 +396,14 @@ storm_find(const char *ifname, bool create)
 {
 	struct storm_rec *r;
 
-	for (r = mx.storms; r != NULL; r = r->next)
+	for (r = exporter.storms; r != NULL; r = r->next)
 		if (strcmp(r->ifname, ifname) == 0)
 			return (r);
 	if (!create || (r = calloc(1, sizeof(*r))) == NULL)
 		return (NULL);
 	snprintf(r->ifname, sizeof(r->ifname), "%s", ifname);
-	r->next = mx.storms;
-	mx.storms = r;
+	r->next = exporter.storms;
+	exporter.storms = r;
 	return (r);
 }
 
@@ -483,13 +484,13 @@ g_http(FILE *f, const char *n, int which)
 	uint64_t v[5];
 
 	memset(&st, 0, sizeof(st));
-	if (mx.http != NULL)
-		ev_http_stats(mx.http, &st);
+	if (exporter.http != NULL)
+		ev_http_stats(exporter.http, &st);
 	v[0] = st.accepted;
 	v[1] = st.open;
 	v[2] = st.paused;
-	v[3] = mx.not_found;
-	v[4] = mx.scrapes;
+	v[3] = exporter.not_found;
+	v[4] = exporter.scrapes;
 	fprintf(f, "%s %llu\n", n, (unsigned long long)v[which]);
 }
 
@@ -625,7 +626,7 @@ metrics_http(const char *path, struct ev_http_reply *r, void *arg)
 
 	(void)arg;
 	if (strcmp(path, "/metrics") == 0) {
-		mx.scrapes++;
+		exporter.scrapes++;
 		r->body = metrics_render(&r->len);
 		r->status = r->body != NULL ? 200 : 500;
 		r->ctype = "text/plain; version=0.0.4; charset=utf-8";
@@ -635,7 +636,7 @@ metrics_http(const char *path, struct ev_http_reply *r, void *arg)
 		r->status = 200;
 		r->ctype = "text/html; charset=utf-8";
 	} else {
-		mx.not_found++;
+		exporter.not_found++;
 		r->status = 404;
 		r->body = strdup("not found: try /metrics\n");
 		r->len = r->body != NULL ? strlen(r->body) : 0;
@@ -645,9 +646,9 @@ metrics_http(const char *path, struct ev_http_reply *r, void *arg)
 static void
 metrics_close(void)
 {
-	ev_http_free(mx.http);
-	mx.http = NULL;
-	mx.listen[0] = '\0';
+	ev_http_free(exporter.http);
+	exporter.http = NULL;
+	exporter.listen[0] = '\0';
 }
 
 static void
@@ -658,8 +659,8 @@ metrics_limits(const struct conf *c, struct ev_http_limits *l)
 	l->max_body = 0;
 	l->timeout_s = c->metrics_timeout;
 	l->max_conns = c->metrics_max_conns;
-	mx.max_conns = c->metrics_max_conns;
-	mx.timeout = c->metrics_timeout;
+	exporter.max_conns = c->metrics_max_conns;
+	exporter.timeout = c->metrics_timeout;
 }
 
 static int
@@ -677,23 +678,26 @@ metrics_open(const struct conf *c)
 		return (-EINVAL);
 	}
 	metrics_limits(c, &l);
-	if ((mx.http = ev_http_new(addr, port, &l, metrics_http, NULL,
+	if ((exporter.http = ev_http_new(addr, port, &l, metrics_http, NULL,
 	    &err)) == NULL) {
 		log_warnx(LOG_SUB_CTL, "metrics listen %s: %s",
 		    c->metrics_listen, strerror(-err));
 		return (err);
 	}
-	snprintf(mx.listen, sizeof(mx.listen), "%s", c->metrics_listen);
-	log_info(LOG_SUB_CTL, "metrics on http://%s/metrics", mx.listen);
+	snprintf(exporter.listen, sizeof(exporter.listen), "%s", c->metrics_listen);
+	log_info(LOG_SUB_CTL, "metrics on http://%s/metrics", exporter.listen);
 	return (0);
 }
 
 int
-metrics_init(const struct conf *c)
+metrics_init(struct dcbxd *d)
 {
-	if (!mx.subscribed &&
-	    notify_subscribe(&dx.nf, metrics_note, NULL) == 0)
-		mx.subscribed = true;
+	const struct conf *c = &d->conf;
+
+	exporter.d = d;
+	if (!exporter.subscribed &&
+	    notify_subscribe(&d->bus, metrics_note, NULL) == 0)
+		exporter.subscribed = true;
 	if (c->metrics_listen[0] == '\0')
 		return (0);
 	return (metrics_open(c));
@@ -709,13 +713,13 @@ metrics_reconf(const struct conf *c)
 {
 	struct ev_http_limits l;
 
-	if (strcmp(c->metrics_listen, mx.listen) == 0) {
-		if (mx.http != NULL && (c->metrics_max_conns != mx.max_conns ||
-		    c->metrics_timeout != mx.timeout)) {
+	if (strcmp(c->metrics_listen, exporter.listen) == 0) {
+		if (exporter.http != NULL && (c->metrics_max_conns != exporter.max_conns ||
+		    c->metrics_timeout != exporter.timeout)) {
 			metrics_limits(c, &l);
-			ev_http_set_limits(mx.http, &l);
+			ev_http_set_limits(exporter.http, &l);
 			log_info(LOG_SUB_CTL, "metrics: at most %u connections, "
-			    "timeout %u s", mx.max_conns, mx.timeout);
+			    "timeout %u s", exporter.max_conns, exporter.timeout);
 		}
 		return;
 	}
@@ -730,11 +734,11 @@ metrics_fini(void)
 	struct storm_rec *r;
 
 	metrics_close();
-	if (mx.subscribed)
-		notify_unsubscribe(&dx.nf, metrics_note, NULL);
-	mx.subscribed = false;
-	while ((r = mx.storms) != NULL) {
-		mx.storms = r->next;
+	if (exporter.subscribed)
+		notify_unsubscribe(&exporter.d->bus, metrics_note, NULL);
+	exporter.subscribed = false;
+	while ((r = exporter.storms) != NULL) {
+		exporter.storms = r->next;
 		free(r);
 	}
 }

@@ -19,9 +19,10 @@
 #include <stdint.h>
 
 struct conf;
+struct dcbxd;
 
-/* Subscribe to the notifier and open the listener if the config has one. */
-int	metrics_init(const struct conf *);
+/* Subscribe to d's event bus and open the listener if d's config has one. */
+int	metrics_init(struct dcbxd *d);
 /* After a reload: reopen the listener when its settings changed. */
 void	metrics_reconf(const struct conf *);
 void	metrics_fini(void);

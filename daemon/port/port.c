@@ -43,7 +43,7 @@ static unsigned int	 port_gen;
 void
 port_note(struct port *p, enum note_type t)
 {
-	notify_port(&p->daemon->nf, t, p);
+	notify_port(&p->daemon->bus, t, p);
 }
 
 void
@@ -145,12 +145,12 @@ port_unlink(struct port *p)
 void
 port_apply_state(struct port *p)
 {
-	enum conf_admin st = p->cp.admin_status;
+	enum conf_admin st = p->conf.admin_status;
 	bool tx = p->up && (st == CONF_ADMIN_RXTX || st == CONF_ADMIN_TX);
 	bool rx = p->up && (st == CONF_ADMIN_RXTX || st == CONF_ADMIN_RX);
 	/* The firmware's own agent speaks on the nearest-bridge address. */
 	bool fw_rx_only = port_be_dcbx_silent(p) != NULL &&
-	    p->cp.firmware_dcbx == CONF_FW_RX_ONLY;
+	    p->conf.firmware_dcbx == CONF_FW_RX_ONLY;
 	int i;
 
 	for (i = 0; i < LLDP_AGENT__MAX; i++)
@@ -182,7 +182,8 @@ port_set_agents(struct port *p, uint8_t agents)
 {
 	struct agent_env env = {
 		.ops = &port_agent_ops, .ctx = p, .ifname = p->ifname,
-		.st = p->st, .rem = &p->rem, .conf = &p->daemon->conf,
+		.stats = p->lldp_stats, .rem_stats = &p->rem_stats,
+		.conf = &p->daemon->conf,
 	};
 	uint8_t old = 0;
 	int i, rc;
@@ -216,9 +217,9 @@ port_free(struct port *p, bool shutdown_pdu)
 	for (i = 0; i < LLDP_AGENT__MAX; i++)
 		agent_free(p->agent[i], shutdown_pdu && p->up);
 	port_be_stop(p);
-	if (p->be_open)
-		backend_close(&p->be);
-	ev_io_free(p->io);
+	if (p->backend_open)
+		backend_close(&p->backend);
+	ev_io_free(p->rx_io);
 	port_ring_close(p);
 	ev_timer_free(p->ring_timer);
 	sock_close(p->fd);
@@ -244,21 +245,21 @@ port_destroy(struct port *p, bool shutdown_pdu)
 static void
 port_backend_open(struct port *p)
 {
-	if (p->be_open)
-		backend_close(&p->be);
+	if (p->backend_open)
+		backend_close(&p->backend);
 	p->host_ifindex = 0;
 	port_be_reset(p);
-	p->be_open = port_be_open(p, &p->cp, p->daemon->read_only) == 0;
-	if (p->be_open)
+	p->backend_open = port_be_open(p, &p->conf, p->daemon->read_only) == 0;
+	if (p->backend_open)
 		log_info(LOG_SUB_DCBX, "%s: backend %s (%s)", p->ifname,
-		    p->be.ops->name, p->be.why);
+		    p->backend.ops->name, p->backend.why);
 	/*
 	 * The engine's TAP is ours: remember it by ifindex (its name can be
 	 * anything, and another interface may be named like it) before its
 	 * RTM_NEWLINK reaches port_link(), which runs in a later loop turn.
 	 */
-	if (p->be_open && p->be.kind == BACKEND_ENGINE)
-		p->host_ifindex = (int)if_nametoindex(p->cp.engine.tap);
+	if (p->backend_open && p->backend.kind == BACKEND_ENGINE)
+		p->host_ifindex = (int)if_nametoindex(p->conf.engine.tap);
 	port_dcbx_tx_changed(p);
 }
 
@@ -273,7 +274,7 @@ port_backend_reopen(struct port *p, const char *why)
 	log_info(LOG_SUB_DCBX, "%s: %s: reopening the backend", p->ifname,
 	    why);
 	port_backend_open(p);
-	if (p->be_open)
+	if (p->backend_open)
 		port_apply_oper(p);
 }
 
@@ -310,14 +311,14 @@ port_create(const struct link_info *li, const struct conf_port *cp)
 	memcpy(p->ifname, li->ifname, sizeof(p->ifname));
 	memcpy(p->mac, li->mac, 6);
 	p->mtu = li->mtu;
-	p->cp = *cp;
+	p->conf = *cp;
 	p->daemon = port_daemon;
 	if (!p->daemon->has_chassis) {
 		/* The first port's MAC names the chassis for our lifetime. */
 		memcpy(p->daemon->chassis_mac, li->mac, 6);
 		p->daemon->has_chassis = true;
 	}
-	if ((p->io = ev_io_new(fd, port_readable, p)) == NULL ||
+	if ((p->rx_io = ev_io_new(fd, port_readable, p)) == NULL ||
 	    port_be_start(p) < 0 || port_set_agents(p, cp->agents) < 0) {
 		port_free(p, false);
 		return (NULL);
@@ -365,9 +366,9 @@ port_conf_engine_equal(const struct conf_port *a, const struct conf_port *b)
 static void
 port_apply_conf(struct port *p, const struct conf_port *cp)
 {
-	struct conf_port old = p->cp;
+	struct conf_port old = p->conf;
 
-	p->cp = *cp;
+	p->conf = *cp;
 	if (old.agents != cp->agents) {
 		if (port_set_agents(p, cp->agents) < 0)
 			log_warnx(LOG_SUB_LLDP, "%s: agents: out of memory",
@@ -379,7 +380,7 @@ port_apply_conf(struct port *p, const struct conf_port *cp)
 		port_backend_open(p);
 		port_dcbx_reconf(p);
 	} else if (!port_conf_engine_equal(&old, cp) &&
-	    ((p->be_open && p->be.kind == BACKEND_ENGINE) ||
+	    ((p->backend_open && p->backend.kind == BACKEND_ENGINE) ||
 	    old.has_engine != cp->has_engine))
 		port_backend_reopen(p, "engine settings changed");
 	if (!port_conf_dcbx_equal(&old, cp)) {
@@ -394,6 +395,13 @@ port_apply_conf(struct port *p, const struct conf_port *cp)
 static void
 port_update(struct port *p, const struct link_info *li)
 {
+	/*
+	 * Up on an LLDPDU while the kernel still says "no carrier": a
+	 * re-read of every link (reload, lost notifications) reads that
+	 * same old "no carrier", which the LLDPDU has already overruled.
+	 * Only the kernel's own report of a change takes the port down.
+	 */
+	bool up = li->up || (p->up_by_rx && li->dumped);
 	bool changed = false;
 
 	if (strcmp(p->ifname, li->ifname) != 0) {
@@ -412,23 +420,27 @@ port_update(struct port *p, const struct link_info *li)
 		p->mtu = li->mtu;
 		changed = true;
 		/* The engine and its TAP run at the link's MTU unless set. */
-		if (mtu && p->cp.mtu == 0 && p->be_open &&
-		    p->be.kind == BACKEND_ENGINE)
+		if (mtu && p->conf.mtu == 0 && p->backend_open &&
+		    p->backend.kind == BACKEND_ENGINE)
 			port_backend_reopen(p, "link MTU changed");
 	}
-	if (changed || (li->up && !p->up))
+	if (!li->up && up)
+		log_debug(LOG_SUB_LINK, "%s: re-read as down, but up on an "
+		    "LLDPDU since the kernel's last report: stays up",
+		    p->ifname);
+	if (changed || (up && !p->up))
 		port_dcbx_link(p);
-	if (p->up != li->up) {
+	if (p->up != up) {
 		log_info(LOG_SUB_LINK, "%s: link %s", p->ifname,
-		    li->up ? "up" : "down");
-		p->up = li->up;
+		    up ? "up" : "down");
+		p->up = up;
 		p->up_by_rx = false;
 		/*
 		 * Down, nothing arrives; up again, the kernel has re-linked
 		 * the fanout group's members, perhaps in another order than
 		 * the steering program counts on.  Either way: no ring.
 		 */
-		port_ring_off(p, li->up ? "link up" : "link down");
+		port_ring_off(p, up ? "link up" : "link down");
 		port_apply_state(p);
 		port_note(p, NOTE_LINK);
 	} else if (changed || (li->up && p->up_by_rx)) {
@@ -439,10 +451,11 @@ port_update(struct port *p, const struct link_info *li)
 		 * what was sent met the noop qdisc, which drops silently.
 		 * Send again now that it is up.
 		 */
-		if (p->up_by_rx)
+		if (p->up_by_rx && li->up) {
 			log_debug(LOG_SUB_LINK, "%s: the kernel reports the "
 			    "link up: send again", p->ifname);
-		p->up_by_rx = false;
+			p->up_by_rx = false;
+		}
 		port_local_change(p);
 	}
 }
@@ -454,8 +467,8 @@ port_is_own_tap(const char *ifname)
 	struct port *p;
 
 	for (p = port_list; p != NULL; p = p->next)
-		if (p->cp.has_engine || p->cp.backend == CONF_BACKEND_ENGINE)
-			if (strcmp(p->cp.engine.tap, ifname) == 0)
+		if (p->conf.has_engine || p->conf.backend == CONF_BACKEND_ENGINE)
+			if (strcmp(p->conf.engine.tap, ifname) == 0)
 				return true;
 	return false;
 }
@@ -562,7 +575,7 @@ port_link(const struct link_info *li, bool present, void *arg)
 		port_update(p, li);
 		port_apply_conf(p, &cp);
 	}
-	p->seen = port_gen;
+	p->link_gen = port_gen;
 }
 
 void
@@ -573,7 +586,7 @@ port_sweep(void *arg)
 	(void)arg;
 	for (p = port_list; p != NULL; p = next) {
 		next = p->next;
-		if (p->seen != port_gen)
+		if (p->link_gen != port_gen)
 			port_destroy(p, false);
 	}
 	port_gen++;
@@ -643,9 +656,9 @@ port_set_admin(struct port *p, const struct dcb_config *adm, char *err,
 		    why.buf : dcb_strerror(rc));
 		return (-EINVAL);
 	}
-	if (dcb_config_equal(&p->cp.admin, adm) && p->cp.admin.has == adm->has)
+	if (dcb_config_equal(&p->conf.admin, adm) && p->conf.admin.has == adm->has)
 		return (0);
-	p->cp.admin = *adm;
+	p->conf.admin = *adm;
 	log_info(LOG_SUB_DCBX, "%s: admin policy set at run time", p->ifname);
 	port_dcbx_reconf(p);
 	return (0);

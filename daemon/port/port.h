@@ -35,11 +35,11 @@ struct port {
 	bool		 up_by_rx;	/* up on an LLDPDU, not yet by the kernel */
 	bool		 addr_dirty;	/* an address changed: resend (port.c) */
 	unsigned int	 mtu;
-	unsigned int	 seen;		/* link resync generation */
-	struct conf_port cp;		/* the settings that apply */
+	unsigned int	 link_gen;	/* link resync generation */
+	struct conf_port conf;		/* the settings that apply */
 	struct dcbxd	*daemon;	/* config, chassis ID, event bus */
 	int		 fd;
-	struct ev_io	*io;
+	struct ev_io	*rx_io;
 	struct rx_policy rxp;		/* moderation, ring switching */
 	/* DCBX change log lines this second (port.c port_dcbx_log_ok()). */
 	uint64_t	 dcbx_log_s;
@@ -54,33 +54,33 @@ struct port {
 	uint64_t	 rx_floods;	/* times the ring was attached */
 	uint64_t	 rx_drops;	/* frames the kernel dropped, summed */
 	struct agent	*agent[LLDP_AGENT__MAX];
-	uint64_t	 st[LLDP_STAT__MAX];	/* 802.1AB statistics */
-	struct agent_rem_stats rem;		/* this port's share */
+	uint64_t	 lldp_stats[LLDP_STAT__MAX]; /* 802.1AB statistics */
+	struct agent_rem_stats rem_stats;	/* this port's share */
 	/* DCBX runs on the nearest-bridge agent only (PROTOCOLS.md A). */
-	struct dcbx_local dl;
-	struct dcbx_state ds;
-	struct backend	 be;
-	bool		 be_open;
+	struct dcbx_local dcbx_local;
+	struct dcbx_state dcbx;
+	struct backend	 backend;
+	bool		 backend_open;
 	int		 host_ifindex;	/* the engine's TAP (ours), or 0 */
 	/* Backend upkeep (port_be.c). */
-	struct ev_timer	*be_retry;	/* next try of a failed apply */
-	unsigned int	 be_attempt;	/* failed tries in a row */
-	uint64_t	 be_retry_at_ms; /* its deadline, 0: none pending */
+	struct ev_timer	*retry_timer;	/* next try of a failed apply */
+	unsigned int	 retry_attempt;	/* failed tries in a row */
+	uint64_t	 retry_at_ms;	/* its deadline, 0: none pending */
 	uint64_t	 nic_changes;	/* DCB config changed by others */
 	bool		 dcbx_silent;	/* port_be_dcbx_silent() != NULL, as
 					   port_dcbx_tx_changed() last saw */
 	struct ev_timer	*stats_timer;
-	struct backend_stats pfc;	/* PFC counters, last sample */
-	uint64_t	 pfc_ms;	/* when sampled, 0: never */
+	struct backend_stats pfc_stats;	/* PFC counters, last sample */
+	uint64_t	 pfc_stats_ms;	/* when sampled, 0: never */
 	uint64_t	 pfc_samples;
-	/* The sample before p->pfc (zeros when this backend opened): what
+	/* The sample before p->pfc_stats (zeros when this backend opened): what
 	 * doctor's "rising" checks compare with, the same for every client
 	 * and owned by the port. */
 	struct backend_stats pfc_base;
 	bool		 pfc_rebase;	/* a backend opened: base is zeros */
 	/* PFC watchdog (pfcwd.c): its state, and on a NIC the priorities
 	 * whose PFC it has turned off (an override of what is applied). */
-	struct pfcwd_port *wd;
+	struct pfcwd_port *watchdog;
 	uint8_t		 pfcwd_off;
 };
 
@@ -98,20 +98,20 @@ void	port_be_result(struct port *, int rc);
 /*
  * Why our DCBX TLVs are not sent on p, or NULL when they are: the NIC's
  * firmware runs DCBX (LLD_MANAGED), and two DCBX speakers on one link
- * look like multiple peers to the switch.  p->cp.firmware_dcbx then says
+ * look like multiple peers to the switch.  p->conf.firmware_dcbx then says
  * whether we still send basic LLDP or only receive.
  */
 const char *port_be_dcbx_silent(const struct port *);
 /*
  * The port's PFC counters now, for a query (metrics, doctor): the pause
- * engine's published snapshot, else the last dcbnl sample (p->pfc); and
+ * engine's published snapshot, else the last dcbnl sample (p->pfc_stats); and
  * for the engine its show() (a new reference), else NULL.
  */
 struct json_t *port_be_counters(const struct port *, struct backend_stats *);
 /* port.c: that answer may have changed (backend opened, GDCBX changed). */
 void	port_dcbx_tx_changed(struct port *);
 /*
- * Open p->be for settings cp: its engine events become NOTE_ENGINE, a NIC
+ * Open p->backend for settings cp: its engine events become NOTE_ENGINE, a NIC
  * changed by others is re-applied and reported (NOTE_NIC_CHANGED).
  * port_be_env() is that environment, for a backend opened otherwise.
  */

@@ -36,7 +36,7 @@ port_be_post(struct port *p, enum note_type t, int err, int cmd,
 	struct note n = { .type = t, .port = p, .backend = { .err = err,
 	    .changes = p->nic_changes, .restored = restored, .cmd = cmd } };
 
-	notify_post(&p->daemon->nf, &n);
+	notify_post(&p->daemon->bus, &n);
 }
 
 unsigned int	port_be_stats_ms = PORT_BE_STATS_MS;
@@ -44,7 +44,7 @@ unsigned int	port_be_stats_ms = PORT_BE_STATS_MS;
 int
 port_be_start(struct port *p)
 {
-	if ((p->be_retry = ev_timer_new(port_be_retry_fire, p)) == NULL ||
+	if ((p->retry_timer = ev_timer_new(port_be_retry_fire, p)) == NULL ||
 	    (p->stats_timer = ev_timer_new(port_be_stats_fire, p)) == NULL)
 		return (-ENOMEM);
 	/*
@@ -58,11 +58,11 @@ port_be_start(struct port *p)
 void
 port_be_stop(struct port *p)
 {
-	ev_timer_free(p->be_retry);
+	ev_timer_free(p->retry_timer);
 	ev_timer_free(p->stats_timer);
-	p->be_retry = p->stats_timer = NULL;
-	p->be_attempt = 0;
-	p->be_retry_at_ms = 0;
+	p->retry_timer = p->stats_timer = NULL;
+	p->retry_attempt = 0;
+	p->retry_at_ms = 0;
 }
 
 /* An engine event from the port's backend (backend.h). */
@@ -73,7 +73,7 @@ port_be_event(void *arg, int kind, int prio, int err)
 	struct note n = { .type = NOTE_ENGINE, .port = p, .engine = {
 	    .kind = kind, .prio = prio, .err = err } };
 
-	notify_post(&p->daemon->nf, &n);
+	notify_post(&p->daemon->bus, &n);
 }
 
 int
@@ -82,7 +82,7 @@ port_be_open(struct port *p, const struct conf_port *cp, bool read_only)
 	struct backend_env env;
 
 	port_be_env(p, &env, read_only);
-	return (backend_open(&p->be, p->ifname, cp, &env));
+	return (backend_open(&p->backend, p->ifname, cp, &env));
 }
 
 static void	port_be_nic_changed(void *, int);
@@ -103,12 +103,12 @@ port_be_counters(const struct port *cp, struct backend_stats *pfc)
 {
 	struct port *p = (struct port *)(uintptr_t)cp;
 
-	*pfc = p->pfc;
-	if (!p->be_open || p->be.kind != BACKEND_ENGINE)
+	*pfc = p->pfc_stats;
+	if (!p->backend_open || p->backend.kind != BACKEND_ENGINE)
 		return (NULL);
-	if (p->be.ops->stats != NULL)
-		(void)p->be.ops->stats(&p->be, pfc);
-	return (p->be.ops->show != NULL ? p->be.ops->show(&p->be) : NULL);
+	if (p->backend.ops->stats != NULL)
+		(void)p->backend.ops->stats(&p->backend, pfc);
+	return (p->backend.ops->show != NULL ? p->backend.ops->show(&p->backend) : NULL);
 }
 
 /* ------------------------------------------------------------ retries */
@@ -116,10 +116,10 @@ port_be_counters(const struct port *cp, struct backend_stats *pfc)
 void
 port_be_reset(struct port *p)
 {
-	if (p->be_retry != NULL)
-		ev_timer_stop(p->be_retry);
-	p->be_attempt = 0;
-	p->be_retry_at_ms = 0;
+	if (p->retry_timer != NULL)
+		ev_timer_stop(p->retry_timer);
+	p->retry_attempt = 0;
+	p->retry_at_ms = 0;
 	/* A backend is about to be (re)opened: sample it once back in the
 	 * loop; its counters start at zero, and so does doctor's base. */
 	p->pfc_rebase = true;
@@ -130,13 +130,13 @@ port_be_reset(struct port *p)
 static unsigned int
 port_be_delay_ms(const struct port *p, int rc)
 {
-	return (dcbnl_retry_delay_ms(rc, p->be_attempt));
+	return (dcbnl_retry_delay_ms(rc, p->retry_attempt));
 }
 
 static enum backend_dcbx
 port_be_version(const struct port *p)
 {
-	return (p->ds.active == DCBX_MODE_CEE ? BACKEND_DCBX_CEE :
+	return (p->dcbx.active == DCBX_MODE_CEE ? BACKEND_DCBX_CEE :
 	    BACKEND_DCBX_IEEE);
 }
 
@@ -147,20 +147,20 @@ port_be_version(const struct port *p)
 static void
 port_be_fallback(struct port *p, int rc)
 {
-	struct conf_port ro = p->cp;
-	char why[sizeof(p->be.why)];
+	struct conf_port ro = p->conf;
+	char why[sizeof(p->backend.why)];
 
 	snprintf(why, sizeof(why), "%s refused the config (%s): read-only",
-	    p->be.ops->name, strerror(-rc));
+	    p->backend.ops->name, strerror(-rc));
 	log_warnx(LOG_SUB_DCBX, "%s: %s", p->ifname, why);
-	backend_close(&p->be);
+	backend_close(&p->backend);
 	ro.backend = CONF_BACKEND_READONLY;
-	p->be_open = port_be_open(p, &ro, true) == 0;
-	if (!p->be_open)
+	p->backend_open = port_be_open(p, &ro, true) == 0;
+	if (!p->backend_open)
 		return;
-	snprintf(p->be.why, sizeof(p->be.why), "%s", why);
+	snprintf(p->backend.why, sizeof(p->backend.why), "%s", why);
 	p->pfcwd_off = 0;	/* read-only: nothing to override */
-	(void)backend_apply(&p->be, &p->ds.oper, port_be_version(p));
+	(void)backend_apply(&p->backend, &p->dcbx.oper, port_be_version(p));
 	port_dcbx_tx_changed(p);
 }
 
@@ -170,17 +170,17 @@ port_be_result(struct port *p, int rc)
 	unsigned int ms;
 
 	if (rc == 0) {
-		bool was_failing = p->be_attempt > 0;
+		bool was_failing = p->retry_attempt > 0;
 
 		if (was_failing)
 			log_info(LOG_SUB_DCBX, "%s: backend accepted the config "
-			    "after %u retries", p->ifname, p->be_attempt);
+			    "after %u retries", p->ifname, p->retry_attempt);
 		/*
 		 * The error stayed for show-ports while retrying; a backend
 		 * that does not clear it itself must not leave it stale.
 		 */
-		p->be.err = 0;
-		p->be.error[0] = '\0';
+		p->backend.err = 0;
+		p->backend.error[0] = '\0';
 		port_be_reset(p);
 		if (was_failing)	/* SNMP clears its condition */
 			port_be_post(p, NOTE_BACKEND_ERROR, 0, 0, false);
@@ -191,14 +191,14 @@ port_be_result(struct port *p, int rc)
 		port_be_fallback(p, rc);
 		return;
 	}
-	if (p->be_retry == NULL)
+	if (p->retry_timer == NULL)
 		return;
-	p->be.err = rc;
-	p->be_retry_at_ms = ev_now_ms() + ms;
-	ev_timer_arm(p->be_retry, ms);
+	p->backend.err = rc;
+	p->retry_at_ms = ev_now_ms() + ms;
+	ev_timer_arm(p->retry_timer, ms);
 	log_info(LOG_SUB_DCBX, "%s: retry %u in %u ms", p->ifname,
-	    p->be_attempt + 1, ms);
-	p->be_attempt++;
+	    p->retry_attempt + 1, ms);
+	p->retry_attempt++;
 }
 
 /*
@@ -210,8 +210,8 @@ static const struct dcb_config *
 port_be_want(const struct port *p, struct dcb_config *buf)
 {
 	if (p->pfcwd_off == 0)
-		return (&p->ds.oper);
-	*buf = p->ds.oper;
+		return (&p->dcbx.oper);
+	*buf = p->dcbx.oper;
 	buf->pfc.pfc_en &= (uint8_t)~p->pfcwd_off;
 	return (buf);
 }
@@ -223,13 +223,13 @@ port_be_apply(struct port *p)
 	struct dcb_config buf;
 	int rc;
 
-	if (!p->be_open)
+	if (!p->backend_open)
 		return (0);
-	rc = backend_apply(&p->be, port_be_want(p, &buf),
+	rc = backend_apply(&p->backend, port_be_want(p, &buf),
 	    port_be_version(p));
 	if (rc < 0) {
 		log_warnx(LOG_SUB_DCBX, "%s: %s backend refused the config: %s",
-		    p->ifname, p->be.ops->name, p->be.error);
+		    p->ifname, p->backend.ops->name, p->backend.error);
 		port_be_post(p, NOTE_BACKEND_ERROR, rc, 0, false);
 	}
 	port_be_result(p, rc);
@@ -261,7 +261,7 @@ port_be_retry_fire(void *arg)
 {
 	struct port *p = arg;
 
-	p->be_retry_at_ms = 0;
+	p->retry_at_ms = 0;
 	port_apply_oper(p);
 }
 
@@ -279,17 +279,17 @@ port_be_stats_fire(void *arg)
 	 * thousand idle ports must not wake the daemon for nothing.
 	 * port_be_reset() arms it again when another backend is opened.
 	 */
-	if (!p->be_open || p->be.ops == NULL || p->be.ops->stats == NULL)
+	if (!p->backend_open || p->backend.ops == NULL || p->backend.ops->stats == NULL)
 		return;
 	memset(&bs, 0, sizeof(bs));
-	if ((rc = p->be.ops->stats(&p->be, &bs)) == 0) {
+	if ((rc = p->backend.ops->stats(&p->backend, &bs)) == 0) {
 		if (p->pfc_rebase)
 			memset(&p->pfc_base, 0, sizeof(p->pfc_base));
 		else
-			p->pfc_base = p->pfc;
+			p->pfc_base = p->pfc_stats;
 		p->pfc_rebase = false;
-		p->pfc = bs;
-		p->pfc_ms = ev_now_ms();
+		p->pfc_stats = bs;
+		p->pfc_stats_ms = ev_now_ms();
 		p->pfc_samples++;
 	} else
 		log_debug(LOG_SUB_DCBX, "%s: PFC counters: %s", p->ifname,
@@ -303,9 +303,9 @@ port_be_stats_fire(void *arg)
 const char *
 port_be_dcbx_silent(const struct port *p)
 {
-	if (!p->be_open || !p->be.firmware)
+	if (!p->backend_open || !p->backend.firmware)
 		return (NULL);
-	return (p->cp.firmware_dcbx == CONF_FW_RX_ONLY ?
+	return (p->conf.firmware_dcbx == CONF_FW_RX_ONLY ?
 	    "the NIC's firmware runs DCBX (LLD_MANAGED): receiving only "
 	    "(firmware-dcbx = rx-only)" :
 	    "the NIC's firmware runs DCBX (LLD_MANAGED): basic LLDP only, "
@@ -332,13 +332,13 @@ static void
 port_be_nic_changed(void *arg, int cmd)
 {
 	struct port *p = arg;
-	uint64_t w = p->be.writes;
+	uint64_t w = p->backend.writes;
 	int rc;
 
 	/* The firmware may have taken DCBX over or given it back. */
 	port_dcbx_tx_changed(p);
 	rc = port_be_apply(p);
-	if (p->be_open && p->be.writes > w)
+	if (p->backend_open && p->backend.writes > w)
 		port_be_report(p, (uint8_t)cmd, rc == 0);
 }
 
@@ -346,9 +346,9 @@ port_be_nic_changed(void *arg, int cmd)
 void
 port_be_unowned(void *arg, const char *ifname, uint8_t cmd)
 {
-	const struct port_lookup *lk = arg;
+	const struct port_lookup *lookup = arg;
 	struct port *p;
 
-	if ((p = lk->find(ifname)) != NULL)
+	if ((p = lookup->find(ifname)) != NULL)
 		port_be_report(p, cmd, false);
 }

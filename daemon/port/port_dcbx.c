@@ -28,7 +28,7 @@ port_note_nbr(struct port *p, enum note_type t, struct agent *a,
 	struct note no = { .type = t, .port = p, .nbr = { .agent = a,
 	    .nbr = n, .pdu = pdu, .why = why } };
 
-	notify_post(&p->daemon->nf, &no);
+	notify_post(&p->daemon->bus, &no);
 }
 
 /* ---------------------------------------------------------- transmit */
@@ -70,7 +70,7 @@ port_build_frame(void *ctx, int agent, struct wcur *w, bool shutdown)
 		lldp_write_local(w, &l);
 		if (agent == LLDP_AGENT_NEAREST_BRIDGE &&
 		    port_be_dcbx_silent(p) == NULL)
-			dcbx_write_tlvs(&p->ds, &p->dl, w);
+			dcbx_write_tlvs(&p->dcbx, &p->dcbx_local, w);
 		lldp_write_end(w);
 	}
 	lldp_frame_end(w);
@@ -114,11 +114,11 @@ port_pfc_delay(const struct port *p)
 {
 	struct headroom_params hp;
 	struct headroom h;
-	uint64_t bps = p->cp.has_engine && p->cp.engine.speed_bps != 0 ?
-	    p->cp.engine.speed_bps : ifspeed_bps(p->ifname);
+	uint64_t bps = p->conf.has_engine && p->conf.engine.speed_bps != 0 ?
+	    p->conf.engine.speed_bps : ifspeed_bps(p->ifname);
 	uint32_t mbps = (uint32_t)(bps / 1000000ull);
 
-	headroom_params_link(&hp, mbps, p->cp.cable_m);
+	headroom_params_link(&hp, mbps, p->conf.cable_m);
 	if (headroom_compute(&hp, &h, NULL) != DCB_OK)
 		return (0);
 	return (headroom_delay_bits(&h));
@@ -127,15 +127,15 @@ port_pfc_delay(const struct port *p)
 static void
 port_dcbx_local(struct port *p)
 {
-	memset(&p->dl, 0, sizeof(p->dl));
-	p->dl.admin = p->cp.admin;
-	p->dl.willing = p->cp.role == CONF_ROLE_WILLING;
-	p->dl.mode = p->cp.mode == CONF_MODE_IEEE ? DCBX_CFG_IEEE :
-	    p->cp.mode == CONF_MODE_CEE ? DCBX_CFG_CEE : DCBX_CFG_AUTO;
-	p->dl.advertise = p->cp.advertise;
-	memcpy(p->dl.mac, p->mac, 6);
-	if (p->dl.admin.pfc.delay == 0)
-		p->dl.admin.pfc.delay = port_pfc_delay(p);
+	memset(&p->dcbx_local, 0, sizeof(p->dcbx_local));
+	p->dcbx_local.admin = p->conf.admin;
+	p->dcbx_local.willing = p->conf.role == CONF_ROLE_WILLING;
+	p->dcbx_local.mode = p->conf.mode == CONF_MODE_IEEE ? DCBX_CFG_IEEE :
+	    p->conf.mode == CONF_MODE_CEE ? DCBX_CFG_CEE : DCBX_CFG_AUTO;
+	p->dcbx_local.advertise = p->conf.advertise;
+	memcpy(p->dcbx_local.mac, p->mac, 6);
+	if (p->dcbx_local.admin.pfc.delay == 0)
+		p->dcbx_local.admin.pfc.delay = port_pfc_delay(p);
 }
 
 /*
@@ -179,16 +179,16 @@ port_dcbx_result(struct port *p, int chg)
 	if (chg & DCBX_CHG_MODE) {
 		if (lg)
 			log_info(LOG_SUB_DCBX, "%s: DCBX mode now %s",
-			    p->ifname, dcbx_mode_name[p->ds.active]);
+			    p->ifname, dcbx_mode_name[p->dcbx.active]);
 		port_note(p, NOTE_DCBX_MODE);
 	}
 	if (chg & DCBX_CHG_STATUS) {
 		if (lg)
 			log_info(LOG_SUB_DCBX, "%s: status ets %s, pfc %s, "
 			    "app %s", p->ifname,
-			    dcbx_status_name[p->ds.feat[DCBX_F_ETS].status],
-			    dcbx_status_name[p->ds.feat[DCBX_F_PFC].status],
-			    dcbx_status_name[p->ds.feat[DCBX_F_APP].status]);
+			    dcbx_status_name[p->dcbx.feat[DCBX_F_ETS].status],
+			    dcbx_status_name[p->dcbx.feat[DCBX_F_PFC].status],
+			    dcbx_status_name[p->dcbx.feat[DCBX_F_APP].status]);
 		port_note(p, NOTE_DCBX_STATUS);
 	}
 	if ((chg & DCBX_CHG_OPER) && lg)
@@ -210,7 +210,7 @@ port_dcbx_rx(struct port *p, struct agent *a, struct nbr *n,
 
 	if (a->type != LLDP_AGENT_NEAREST_BRIDGE)
 		return (0);
-	chg = dcbx_rx(&p->ds, &p->dl, pdu, n->src, (unsigned int)a->n);
+	chg = dcbx_rx(&p->dcbx, &p->dcbx_local, pdu, n->src, (unsigned int)a->n);
 	port_dcbx_result(p, chg);
 	return (chg);
 }
@@ -233,7 +233,7 @@ port_dcbx_gone(struct port *p, struct agent *a)
 	if (a->type != LLDP_AGENT_NEAREST_BRIDGE)
 		return;
 	if (a->n == 0) {
-		port_dcbx_result(p, dcbx_peer_gone(&p->ds, &p->dl, !p->up));
+		port_dcbx_result(p, dcbx_peer_gone(&p->dcbx, &p->dcbx_local, !p->up));
 		return;
 	}
 	/*
@@ -249,14 +249,14 @@ port_dcbx_gone(struct port *p, struct agent *a)
 			return;
 		}
 	}
-	port_dcbx_result(p, dcbx_npeers(&p->ds, &p->dl, (unsigned int)a->n));
+	port_dcbx_result(p, dcbx_npeers(&p->dcbx, &p->dcbx_local, (unsigned int)a->n));
 }
 
 void
 port_dcbx_start(struct port *p)
 {
 	port_dcbx_local(p);
-	dcbx_init(&p->ds, &p->dl);
+	dcbx_init(&p->dcbx, &p->dcbx_local);
 	/* Until a peer speaks, the admin config is the operational one. */
 	port_apply_oper(p);
 }
@@ -265,7 +265,7 @@ void
 port_dcbx_reconf(struct port *p)
 {
 	port_dcbx_local(p);
-	port_dcbx_result(p, dcbx_local_changed(&p->ds, &p->dl));
+	port_dcbx_result(p, dcbx_local_changed(&p->dcbx, &p->dcbx_local));
 }
 
 /*
@@ -277,13 +277,13 @@ port_dcbx_reconf(struct port *p)
 void
 port_dcbx_link(struct port *p)
 {
-	uint16_t delay = p->dl.admin.pfc.delay;
+	uint16_t delay = p->dcbx_local.admin.pfc.delay;
 	uint8_t mac[6];
 
-	memcpy(mac, p->dl.mac, 6);
+	memcpy(mac, p->dcbx_local.mac, 6);
 	port_dcbx_local(p);
-	if (memcmp(mac, p->dl.mac, 6) != 0 || delay != p->dl.admin.pfc.delay)
-		port_dcbx_result(p, dcbx_local_changed(&p->ds, &p->dl));
+	if (memcmp(mac, p->dcbx_local.mac, 6) != 0 || delay != p->dcbx_local.admin.pfc.delay)
+		port_dcbx_result(p, dcbx_local_changed(&p->dcbx, &p->dcbx_local));
 }
 
 /* -------------------------------------------------------- neighbours */
@@ -307,8 +307,8 @@ port_nbr_repeat_wanted(void *ctx, struct agent *a)
 
 	/* run_control_protocol step 3: resend while our SeqNo is unacked. */
 	return (a->type == LLDP_AGENT_NEAREST_BRIDGE &&
-	    p->ds.active == DCBX_MODE_CEE && p->ds.have_cee &&
-	    !dcbx_cee_synced(&p->ds));
+	    p->dcbx.active == DCBX_MODE_CEE && p->dcbx.have_cee &&
+	    !dcbx_cee_synced(&p->dcbx));
 }
 
 static void

@@ -46,8 +46,8 @@ port_rx_frame(struct port *p, const uint8_t *buf, size_t len)
 	 */
 	if (lldp_frame_parse(buf, len, &f) != LLDP_DEC_OK || f.agent < 0 ||
 	    f.agent >= LLDP_AGENT__MAX || f.pdu_len > LLDP_MAX_PDU) {
-		p->st[LLDP_STAT_FRAMES_DISCARDED]++;
-		p->st[LLDP_STAT_FRAMES_IN_ERRORS]++;
+		p->lldp_stats[LLDP_STAT_FRAMES_DISCARDED]++;
+		p->lldp_stats[LLDP_STAT_FRAMES_IN_ERRORS]++;
 		return;
 	}
 	if ((a = p->agent[f.agent]) == NULL)
@@ -79,8 +79,8 @@ port_rx_one(void *arg, const uint8_t *frame, size_t len)
 		return;		/* our own frame looped back */
 	if (len > SOCK_FRAME_MAX) {
 		/* Longer than any LLDPDU may be, and cut short (sock.c). */
-		p->st[LLDP_STAT_FRAMES_DISCARDED]++;
-		p->st[LLDP_STAT_FRAMES_IN_ERRORS]++;
+		p->lldp_stats[LLDP_STAT_FRAMES_DISCARDED]++;
+		p->lldp_stats[LLDP_STAT_FRAMES_IN_ERRORS]++;
 		return;
 	}
 	port_rx_frame(p, frame, len);
@@ -264,7 +264,7 @@ port_readable(int fd, bool rd, bool wr, void *arg)
 		port_ring_open(p);
 	if ((hold = rx_pol_drained(&p->rxp, (unsigned int)got, more)) ==
 	    RX_WATCH)
-		ev_io_want_read(p->io, true);
+		ev_io_want_read(p->rx_io, true);
 	else
-		ev_io_defer_read(p->io, (uint64_t)hold);
+		ev_io_defer_read(p->rx_io, (uint64_t)hold);
 }

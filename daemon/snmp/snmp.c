@@ -51,9 +51,10 @@ static struct {
 	int			 fd[SNMP_MAX_FDS];
 	struct snmp_view	 view;
 	bool			 dirty;
-	struct notifier		*nf;		/* what we subscribed to */
+	struct dcbxd		*d;		/* its config and bus */
+	bool			 subscribed;	/* to d->bus */
 	netsnmp_handler_registration *reg[SNMP_TREE__MAX];
-} sn;
+} agentx;
 
 static void	snmp_resched(void);
 
@@ -64,13 +65,13 @@ view_refresh(void)
 {
 	uint64_t now = ev_now_ms();
 
-	if (!sn.dirty && sn.view.n > 0 &&
-	    now < sn.view.built_ms + SNMP_VIEW_MAX_AGE_MS)
+	if (!agentx.dirty && agentx.view.n > 0 &&
+	    now < agentx.view.built_ms + SNMP_VIEW_MAX_AGE_MS)
 		return;
-	snmp_tables_build(&sn.view);
-	sn.view.built_ms = now;
-	sn.dirty = false;
-	if (sn.view.oom)
+	snmp_tables_build(&agentx.view, agentx.d);
+	agentx.view.built_ms = now;
+	agentx.dirty = false;
+	if (agentx.view.oom)
 		log_warnx(LOG_SUB_SNMP, "out of memory: serving a partial view");
 }
 
@@ -89,7 +90,7 @@ set_value(netsnmp_variable_list *vb, const struct snmp_var *v)
 	switch (v->type) {
 	case SV_OCTETS:
 		snmp_set_var_typed_value(vb, ASN_OCTET_STR,
-		    snmp_var_str(&sn.view, v), v->slen);
+		    snmp_var_str(&agentx.view, v), v->slen);
 		break;
 	case SV_COUNTER64:
 		c64.high = (u_long)((uint64_t)v->num >> 32);
@@ -132,7 +133,7 @@ lookup(netsnmp_handler_registration *reg, netsnmp_request_info *req,
 		len = rlen;
 		incl = true;
 	}
-	v = snmp_view_find(&sn.view, o, len, next, incl);
+	v = snmp_view_find(&agentx.view, o, len, next, incl);
 	if (v != NULL && !snmp_oid_under(v->oid.n, v->oid.len, root, rlen))
 		return (NULL);		/* past our subtree: the next one's */
 	return (v);
@@ -184,12 +185,12 @@ register_trees(void)
 
 		for (i = 0; i < r->len; i++)
 			root[i] = r->oid[i];
-		sn.reg[t] = netsnmp_create_handler_registration(r->name,
+		agentx.reg[t] = netsnmp_create_handler_registration(r->name,
 		    snmp_handler, root, r->len, HANDLER_CAN_RONLY);
-		if (sn.reg[t] == NULL ||
-		    netsnmp_register_handler(sn.reg[t]) != MIB_REGISTERED_OK) {
+		if (agentx.reg[t] == NULL ||
+		    netsnmp_register_handler(agentx.reg[t]) != MIB_REGISTERED_OK) {
 			log_warnx(LOG_SUB_SNMP, "cannot register %s", r->name);
-			sn.reg[t] = NULL;
+			agentx.reg[t] = NULL;
 			return (-EINVAL);
 		}
 	}
@@ -221,14 +222,14 @@ vb_add(netsnmp_variable_list **vars, enum snmp_tree tree,
 	snmp_oid_set(&o, r->oid, r->len);
 	for (i = 0; i < n; i++)
 		snmp_oid_push(&o, arcs[i]);
-	if (o.bad || (v = snmp_view_find(&sn.view, o.n, o.len, false,
+	if (o.bad || (v = snmp_view_find(&agentx.view, o.n, o.len, false,
 	    false)) == NULL || v->type == SV_COUNTER64)
 		return;
 	for (i = 0; i < o.len; i++)
 		name[i] = o.n[i];
 	if (v->type == SV_OCTETS) {
 		snmp_varlist_add_variable(vars, name, o.len, ASN_OCTET_STR,
-		    snmp_var_str(&sn.view, v), v->slen);
+		    snmp_var_str(&agentx.view, v), v->slen);
 		return;
 	}
 	l = (long)v->num;
@@ -307,9 +308,9 @@ snmp_notify(enum snmp_notif n, const struct port *p, int arg)
 	uint32_t a[4];
 	int i;
 
-	if (!sn.connected)
+	if (!agentx.connected)
 		return;		/* nobody to tell; the tables stay right */
-	sn.dirty = true;
+	agentx.dirty = true;
 	view_refresh();
 	if (n == SNMP_N_REM_TABLES_CHANGE) {
 		a[0] = 0; a[1] = 0; a[2] = 1;	/* lldpNotificationPrefix.1 */
@@ -371,24 +372,24 @@ sync_fds(netsnmp_large_fd_set *fds, int nfds)
 	int i, fd, free_slot;
 
 	for (i = 0; i < SNMP_MAX_FDS; i++)
-		if (sn.io[i] != NULL && (sn.fd[i] >= nfds ||
-		    !NETSNMP_LARGE_FD_ISSET(sn.fd[i], fds))) {
-			ev_io_free(sn.io[i]);
-			sn.io[i] = NULL;
+		if (agentx.io[i] != NULL && (agentx.fd[i] >= nfds ||
+		    !NETSNMP_LARGE_FD_ISSET(agentx.fd[i], fds))) {
+			ev_io_free(agentx.io[i]);
+			agentx.io[i] = NULL;
 		}
 	for (fd = 0; fd < nfds; fd++) {
 		if (!NETSNMP_LARGE_FD_ISSET(fd, fds))
 			continue;
 		for (i = 0, free_slot = -1; i < SNMP_MAX_FDS; i++) {
-			if (sn.io[i] != NULL && sn.fd[i] == fd)
+			if (agentx.io[i] != NULL && agentx.fd[i] == fd)
 				break;
-			if (sn.io[i] == NULL && free_slot < 0)
+			if (agentx.io[i] == NULL && free_slot < 0)
 				free_slot = i;
 		}
 		if (i < SNMP_MAX_FDS || free_slot < 0)
 			continue;
-		if ((sn.io[free_slot] = ev_io_new(fd, snmp_on_io, NULL)) != NULL)
-			sn.fd[free_slot] = fd;
+		if ((agentx.io[free_slot] = ev_io_new(fd, snmp_on_io, NULL)) != NULL)
+			agentx.fd[free_slot] = fd;
 	}
 }
 
@@ -400,7 +401,7 @@ snmp_resched(void)
 	int nfds = 0, block = 1;
 	uint64_t ms;
 
-	if (!sn.on)
+	if (!agentx.on)
 		return;
 	netsnmp_large_fd_set_init(&fds, FD_SETSIZE);
 	snmp_select_info2(&nfds, &fds, &tv, &block);
@@ -413,11 +414,11 @@ snmp_resched(void)
 		block = 0;
 	}
 	if (block) {
-		ev_timer_stop(sn.timer);
+		ev_timer_stop(agentx.timer);
 		return;
 	}
 	ms = (uint64_t)tv.tv_sec * 1000 + ((uint64_t)tv.tv_usec + 999) / 1000;
-	ev_timer_arm(sn.timer, ms);
+	ev_timer_arm(agentx.timer, ms);
 }
 
 /* ------------------------------------------------ session and logging */
@@ -448,30 +449,30 @@ snmp_on_connect(int major, int minor, void *server, void *client)
 	(void)server;
 	(void)client;
 	if (minor == SNMPD_CALLBACK_INDEX_START) {
-		sn.connected = true;
-		sn.said_no_master = false;
+		agentx.connected = true;
+		agentx.said_no_master = false;
 		log_info(LOG_SUB_SNMP, "connected to the AgentX master at %s",
-		    sn.socket);
-	} else if (sn.connected) {
-		sn.connected = false;
+		    agentx.socket);
+	} else if (agentx.connected) {
+		agentx.connected = false;
 		log_notice(LOG_SUB_SNMP, "lost the AgentX master at %s: "
-		    "reconnecting every %d s", sn.socket, SNMP_PING_S);
+		    "reconnecting every %d s", agentx.socket, SNMP_PING_S);
 	}
-	sn.dirty = true;
+	agentx.dirty = true;
 	return (0);
 }
 
 static void
 snmp_settings(const struct conf *c)
 {
-	snprintf(sn.socket, sizeof(sn.socket), "%s", c->snmp_agentx);
+	snprintf(agentx.socket, sizeof(agentx.socket), "%s", c->snmp_agentx);
 	/* Our OIDs are numeric: loading MIB files would only cost time
 	 * and warn about modules Debian does not ship. */
 	setenv("MIBS", "", 1);
 	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID,
 	    NETSNMP_DS_AGENT_ROLE, 1);
 	netsnmp_ds_set_string(NETSNMP_DS_APPLICATION_ID,
-	    NETSNMP_DS_AGENT_X_SOCKET, sn.socket);
+	    NETSNMP_DS_AGENT_X_SOCKET, agentx.socket);
 	netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID,
 	    NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL, SNMP_PING_S);
 	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID,
@@ -498,19 +499,21 @@ snmp_settings(const struct conf *c)
 static void	snmp_note(const struct note *, void *);
 
 int
-snmp_init(const struct conf *c, struct notifier *nf)
+snmp_init(struct dcbxd *d)
 {
+	const struct conf *c = &d->conf;
 	int rc;
 
-	if (!c->snmp_enabled || sn.on)
+	agentx.d = d;		/* snmp_reconf() reads it even when off */
+	if (!c->snmp_enabled || agentx.on)
 		return (0);
 	snmp_settings(c);
-	if ((sn.timer = ev_timer_new(snmp_on_timer, NULL)) == NULL)
+	if ((agentx.timer = ev_timer_new(snmp_on_timer, NULL)) == NULL)
 		return (-ENOMEM);
 	if (init_agent(SNMP_APP) != 0) {
 		log_warnx(LOG_SUB_SNMP, "net-snmp agent library: cannot start");
-		ev_timer_free(sn.timer);
-		sn.timer = NULL;
+		ev_timer_free(agentx.timer);
+		agentx.timer = NULL;
 		return (-EINVAL);
 	}
 	/* init_agent() put in the 15 s default: ours must come after it,
@@ -518,22 +521,22 @@ snmp_init(const struct conf *c, struct notifier *nf)
 	netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID,
 	    NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL, SNMP_PING_S);
 	init_snmp(SNMP_APP);	/* opens the AgentX session, or schedules it */
-	sn.on = true;
-	sn.dirty = true;
+	agentx.on = true;
+	agentx.dirty = true;
 	if ((rc = register_trees()) < 0)
 		log_warnx(LOG_SUB_SNMP, "some MIB subtrees are not served");
 	snmp_trap_init(snmp_notify, c->snmp_notification_interval,
 	    c->snmp_holddown);
-	if (notify_subscribe(nf, snmp_note, NULL) == 0)
-		sn.nf = nf;
+	if (notify_subscribe(&d->bus, snmp_note, NULL) == 0)
+		agentx.subscribed = true;
 	else
 		log_warnx(LOG_SUB_SNMP, "no room on the event bus: no "
 		    "notifications will be sent");
-	if (!sn.connected && !sn.said_no_master) {
+	if (!agentx.connected && !agentx.said_no_master) {
 		/* Said once; net-snmp retries quietly every SNMP_PING_S. */
 		log_notice(LOG_SUB_SNMP, "no AgentX master at %s: dcbxd runs "
-		    "on, retrying every %d s", sn.socket, SNMP_PING_S);
-		sn.said_no_master = true;
+		    "on, retrying every %d s", agentx.socket, SNMP_PING_S);
+		agentx.said_no_master = true;
 	}
 	snmp_resched();
 	return (0);
@@ -542,16 +545,19 @@ snmp_init(const struct conf *c, struct notifier *nf)
 void
 snmp_reconf(const struct conf *old)
 {
-	const struct conf *c = &dx.conf;
+	const struct conf *c;
 
+	if (agentx.d == NULL)		/* snmp_init() not called */
+		return;
+	c = &agentx.d->conf;
 	if (old->snmp_enabled != c->snmp_enabled ||
 	    (c->snmp_enabled && strcmp(old->snmp_agentx, c->snmp_agentx) != 0))
 		log_warnx(LOG_SUB_SNMP, "snmp enabled/agentx-socket changed: "
 		    "restart dcbxd to apply");
-	if (sn.on)
+	if (agentx.on)
 		snmp_trap_init(snmp_notify, c->snmp_notification_interval,
 		    c->snmp_holddown);
-	sn.dirty = true;
+	agentx.dirty = true;
 }
 
 void
@@ -559,18 +565,18 @@ snmp_fini(void)
 {
 	int i;
 
-	if (!sn.on)
+	if (!agentx.on)
 		return;
-	if (sn.nf != NULL)
-		notify_unsubscribe(sn.nf, snmp_note, NULL);
+	if (agentx.subscribed)
+		notify_unsubscribe(&agentx.d->bus, snmp_note, NULL);
 	snmp_trap_fini();
 	for (i = 0; i < SNMP_MAX_FDS; i++)
-		ev_io_free(sn.io[i]);
-	ev_timer_free(sn.timer);
+		ev_io_free(agentx.io[i]);
+	ev_timer_free(agentx.timer);
 	snmp_shutdown(SNMP_APP);
 	shutdown_agent();
-	snmp_view_free(&sn.view);
-	memset(&sn, 0, sizeof(sn));
+	snmp_view_free(&agentx.view);
+	memset(&agentx, 0, sizeof(agentx));
 }
 
 /*
@@ -584,7 +590,7 @@ static void
 snmp_note(const struct note *n, void *arg)
 {
 	(void)arg;
-	sn.dirty = true;
+	agentx.dirty = true;
 	if (n->type == NOTE_NBR_CHANGED)
 		return;		/* no trap condition, no table count moved */
 	if (n->port != NULL) {

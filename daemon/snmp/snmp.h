@@ -14,25 +14,25 @@
 #include <stdbool.h>
 
 struct conf;
-struct notifier;
+struct dcbxd;
 
 #ifdef HAVE_SNMP
 /*
- * Start when c->snmp_enabled; 0, or a negative errno (never fatal).  The
- * subagent follows nf's notes on its own (a port's DCBX state, storms,
- * neighbours coming and going) to send its notifications.
+ * Start when d's config enables SNMP; 0, or a negative errno (never
+ * fatal).  The subagent serves d's config and follows d's event bus on
+ * its own (a port's DCBX state, storms, neighbours coming and going) to
+ * send its notifications.
  */
-int	snmp_init(const struct conf *, struct notifier *);
+int	snmp_init(struct dcbxd *);
 /*
- * The config was reloaded (dx.conf is the new one): the notification
- * interval and hold-down apply at once; enabling, disabling or moving the
+ * The config was reloaded (the daemon's conf is the new one): the
+ * notification interval and hold-down apply at once; enabling, disabling or moving the
  * AgentX socket needs a restart (logged).
  */
 void	snmp_reconf(const struct conf *old);
 void	snmp_fini(void);
 #else
-static inline int snmp_init(const struct conf *c, struct notifier *nf)
-{ (void)c; (void)nf; return (0); }
+static inline int snmp_init(struct dcbxd *d) { (void)d; return (0); }
 static inline void snmp_reconf(const struct conf *c) { (void)c; }
 static inline void snmp_fini(void) { }
 #endif

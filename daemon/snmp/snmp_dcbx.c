@@ -154,7 +154,7 @@ dx_config(const struct dx_row *r, const struct dcb_config *c,
 static const struct dcb_ets *
 local_reco(const struct port *p)
 {
-	const struct dcbx_local *l = &p->dl;
+	const struct dcbx_local *l = &p->dcbx_local;
 
 	if (!(l->advertise & DCB_HAS_RECO) &&
 	    !(!l->willing && (l->advertise & DCB_HAS_ETS)))
@@ -166,7 +166,7 @@ local_reco(const struct port *p)
 static void
 dx_tx_enable(struct snmp_view *vw, const struct port *p)
 {
-	const uint8_t adv = p->dl.advertise;
+	const uint8_t adv = p->dcbx_local.advertise;
 	const bool on[4] = {
 		(adv & DCB_HAS_ETS) != 0,
 		local_reco(p) != NULL,
@@ -200,7 +200,7 @@ dx_rem_one(struct nbr *n, void *arg)
 	if (nbr_decode(n, c->pdu) != LLDP_DEC_OK ||
 	    !ieee_peer_decode(c->pdu, &c->peer))
 		return;
-	c->r.idx[0] = snmp_ticks(n->changed_ms);
+	c->r.idx[0] = snmp_ticks(c->r.vw, n->changed_ms);
 	c->r.idx[1] = (uint32_t)c->p->ifindex;
 	c->r.idx[2] = 1;
 	c->r.idx[3] = snmp_rem_index(n);
@@ -228,9 +228,9 @@ snmp_dcbx_build(struct snmp_view *vw)
 		struct dx_row r = { vw, DX_LOCAL, { (uint32_t)p->ifindex }, 1 };
 
 		dx_tx_enable(vw, p);
-		dx_config(&r, &p->ds.oper, local_reco(p));
+		dx_config(&r, &p->dcbx.oper, local_reco(p));
 		r.branch = DX_ADMIN;
-		dx_config(&r, &p->dl.admin, local_reco(p));
+		dx_config(&r, &p->dcbx_local.admin, local_reco(p));
 		c->p = p;
 		if ((a = p->agent[LLDP_AGENT_NEAREST_BRIDGE]) != NULL)
 			agent_foreach_nbr(a, dx_rem_one, c);
@@ -259,10 +259,10 @@ snmp_pfc_build(struct snmp_view *vw)
 		snmp_oid_push(&o, 1);
 		snmp_oid_push(&o, 1);		/* LinkDelayAllowance, bits */
 		snmp_oid_push(&o, (uint32_t)p->ifindex);
-		snmp_view_num(vw, &o, SV_UNSIGNED, p->ds.oper.pfc.delay);
+		snmp_view_num(vw, &o, SV_UNSIGNED, p->dcbx.oper.pfc.delay);
 		memset(&bs, 0, sizeof(bs));
-		if (!p->be_open || p->be.ops == NULL ||
-		    p->be.ops->stats == NULL || p->be.ops->stats(&p->be, &bs) < 0)
+		if (!p->backend_open || p->backend.ops == NULL ||
+		    p->backend.ops->stats == NULL || p->backend.ops->stats(&p->backend, &bs) < 0)
 			continue;	/* no counters: no Requests/Indications */
 		for (i = 0, req = ind = 0; i < DCB_NPRIO; i++) {
 			req += bs.pfc_requests[i];
@@ -358,19 +358,19 @@ static void
 dd_port(struct snmp_view *vw, const struct port *p)
 {
 	const int64_t v[] = {
-		[3] = p->ds.active + 1,		/* none(1) ieee(2) cee(3) */
-		[4] = p->dl.mode + 1,		/* auto(1) ieee(2) cee(3) */
-		[5] = p->dl.willing ? 1 : 2,	/* willing(1) controller(2) */
-		[6] = p->be_open ? p->be.kind + 1 : 1,
-		[8] = (uint32_t)p->be.errors,
-		[9] = p->ds.npeers,
-		[10] = (uint32_t)p->ds.invalid_peer,
+		[3] = p->dcbx.active + 1,		/* none(1) ieee(2) cee(3) */
+		[4] = p->dcbx_local.mode + 1,		/* auto(1) ieee(2) cee(3) */
+		[5] = p->dcbx_local.willing ? 1 : 2,	/* willing(1) controller(2) */
+		[6] = p->backend_open ? p->backend.kind + 1 : 1,
+		[8] = (uint32_t)p->backend.errors,
+		[9] = p->dcbx.npeers,
+		[10] = (uint32_t)p->dcbx.invalid_peer,
 	};
 	static const enum snmp_vt t[] = {
 		[3] = SV_INT, [4] = SV_INT, [5] = SV_INT, [6] = SV_INT,
 		[8] = SV_COUNTER32, [9] = SV_GAUGE, [10] = SV_COUNTER32,
 	};
-	const char *err = p->be_open && p->be.err != 0 ? p->be.error : "";
+	const char *err = p->backend_open && p->backend.err != 0 ? p->backend.error : "";
 	struct snmp_oid o;
 	uint32_t col;
 
@@ -388,8 +388,8 @@ dd_port(struct snmp_view *vw, const struct port *p)
 static void
 dd_feat(struct snmp_view *vw, const struct port *p, int f)
 {
-	const struct dcbx_feat_state *fs = &p->ds.feat[f];
-	const struct dcb_config *peer = dcbx_peer_config(&p->ds);
+	const struct dcbx_feat_state *fs = &p->dcbx.feat[f];
+	const struct dcb_config *peer = dcbx_peer_config(&p->dcbx);
 	char buf[256];
 	struct snmp_oid o;
 
@@ -398,7 +398,7 @@ dd_feat(struct snmp_view *vw, const struct port *p, int f)
 	snmp_view_num(vw, &o, SV_INT, fs->status + 1);
 	o.n[o.len - 3] = 3;
 	snmp_view_str(vw, &o, fs->reason, strlen(fs->reason));
-	snmp_feat_text(&p->dl.admin, f, buf, sizeof(buf));
+	snmp_feat_text(&p->dcbx_local.admin, f, buf, sizeof(buf));
 	o.n[o.len - 3] = 4;
 	snmp_view_str(vw, &o, buf, strlen(buf));
 	buf[0] = '\0';

@@ -44,6 +44,8 @@ struct snmp_var {
 	int64_t		num;
 };
 
+struct dcbxd;
+
 struct snmp_view {
 	struct snmp_var	*v;
 	size_t		 n, cap;
@@ -51,6 +53,7 @@ struct snmp_view {
 	size_t		 alen, acap;
 	bool		 oom;		/* an add failed: the view is partial */
 	uint64_t	 built_ms;
+	const struct dcbxd *d;		/* what it is built from */
 };
 
 /* OIDs. */
@@ -97,7 +100,7 @@ struct snmp_root {
 };
 extern const struct snmp_root snmp_roots[SNMP_TREE__MAX];
 
-void	snmp_tables_build(struct snmp_view *);
+void	snmp_tables_build(struct snmp_view *, const struct dcbxd *);
 void	snmp_lldp_build(struct snmp_view *);	/* snmp_mib.c */
 void	snmp_dcbx_build(struct snmp_view *);	/* snmp_dcbx.c */
 void	snmp_pfc_build(struct snmp_view *);	/* snmp_dcbx.c */
@@ -109,7 +112,7 @@ struct nbr;
 /* lldpRemIndex of a neighbour: stable while it lives, 1..2^31-1. */
 uint32_t	snmp_rem_index(const struct nbr *);
 /* lldpRemTimeMark: hundredths of a second since dcbxd started. */
-uint32_t	snmp_ticks(uint64_t ms);
+uint32_t	snmp_ticks(const struct snmp_view *, uint64_t ms);
 /* A feature's value as text for DCBXD-MIB ("pfc 3,4 cap 8"). */
 struct dcb_config;
 void	snmp_feat_text(const struct dcb_config *, int feature,

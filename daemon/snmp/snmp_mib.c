@@ -78,11 +78,11 @@ add_port_col(struct snmp_view *vw, uint32_t group, uint32_t table,
 }
 
 uint32_t
-snmp_ticks(uint64_t ms)
+snmp_ticks(const struct snmp_view *vw, uint64_t ms)
 {
-	if (ms <= dx.start_ms)
+	if (ms <= vw->d->start_ms)
 		return (0);
-	return ((uint32_t)((ms - dx.start_ms) / 10));
+	return ((uint32_t)((ms - vw->d->start_ms) / 10));
 }
 
 /*
@@ -120,19 +120,19 @@ build_config(struct snmp_view *vw)
 	 * sysCap(3); port_local() sends the port description and the
 	 * capabilities always, name and description when configured. */
 	uint8_t tlvs = 0x80 | 0x10 |
-	    (dx.conf.sys_name[0] != '\0' ? 0x40 : 0) |
-	    (dx.conf.sys_desc[0] != '\0' ? 0x20 : 0);
+	    (vw->d->conf.sys_name[0] != '\0' ? 0x40 : 0) |
+	    (vw->d->conf.sys_desc[0] != '\0' ? 0x20 : 0);
 	struct port *p;
 
-	add_scalar(vw, 1, 1, SV_INT, dx.conf.tx_interval);
-	add_scalar(vw, 1, 2, SV_INT, dx.conf.tx_hold);
-	add_scalar(vw, 1, 3, SV_INT, dx.conf.reinit_delay);
+	add_scalar(vw, 1, 1, SV_INT, vw->d->conf.tx_interval);
+	add_scalar(vw, 1, 2, SV_INT, vw->d->conf.tx_hold);
+	add_scalar(vw, 1, 3, SV_INT, vw->d->conf.reinit_delay);
 	/* txDelay has no 802.1AB-2016 counterpart: credits replaced it. */
 	add_scalar(vw, 1, 4, SV_INT, 1);
-	add_scalar(vw, 1, 5, SV_INT, dx.conf.snmp_notification_interval);
+	add_scalar(vw, 1, 5, SV_INT, vw->d->conf.snmp_notification_interval);
 	for (p = port_first(); p != NULL; p = p->next) {
 		struct snmp_oid o;
-		unsigned int a = (unsigned int)p->cp.admin_status;
+		unsigned int a = (unsigned int)p->conf.admin_status;
 
 		add_port_col(vw, 1, 6, 2, p->ifindex, SV_INT,
 		    admin_map[a < 4 ? a : 0]);
@@ -159,7 +159,7 @@ build_stats(struct snmp_view *vw)
 	struct port *p;
 	size_t i;
 
-	add_scalar(vw, 2, 1, SV_TICKS, snmp_ticks(agent_rem.last_change_ms));
+	add_scalar(vw, 2, 1, SV_TICKS, snmp_ticks(vw, agent_rem.last_change_ms));
 	/* ZeroBasedCounter32 (RMON2-MIB) is a Gauge32 that wraps. */
 	add_scalar(vw, 2, 2, SV_GAUGE, (uint32_t)agent_rem.inserts);
 	add_scalar(vw, 2, 3, SV_GAUGE, (uint32_t)agent_rem.deletes);
@@ -167,10 +167,10 @@ build_stats(struct snmp_view *vw)
 	add_scalar(vw, 2, 5, SV_GAUGE, (uint32_t)agent_rem.ageouts);
 	for (p = port_first(); p != NULL; p = p->next) {
 		add_port_col(vw, 2, 6, 2, p->ifindex, SV_COUNTER32,
-		    (uint32_t)p->st[LLDP_STAT_FRAMES_OUT]);
+		    (uint32_t)p->lldp_stats[LLDP_STAT_FRAMES_OUT]);
 		for (i = 0; i < sizeof(rx) / sizeof(rx[0]); i++)
 			add_port_col(vw, 2, 7, rx[i].col, p->ifindex, rx[i].t,
-			    (uint32_t)p->st[rx[i].stat]);
+			    (uint32_t)p->lldp_stats[rx[i].stat]);
 	}
 }
 
@@ -182,14 +182,14 @@ build_local(struct snmp_view *vw)
 	struct port *p;
 
 	/* What every port's PDUs carry (port_local()). */
-	conf_caps(&dx.conf, &sys, &en);
+	conf_caps(&vw->d->conf, &sys, &en);
 	cap_sys = caps_bits(sys);
 	cap_en = caps_bits(en);
 
 	add_scalar(vw, 3, 1, SV_INT, LLDP_CHASSIS_MAC);
-	add_scalar_str(vw, 3, 2, dx.chassis_mac, 6);
-	add_scalar_str(vw, 3, 3, dx.conf.sys_name, strlen(dx.conf.sys_name));
-	add_scalar_str(vw, 3, 4, dx.conf.sys_desc, strlen(dx.conf.sys_desc));
+	add_scalar_str(vw, 3, 2, vw->d->chassis_mac, 6);
+	add_scalar_str(vw, 3, 3, vw->d->conf.sys_name, strlen(vw->d->conf.sys_name));
+	add_scalar_str(vw, 3, 4, vw->d->conf.sys_desc, strlen(vw->d->conf.sys_desc));
 	add_scalar_str(vw, 3, 5, &cap_sys, 1);
 	add_scalar_str(vw, 3, 6, &cap_en, 1);
 	for (p = port_first(); p != NULL; p = p->next) {
@@ -279,7 +279,7 @@ rem_oid(struct snmp_oid *o, const struct rem_ctx *c, const struct nbr *n,
 {
 	lldp_oid(o, 4, 1, 1);
 	snmp_oid_push(o, col);
-	snmp_oid_push(o, snmp_ticks(n->changed_ms));	/* lldpRemTimeMark */
+	snmp_oid_push(o, snmp_ticks(c->vw, n->changed_ms));	/* lldpRemTimeMark */
 	snmp_oid_push(o, (uint32_t)c->p->ifindex);	/* lldpRemLocalPortNum */
 	snmp_oid_push(o, snmp_rem_index(n));		/* lldpRemIndex */
 }
@@ -311,7 +311,7 @@ rem_mgmt(const struct rem_ctx *c, const struct nbr *n)
 		for (col = 3; col <= 4; col++) {
 			lldp_oid(&o, 4, 2, 1);
 			snmp_oid_push(&o, col);
-			snmp_oid_push(&o, snmp_ticks(n->changed_ms));
+			snmp_oid_push(&o, snmp_ticks(c->vw, n->changed_ms));
 			snmp_oid_push(&o, (uint32_t)c->p->ifindex);
 			snmp_oid_push(&o, snmp_rem_index(n));
 			mgmt_index(&o, m->addr_subtype, m->addr.p, m->addr.len);
@@ -376,9 +376,10 @@ snmp_lldp_build(struct snmp_view *vw)
 }
 
 void
-snmp_tables_build(struct snmp_view *vw)
+snmp_tables_build(struct snmp_view *vw, const struct dcbxd *d)
 {
 	snmp_view_clear(vw);
+	vw->d = d;
 	snmp_lldp_build(vw);
 	snmp_dcbx_build(vw);
 	snmp_pfc_build(vw);

@@ -78,7 +78,7 @@ static struct {
 	uint64_t	 rem_sum;	/* inserts + deletes + drops + ageouts */
 	uint64_t	 rem_sent_ms;
 	bool		 rem_ever;
-} tr;
+} traps;
 
 /* The raise notification of a condition, and its argument. */
 static enum snmp_notif
@@ -106,14 +106,14 @@ tport_get(const char *ifname, bool create)
 {
 	struct tport *t;
 
-	for (t = tr.ports; t != NULL; t = t->next)
+	for (t = traps.ports; t != NULL; t = t->next)
 		if (strcmp(t->ifname, ifname) == 0)
 			return (t);
 	if (!create || (t = calloc(1, sizeof(*t))) == NULL)
 		return (NULL);
 	snprintf(t->ifname, sizeof(t->ifname), "%s", ifname);
-	t->next = tr.ports;
-	tr.ports = t;
+	t->next = traps.ports;
+	traps.ports = t;
 	return (t);
 }
 
@@ -123,7 +123,7 @@ static void	tport_timer(void *);
 static void
 tport_read(struct tport *t, const struct port *p)
 {
-	const struct dcbx_state *ds = &p->ds;
+	const struct dcbx_state *ds = &p->dcbx;
 	int f, i;
 
 	t->actual[C_MULTI] = ds->npeers > 1;
@@ -137,7 +137,7 @@ tport_read(struct tport *t, const struct port *p)
 	if (ds->peer_present)
 		t->seen_peer = true;
 	t->actual[C_LOST] = t->seen_peer && ds->npeers == 0;
-	t->actual[C_BACKEND] = p->be_open && p->be.err != 0;
+	t->actual[C_BACKEND] = p->backend_open && p->backend.err != 0;
 	for (i = 0; i < DCB_NPRIO; i++)
 		t->actual[C_STORM + i] = t->storm[i];
 }
@@ -156,8 +156,8 @@ tport_flush(struct tport *t, const struct port *p)
 	for (c = 0; c < C__MAX; c++) {
 		if (t->actual[c] == t->told[c])
 			continue;
-		if (t->ever[c] && now < t->sent_ms[c] + tr.holddown_ms) {
-			left = t->sent_ms[c] + tr.holddown_ms - now;
+		if (t->ever[c] && now < t->sent_ms[c] + traps.holddown_ms) {
+			left = t->sent_ms[c] + traps.holddown_ms - now;
 			if (wait == 0 || left < wait)
 				wait = left;
 			continue;
@@ -171,8 +171,8 @@ tport_flush(struct tport *t, const struct port *p)
 		snmp_trap_sent[n]++;
 		log_info(LOG_SUB_SNMP, "%s: notification %s", t->ifname,
 		    snmp_notif_name[n]);
-		if (tr.send != NULL)
-			tr.send(n, p, arg);
+		if (traps.send != NULL)
+			traps.send(n, p, arg);
 	}
 	return (wait);
 }
@@ -227,7 +227,7 @@ snmp_trap_forget(const char *ifname)
 {
 	struct tport **tp, *t;
 
-	for (tp = &tr.ports; (t = *tp) != NULL; tp = &t->next)
+	for (tp = &traps.ports; (t = *tp) != NULL; tp = &t->next)
 		if (strcmp(t->ifname, ifname) == 0) {
 			*tp = t->next;
 			ev_timer_free(t->timer);
@@ -257,18 +257,18 @@ snmp_trap_rem_check(void)
 {
 	uint64_t now = ev_now_ms(), sum = rem_sum();
 
-	if (sum != tr.rem_sum) {
-		if (!tr.rem_ever || now >= tr.rem_sent_ms + tr.interval_ms) {
-			tr.rem_sum = sum;
-			tr.rem_sent_ms = now;
-			tr.rem_ever = true;
+	if (sum != traps.rem_sum) {
+		if (!traps.rem_ever || now >= traps.rem_sent_ms + traps.interval_ms) {
+			traps.rem_sum = sum;
+			traps.rem_sent_ms = now;
+			traps.rem_ever = true;
 			snmp_trap_sent[SNMP_N_REM_TABLES_CHANGE]++;
 			log_debug(LOG_SUB_SNMP, "notification lldpRemTablesChange");
-			if (tr.send != NULL)
-				tr.send(SNMP_N_REM_TABLES_CHANGE, NULL, 0);
-		} else if (tr.rem_timer != NULL) {
-			ev_timer_arm(tr.rem_timer,
-			    tr.rem_sent_ms + tr.interval_ms - now);
+			if (traps.send != NULL)
+				traps.send(SNMP_N_REM_TABLES_CHANGE, NULL, 0);
+		} else if (traps.rem_timer != NULL) {
+			ev_timer_arm(traps.rem_timer,
+			    traps.rem_sent_ms + traps.interval_ms - now);
 		}
 	}
 	/*
@@ -281,20 +281,20 @@ void
 snmp_trap_init(snmp_send_fn *send, unsigned int interval_s,
     unsigned int holddown_s)
 {
-	tr.send = send;
-	tr.interval_ms = (uint64_t)interval_s * 1000;
-	tr.holddown_ms = (uint64_t)holddown_s * 1000;
-	if (tr.rem_timer == NULL) {
-		tr.rem_sum = rem_sum();		/* no notification at start */
-		tr.rem_timer = ev_timer_new(rem_timer, NULL);
+	traps.send = send;
+	traps.interval_ms = (uint64_t)interval_s * 1000;
+	traps.holddown_ms = (uint64_t)holddown_s * 1000;
+	if (traps.rem_timer == NULL) {
+		traps.rem_sum = rem_sum();		/* no notification at start */
+		traps.rem_timer = ev_timer_new(rem_timer, NULL);
 	}
 }
 
 void
 snmp_trap_fini(void)
 {
-	while (tr.ports != NULL)
-		snmp_trap_forget(tr.ports->ifname);
-	ev_timer_free(tr.rem_timer);
-	memset(&tr, 0, sizeof(tr));
+	while (traps.ports != NULL)
+		snmp_trap_forget(traps.ports->ifname);
+	ev_timer_free(traps.rem_timer);
+	memset(&traps, 0, sizeof(traps));
 }

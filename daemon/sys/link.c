@@ -36,7 +36,7 @@ static struct {
 	link_cb			*cb;
 	link_sweep_cb		*sweep;
 	void			*arg;
-} lk;
+} links;
 
 /*
  * Up: administratively up, and the kernel says running (operstate up) or
@@ -90,15 +90,16 @@ link_fill(struct rtnl_link *l, struct link_info *li)
 }
 
 static void
-link_report(struct nl_object *obj, bool present)
+link_report(struct nl_object *obj, bool present, bool dumped)
 {
 	struct link_info li;
 
 	link_fill((struct rtnl_link *)obj, &li);
+	li.dumped = dumped;
 	log_debug(LOG_SUB_LINK, "%s %s (ifindex %d) %s",
 	    present ? "link" : "gone", li.ifname, li.ifindex,
 	    li.up ? "up" : "down");
-	lk.cb(&li, present, lk.arg);
+	links.cb(&li, present, links.arg);
 }
 
 static void
@@ -107,7 +108,7 @@ link_change(struct nl_cache *cache, struct nl_object *obj, int action,
 {
 	(void)cache;
 	(void)arg;
-	link_report(obj, action != NL_ACT_DEL);
+	link_report(obj, action != NL_ACT_DEL, false);
 }
 
 /* An address came or went: the Management Address TLV may change. */
@@ -118,22 +119,22 @@ link_addr_change(struct nl_cache *cache, struct nl_object *obj, int action,
 	(void)cache;
 	(void)action;
 	(void)arg;
-	if (lk.addr_cb != NULL)
-		lk.addr_cb(rtnl_addr_get_ifindex((struct rtnl_addr *)obj),
-		    lk.arg);
+	if (links.addr_cb != NULL)
+		links.addr_cb(rtnl_addr_get_ifindex((struct rtnl_addr *)obj),
+		    links.arg);
 }
 
 void
 link_on_addr(link_addr_cb *cb)
 {
-	lk.addr_cb = cb;
+	links.addr_cb = cb;
 }
 
 static void
 link_each(struct nl_object *obj, void *arg)
 {
 	(void)arg;
-	link_report(obj, true);
+	link_report(obj, true, true);
 }
 
 int
@@ -141,13 +142,13 @@ link_resync(void)
 {
 	int rc;
 
-	if ((rc = nl_cache_refill(lk.sync, lk.cache)) < 0) {
+	if ((rc = nl_cache_refill(links.sync, links.cache)) < 0) {
 		log_warnx(LOG_SUB_LINK, "link cache refill: %s",
 		    nl_geterror(rc));
 		return (-EIO);
 	}
-	nl_cache_foreach(lk.cache, link_each, NULL);
-	lk.sweep(lk.arg);
+	nl_cache_foreach(links.cache, link_each, NULL);
+	links.sweep(links.arg);
 	return (0);
 }
 
@@ -161,7 +162,7 @@ link_readable(int fd, bool rd, bool wr, void *arg)
 	(void)arg;
 	if (!rd)
 		return;
-	rc = nl_cache_mngr_data_ready(lk.mngr);
+	rc = nl_cache_mngr_data_ready(links.mngr);
 	if (rc >= 0)
 		return;
 	/* Lost notifications (-NLE_NOMEM is ENOBUFS): start over. */
@@ -175,23 +176,23 @@ link_open(void)
 {
 	int rc;
 
-	if ((lk.sk = nl_socket_alloc()) == NULL ||
-	    (lk.sync = nl_socket_alloc()) == NULL)
+	if ((links.sk = nl_socket_alloc()) == NULL ||
+	    (links.sync = nl_socket_alloc()) == NULL)
 		return (-ENOMEM);
-	if ((rc = nl_connect(lk.sync, NETLINK_ROUTE)) < 0)
+	if ((rc = nl_connect(links.sync, NETLINK_ROUTE)) < 0)
 		goto nlerr;
-	rc = nl_cache_mngr_alloc(lk.sk, NETLINK_ROUTE, NL_AUTO_PROVIDE,
-	    &lk.mngr);
+	rc = nl_cache_mngr_alloc(links.sk, NETLINK_ROUTE, NL_AUTO_PROVIDE,
+	    &links.mngr);
 	if (rc < 0)
 		goto nlerr;
 	/* 1024 ports flapping at once must not overflow the socket. */
-	(void)nl_socket_set_buffer_size(lk.sk, LINK_NL_RCVBUF, 0);
-	rc = nl_cache_mngr_add(lk.mngr, "route/link", link_change, NULL,
-	    &lk.cache);
+	(void)nl_socket_set_buffer_size(links.sk, LINK_NL_RCVBUF, 0);
+	rc = nl_cache_mngr_add(links.mngr, "route/link", link_change, NULL,
+	    &links.cache);
 	if (rc < 0)
 		goto nlerr;
-	if (lk.addr_cb != NULL && (rc = nl_cache_mngr_add(lk.mngr,
-	    "route/addr", link_addr_change, NULL, &lk.acache)) < 0)
+	if (links.addr_cb != NULL && (rc = nl_cache_mngr_add(links.mngr,
+	    "route/addr", link_addr_change, NULL, &links.acache)) < 0)
 		goto nlerr;
 	return (0);
 nlerr:
@@ -204,35 +205,35 @@ link_init(link_cb *cb, link_sweep_cb *sweep, void *arg)
 {
 	int rc;
 
-	lk.cb = cb;
-	lk.sweep = sweep;
-	lk.arg = arg;
+	links.cb = cb;
+	links.sweep = sweep;
+	links.arg = arg;
 	if ((rc = link_open()) < 0) {
 		link_fini();
 		return (rc);
 	}
-	lk.io = ev_io_new(nl_cache_mngr_get_fd(lk.mngr), link_readable, NULL);
-	if (lk.io == NULL) {
+	links.io = ev_io_new(nl_cache_mngr_get_fd(links.mngr), link_readable, NULL);
+	if (links.io == NULL) {
 		link_fini();
 		return (-ENOMEM);
 	}
-	nl_cache_foreach(lk.cache, link_each, NULL);
-	lk.sweep(lk.arg);
+	nl_cache_foreach(links.cache, link_each, NULL);
+	links.sweep(links.arg);
 	return (0);
 }
 
 void
 link_fini(void)
 {
-	link_addr_cb *acb = lk.addr_cb;
+	link_addr_cb *acb = links.addr_cb;
 
-	ev_io_free(lk.io);
-	if (lk.mngr != NULL)
-		nl_cache_mngr_free(lk.mngr);	/* and its caches, not lk.sk */
-	if (lk.sk != NULL)
-		nl_socket_free(lk.sk);
-	if (lk.sync != NULL)
-		nl_socket_free(lk.sync);
-	memset(&lk, 0, sizeof(lk));
-	lk.addr_cb = acb;	/* a setting, not state */
+	ev_io_free(links.io);
+	if (links.mngr != NULL)
+		nl_cache_mngr_free(links.mngr);	/* and its caches, not links.sk */
+	if (links.sk != NULL)
+		nl_socket_free(links.sk);
+	if (links.sync != NULL)
+		nl_socket_free(links.sync);
+	memset(&links, 0, sizeof(links));
+	links.addr_cb = acb;	/* a setting, not state */
 }

@@ -36,6 +36,12 @@ struct link_info {
 	 */
 	char		kind[16];
 	bool		physical;
+	/*
+	 * Read by a re-read of every link (link_resync(): reload, a lost
+	 * notification), not reported by the kernel as a change: the state
+	 * may be one the receiver has already heard and acted on.
+	 */
+	bool		dumped;
 };
 
 /*

@@ -147,14 +147,14 @@ static void	pfcwd_fire(void *);
 static uint8_t
 wd_watched(const struct port *p)
 {
-	return ((p->ds.oper.has & DCB_HAS_PFC) ? p->ds.oper.pfc.pfc_en : 0);
+	return ((p->dcbx.oper.has & DCB_HAS_PFC) ? p->dcbx.oper.pfc.pfc_en : 0);
 }
 
 static bool
 wd_can_watch(const struct port *p)
 {
-	return (p->be_open && (p->be.kind == BACKEND_ENGINE ||
-	    (p->be.kind == BACKEND_DCBNL && p->be.ops->stats != NULL)));
+	return (p->backend_open && (p->backend.kind == BACKEND_ENGINE ||
+	    (p->backend.kind == BACKEND_DCBNL && p->backend.ops->stats != NULL)));
 }
 
 /* ------------------------------------------------------------ actions */
@@ -165,15 +165,15 @@ wd_enforce(struct pfcwd_port *w)
 {
 	struct port *p = w->p;
 
-	if (!p->be_open)
+	if (!p->backend_open)
 		return;
-	if (p->be.kind == BACKEND_ENGINE) {
-		if (engine_wd_set(&p->be, w->acted, w->acted_drop) < 0)
+	if (p->backend.kind == BACKEND_ENGINE) {
+		if (engine_wd_set(&p->backend, w->acted, w->acted_drop) < 0)
 			log_warnx(LOG_SUB_PFCWD, "%s: engine refused the "
 			    "watchdog's override", p->ifname);
 		return;
 	}
-	if (p->be.kind == BACKEND_DCBNL && p->pfcwd_off != w->acted) {
+	if (p->backend.kind == BACKEND_DCBNL && p->pfcwd_off != w->acted) {
 		p->pfcwd_off = w->acted;
 		port_apply_oper(p);
 	}
@@ -199,7 +199,7 @@ wd_publish(struct pfcwd_port *w, int prio, bool storm)
 	n.storm.prio = prio;
 	n.storm.action = w->cfg.action;
 	/* The control socket, SNMP and the metrics hear it on the bus. */
-	notify_post(&wd_d->nf, &n);
+	notify_post(&wd_d->bus, &n);
 }
 
 static void
@@ -287,7 +287,7 @@ obs_nic(struct pfcwd_port *w, struct pfcwd_obs o[NPRIO])
 	int i, rc;
 
 	memset(&bs, 0, sizeof(bs));
-	if ((rc = w->p->be.ops->stats(&w->p->be, &bs)) < 0)
+	if ((rc = w->p->backend.ops->stats(&w->p->backend, &bs)) < 0)
 		return (rc);
 	pfcwd_port_nic_read(w->p->ifname, &n);
 	for (i = 0; i < NPRIO; i++) {
@@ -315,8 +315,8 @@ wd_poll(struct pfcwd_port *w)
 
 	/* PFC turned off on a priority: nothing left to watch there. */
 	wd_restore(w, (uint8_t)~watched, true);
-	if (w->p->be.kind == BACKEND_ENGINE) {
-		if ((rc = engine_wd_sample(&w->p->be, &s)) == 0) {
+	if (w->p->backend.kind == BACKEND_ENGINE) {
+		if ((rc = engine_wd_sample(&w->p->backend, &s)) == 0) {
 			obs_engine(w, &s, o, &pause);
 			now = now > s.age_ms ? now - s.age_ms : 0;
 			/* Taken after the ask (ms rounding aside): at the ask,
@@ -352,7 +352,7 @@ wd_poll(struct pfcwd_port *w)
 		wd_act(w, i, v == PFCWD_STORM);
 		wd_publish(w, i, v == PFCWD_STORM);
 	}
-	if (w->p->be.kind == BACKEND_ENGINE) {
+	if (w->p->backend.kind == BACKEND_ENGINE) {
 		/* 802.3x stops every priority: a storm of it is reported,
 		 * but PFC's per-priority watchdog has nothing to act on. */
 		pc = w->cfg;
@@ -380,7 +380,7 @@ pfcwd_fire(void *arg)
 	struct port *p = w->p;
 	uint64_t now, next;
 
-	if (w->be_id != (p->be_open ? p->be.priv : NULL)) {
+	if (w->be_id != (p->backend_open ? p->backend.priv : NULL)) {
 		/* Another backend (a fallback to read-only): it holds none
 		 * of our overrides.  port_backend_open() syncs us again. */
 		wd_restore(w, 0xff, true);
@@ -392,8 +392,8 @@ pfcwd_fire(void *arg)
 		w->sample_errors++;
 		return;
 	}
-	if (p->be.kind == BACKEND_ENGINE && !w->asked) {
-		(void)engine_wd_ask(&p->be);	/* an error: the read says */
+	if (p->backend.kind == BACKEND_ENGINE && !w->asked) {
+		(void)engine_wd_ask(&p->backend);	/* an error: the read says */
 		w->asked = true;
 		w->ask_ms = ev_now_ms();
 		ev_timer_arm(w->timer, wd_ask_ms());
@@ -421,13 +421,13 @@ wd_reset(struct pfcwd_port *w)
 	wd_prio_reset(&w->pause);
 	w->acted = w->acted_drop = 0;
 	w->sampled = w->counts = false;
-	w->be_id = w->p->be_open ? w->p->be.priv : NULL;
+	w->be_id = w->p->backend_open ? w->p->backend.priv : NULL;
 }
 
 static void
 wd_stop(struct port *p, bool report)
 {
-	struct pfcwd_port *w = p->wd;
+	struct pfcwd_port *w = p->watchdog;
 
 	if (w == NULL)
 		return;
@@ -435,15 +435,15 @@ wd_stop(struct port *p, bool report)
 	wd_enforce(w);
 	ev_timer_free(w->timer);
 	free(w);
-	p->wd = NULL;
+	p->watchdog = NULL;
 }
 
 void
 pfcwd_port_sync(struct port *p)
 {
-	struct pfcwd_port *w = p->wd;
+	struct pfcwd_port *w = p->watchdog;
 
-	if (wd_d == NULL || !p->cp.has_pfcwd || !wd_can_watch(p)) {
+	if (wd_d == NULL || !p->conf.has_pfcwd || !wd_can_watch(p)) {
 		wd_stop(p, true);
 		p->pfcwd_off = 0;
 		return;
@@ -470,23 +470,23 @@ pfcwd_port_sync(struct port *p)
 			return;
 		}
 		w->p = p;
-		p->wd = w;
+		p->watchdog = w;
 		wd_reset(w);
-	} else if (w->be_id != p->be.priv) {
+	} else if (w->be_id != p->backend.priv) {
 		/* A new backend holds no override: start again. */
 		wd_restore(w, 0xff, true);
 		p->pfcwd_off = 0;
 		wd_reset(w);
 	}
-	if (memcmp(&w->cfg, &p->cp.pfcwd, sizeof(w->cfg)) != 0) {
+	if (memcmp(&w->cfg, &p->conf.pfcwd, sizeof(w->cfg)) != 0) {
 		if (w->cfg.detect_ms != 0)
 			log_info(LOG_SUB_PFCWD, "%s: watchdog %s, detection "
 			    "%u ms, restoration %u ms", p->ifname,
-			    dcb_kw_name(pfcwd_action_kw, p->cp.pfcwd.action),
-			    p->cp.pfcwd.detect_ms, p->cp.pfcwd.restore_ms);
+			    dcb_kw_name(pfcwd_action_kw, p->conf.pfcwd.action),
+			    p->conf.pfcwd.detect_ms, p->conf.pfcwd.restore_ms);
 		/* A stormed priority keeps its storm; the new action
 		 * applies from its next one (SONiC re-arms the same way). */
-		w->cfg = p->cp.pfcwd;
+		w->cfg = p->conf.pfcwd;
 	}
 	if (!ev_timer_pending(w->timer))
 		ev_timer_arm(w->timer, wd_poll_ms());
@@ -536,7 +536,7 @@ pfcwd_init(struct dcbxd *d)
 	int rc;
 
 	wd_d = d;
-	if ((rc = notify_subscribe(&d->nf, wd_note, NULL)) < 0) {
+	if ((rc = notify_subscribe(&d->bus, wd_note, NULL)) < 0) {
 		wd_d = NULL;
 		return (rc);
 	}
@@ -555,7 +555,7 @@ pfcwd_fini(void)
 		return;
 	for (p = port_first(); p != NULL; p = p->next)
 		wd_stop(p, false);
-	notify_unsubscribe(&wd_d->nf, wd_note, NULL);
+	notify_unsubscribe(&wd_d->bus, wd_note, NULL);
 	wd_d = NULL;
 }
 
@@ -582,7 +582,7 @@ pfcwd_port_enabled(void)
 uint8_t
 pfcwd_port_override(const struct port *p)
 {
-	return (p->wd != NULL ? p->wd->acted : 0);
+	return (p->watchdog != NULL ? p->watchdog->acted : 0);
 }
 
 /* ------------------------------------------------------------ show */
@@ -616,8 +616,8 @@ wd_live(const struct pfcwd_port *w)
 static json_t *
 wd_row(const struct port *p, int i)
 {
-	const struct pfcwd_port *w = p->wd;
-	const struct pfcwd_cfg *c = &p->cp.pfcwd;
+	const struct pfcwd_port *w = p->watchdog;
+	const struct pfcwd_cfg *c = &p->conf.pfcwd;
 	const struct pfcwd_prio *s = w != NULL ? &w->pr[i] : NULL;
 	const struct engine_wd_prio *e = w != NULL && w->counts ?
 	    &w->last.p[i] : NULL;
@@ -648,8 +648,8 @@ wd_row(const struct port *p, int i)
 	    e->xoff_ns / 1000000 : 0));
 	json_object_set_new(o, "pause_storm", json_boolean(w != NULL &&
 	    w->pause.status == PFCWD_STORMED));
-	json_object_set_new(o, "backend", json_string(p->be_open ?
-	    p->be.ops->name : "none"));
+	json_object_set_new(o, "backend", json_string(p->backend_open ?
+	    p->backend.ops->name : "none"));
 	/* Engine polls that found no new sample (the step was skipped). */
 	json_object_set_new(o, "sample_skips", opt_count(eng, w != NULL ?
 	    w->stale : 0));
@@ -662,7 +662,7 @@ pfcwd_port_rows(const struct port *p, json_t *a)
 	uint8_t watched = wd_watched(p);
 	int i;
 
-	if (!p->cp.has_pfcwd)
+	if (!p->conf.has_pfcwd)
 		return;
 	for (i = 0; i < NPRIO; i++)
 		if (watched & (1u << i))

@@ -41,5 +41,5 @@ check "info lines are <6>" grep -Eq '^<6>\[main\] dcbxd .* started' "$T/run"
 check "the shutdown on SIGTERM is <6> too" grep -Eq '^<6>\[main\] signal 15' "$T/run"
 check "every line has a priority and no timestamp" \
 	sh -c "! grep -Ev '^<[0-7]>\[[a-z]+\] ' '$T/run' | grep -v Sanitizer | grep -q ."
-check "no sanitizer report" sh -c "! grep -q Sanitizer '$T/run' '$T/err'"
+check_clean "no sanitizer report" "$T/run" "$T/err"
 finish

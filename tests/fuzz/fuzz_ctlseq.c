@@ -46,12 +46,13 @@ int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 #define NCLI	6
 #define PUMP_MAX 200	/* loop turns to quiesce */
 
-struct dcbxd dx;
+static struct dcbxd ctx;
 
 /* Reload and re-read would load a file and resync links: refused here. */
 static int
-no_reload(char *err, size_t errlen)
+no_reload(struct dcbxd *d, char *err, size_t errlen)
 {
+	(void)d;
 	snprintf(err, errlen, "reload is not part of the fuzz harness");
 	return (-1);
 }
@@ -108,10 +109,10 @@ init(void)
 	log_init("fuzz_ctlseq", true, LOG_EMERG);
 	if (ev_init() < 0)
 		abort();
-	conf_defaults(&dx.conf);
-	notify_init(&dx.nf);
+	conf_defaults(&ctx.conf);
+	notify_init(&ctx.bus);
 	snprintf(path, sizeof(path), "/tmp/fuzz_ctlseq.%d.sock", (int)getpid());
-	if (ctl_init(path, NULL, &dx, &ops) < 0)
+	if (ctl_init(path, NULL, &ctx, &ops) < 0)
 		abort();
 	/*
 	 * Limits a 1600-octet input can reach: a pause after a few answers,

@@ -39,7 +39,7 @@ one_request(const char *ifname, const char *req)
 	size_t i;
 
 	if ((c = calloc(1, sizeof(*c))) == NULL ||
-	    (c->tr = dcbnl_tr_libnl(false)) == NULL) {
+	    (c->nl = dcbnl_tr_libnl(false)) == NULL) {
 		free(c);
 		return -ENOMEM;
 	}
@@ -60,7 +60,7 @@ one_request(const char *ifname, const char *req)
 		rc = dcbnl_msg_app(c, 27, &t);		/* DCB_CMD_IEEE_DEL */
 	}
 	printf("%s %s rc=%d %s\n", ifname, req, rc, c->err);
-	c->tr->close(c->tr);
+	c->nl->close(c->nl);
 	free(c);
 	return rc;
 }

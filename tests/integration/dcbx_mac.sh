@@ -31,5 +31,5 @@ nsx a ip link set xa0 address 02:00:00:00:00:30 || bail "MAC change"
 check "a's MAC raised: a keeps its own PFC (tie-break on the new MAC)" \
     wait_for 10 xd_ok a xa0 pfc=local "pfc~higher"
 check "b adopts a's PFC (3,4)" wait_for 3 xd_ok b xb0 pfc=peer "pfc~lower"
-check "no sanitizer report" sh -c "! grep -q Sanitizer $NS_TMP/a.log $NS_TMP/b.log"
+check_clean "no sanitizer report" "$NS_TMP/a.log" "$NS_TMP/b.log"
 finish

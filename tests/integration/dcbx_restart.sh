@@ -19,8 +19,11 @@ XD_TX_INTERVAL=3600; export XD_TX_INTERVAL
 frames_out() {	# frames_out NAME: its statsFramesOutTotal on xc0
 	ctl_get "$NS_TMP/$1.sock" '.[0].lldp.statsFramesOutTotal' show stats dev xc0
 }
-quiet() {	# quiet NAME: sent nothing for 1.5 s
-	_a=$(frames_out "$1"); sleep 1.5; [ "$(frames_out "$1")" = "$_a" ]
+quiet() {	# quiet NAME: sent nothing for 1.5 s (both counts read: no "" = "")
+	_a=$(frames_out "$1") || return 1
+	sleep 1.5
+	_b=$(frames_out "$1") || return 1
+	[ "$_b" = "$_a" ]
 }
 
 # restart_round MODE: one pair of daemons in MODE, the server restarted.

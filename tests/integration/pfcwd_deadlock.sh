@@ -89,5 +89,5 @@ calm() {
 	done
 }
 check "drop: both end restored, none left stormed" wait_for 15 calm
-check "no sanitizer report" sh -c "! grep -q Sanitizer '$NS_TMP/a.log' '$NS_TMP/b.log'"
+check_clean "no sanitizer report" "$NS_TMP/a.log" "$NS_TMP/b.log"
 finish

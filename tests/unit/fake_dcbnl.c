@@ -512,7 +512,7 @@ dispatch(struct fake *f, struct fake_req *r, const struct fa *top, int n,
 }
 
 static int
-fake_send(struct dcbnl_tr *t, const void *buf, size_t len)
+fake_send(struct dcbnl_transport *t, const void *buf, size_t len)
 {
 	struct fake *f = (struct fake *)t;
 	struct fake_req *r = &f->req[f->nreq < FAKE_MAXREQ ? f->nreq++ : 0];
@@ -569,7 +569,7 @@ fake_send(struct dcbnl_tr *t, const void *buf, size_t len)
 }
 
 static ssize_t
-fake_recv(struct dcbnl_tr *t, void *buf, size_t len)
+fake_recv(struct dcbnl_transport *t, void *buf, size_t len)
 {
 	struct fake *f = (struct fake *)t;
 	size_t n;
@@ -590,13 +590,13 @@ fake_recv(struct dcbnl_tr *t, void *buf, size_t len)
 }
 
 static int
-fake_fd(struct dcbnl_tr *t)
+fake_fd(struct dcbnl_transport *t)
 {
 	return -1;
 }
 
 static void
-fake_close(struct dcbnl_tr *t)
+fake_close(struct dcbnl_transport *t)
 {
 	((struct fake *)t)->closed = true;
 }
@@ -605,7 +605,7 @@ void
 fake_init(struct fake *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->tr = (struct dcbnl_tr){ fake_send, fake_recv, fake_fd, fake_close,
+	f->tr = (struct dcbnl_transport){ fake_send, fake_recv, fake_fd, fake_close,
 	    100 };
 	f->dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
 	f->pfc_en_keep = 0xff;

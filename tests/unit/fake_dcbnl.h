@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * fake_dcbnl.h -- a fake kernel behind struct dcbnl_tr for the dcbnl unit
+ * fake_dcbnl.h -- a fake kernel behind struct dcbnl_transport for the dcbnl unit
  * tests.  It decodes every request with the uapi structs alone (struct
  * nlmsghdr, struct dcbmsg, struct nlattr, struct ieee_ets/ieee_pfc/dcb_app;
  * no libnl), checks layout byte by byte, keeps a NIC's state and answers
@@ -35,7 +35,7 @@ struct fake_req {
 struct fake_cee_tc { uint8_t pgid, up, strict, pct; };
 
 struct fake {
-	struct dcbnl_tr		tr;
+	struct dcbnl_transport		tr;
 	/* behaviour */
 	bool			no_ops;		/* dcb_doit(): -EOPNOTSUPP */
 	bool			no_dev;		/* -ENODEV */

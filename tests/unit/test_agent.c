@@ -29,8 +29,8 @@ static const uint8_t our_mac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
 /* What a port gives its agent: a name, counters, a config. */
 struct owner {
 	char			ifname[16];
-	uint64_t		st[LLDP_STAT__MAX];
-	struct agent_rem_stats	rem;
+	uint64_t		stats[LLDP_STAT__MAX];
+	struct agent_rem_stats	rem_stats;
 	struct conf		conf;
 };
 
@@ -165,8 +165,8 @@ setup(void **state)
 	env.ops = &own_ops;
 	env.ctx = fx->p;
 	env.ifname = fx->p->ifname;
-	env.st = fx->p->st;
-	env.rem = &fx->p->rem;
+	env.stats = fx->p->stats;
+	env.rem_stats = &fx->p->rem_stats;
 	env.conf = &fx->p->conf;
 	fx->a = agent_new(&env, LLDP_AGENT_NEAREST_BRIDGE);
 	assert_non_null(fx->a);
@@ -353,8 +353,8 @@ agent_new_neighbour_is_inserted_and_restarts_fast_tx(void **state)
 	feed(fx->a, 1, 11, "peer");
 	assert_int_equal(fx->a->n, 1);
 	assert_int_equal(cap.added, 1);
-	assert_int_equal(fx->p->st[LLDP_STAT_FRAMES_IN], 1);
-	assert_int_equal(fx->p->rem.inserts, 1);
+	assert_int_equal(fx->p->stats[LLDP_STAT_FRAMES_IN], 1);
+	assert_int_equal(fx->p->rem_stats.inserts, 1);
 	assert_int_equal(cap.frames, 1);	/* newNeighbor: txNow */
 	fake_ev_advance(3500);
 	assert_int_equal(cap.frames, 4);	/* and fast: 4 in all */
@@ -371,13 +371,13 @@ agent_unchanged_pdu_only_refreshes_the_ttl(void **state)
 	feed(fx->a, 1, 11, "peer");		/* same bytes: fast path */
 	assert_int_equal(cap.added, 1);
 	assert_int_equal(cap.changed, 0);
-	assert_int_equal(fx->p->st[LLDP_STAT_FRAMES_IN], 2);
+	assert_int_equal(fx->p->stats[LLDP_STAT_FRAMES_IN], 2);
 	fake_ev_advance(10900);		/* 18.9 s: 10.9 s since */
 	assert_int_equal(fx->a->n, 1);
 	fake_ev_advance(100);		/* 11 s since the refresh */
 	assert_int_equal(fx->a->n, 0);
 	assert_int_equal(cap.gone[NBR_GONE_AGED], 1);
-	assert_int_equal(fx->p->st[LLDP_STAT_AGEOUTS], 1);
+	assert_int_equal(fx->p->stats[LLDP_STAT_AGEOUTS], 1);
 }
 
 /* A CEE peer not yet in sync: its repeats reach DCBX (a resend each). */
@@ -391,11 +391,11 @@ agent_repeat_reaches_the_port_while_it_wants_repeats(void **state)
 	cap.repeat_wanted = true;
 	feed(fx->a, 1, 11, "peer");
 	assert_int_equal(cap.changed, 1);
-	assert_int_equal(fx->p->st[LLDP_STAT_FRAMES_IN], 2);
+	assert_int_equal(fx->p->stats[LLDP_STAT_FRAMES_IN], 2);
 	cap.repeat_wanted = false;
 	feed(fx->a, 1, 11, "peer");
 	assert_int_equal(cap.changed, 1);
-	assert_int_equal(fx->p->st[LLDP_STAT_FRAMES_IN], 3);
+	assert_int_equal(fx->p->stats[LLDP_STAT_FRAMES_IN], 3);
 }
 
 static void
@@ -409,7 +409,7 @@ agent_changed_pdu_updates_the_neighbour_in_place(void **state)
 	assert_int_equal(fx->a->n, 1);
 	assert_int_equal(cap.added, 1);
 	assert_int_equal(cap.changed, 1);
-	assert_int_equal(fx->p->rem.inserts, 1);
+	assert_int_equal(fx->p->rem_stats.inserts, 1);
 }
 
 static void
@@ -422,8 +422,8 @@ agent_shutdown_pdu_deletes_at_once(void **state)
 	feed(fx->a, 1, 0, NULL);
 	assert_int_equal(fx->a->n, 0);
 	assert_int_equal(cap.gone[NBR_GONE_SHUTDOWN], 1);
-	assert_int_equal(fx->p->rem.deletes, 1);
-	assert_int_equal(fx->p->st[LLDP_STAT_AGEOUTS], 0);
+	assert_int_equal(fx->p->rem_stats.deletes, 1);
+	assert_int_equal(fx->p->stats[LLDP_STAT_AGEOUTS], 0);
 }
 
 static void
@@ -436,11 +436,11 @@ agent_full_table_drops_newcomers_and_sets_too_many(void **state)
 	for (i = 1; i <= 5; i++)		/* max_neighbors 4 */
 		feed(fx->a, i, 20, "peer");
 	assert_int_equal(fx->a->n, 4);
-	assert_int_equal(fx->p->rem.drops, 1);
+	assert_int_equal(fx->p->rem_stats.drops, 1);
 	assert_int_equal(cap.dropped, 1);	/* the port heard it */
 	assert_true(agent_too_many(fx->a));
 	feed(fx->a, 2, 20, "peer");		/* known: still accepted */
-	assert_int_equal(fx->p->rem.drops, 1);
+	assert_int_equal(fx->p->rem_stats.drops, 1);
 	assert_int_equal(cap.dropped, 1);
 	fake_ev_advance(19999);
 	assert_true(agent_too_many(fx->a));	/* the dropped one's TTL */
@@ -463,7 +463,7 @@ agent_table_grows_past_its_initial_size(void **state)
 	for (i = 0; i < 100; i++)		/* all still found */
 		feed(fx->a, i, 20, "peer");
 	assert_int_equal(cap.added, 100);
-	assert_int_equal(fx->p->st[LLDP_STAT_FRAMES_IN], 200);
+	assert_int_equal(fx->p->stats[LLDP_STAT_FRAMES_IN], 200);
 }
 
 static void
@@ -533,7 +533,7 @@ agent_rx_off_ignores_frames(void **state)
 	agent_set_state(fx->a, true, false);	/* enabledTxOnly */
 	feed(fx->a, 1, 11, "peer");
 	assert_int_equal(fx->a->n, 0);
-	assert_int_equal(fx->p->st[LLDP_STAT_FRAMES_IN], 0);
+	assert_int_equal(fx->p->stats[LLDP_STAT_FRAMES_IN], 0);
 }
 
 int

@@ -3,8 +3,8 @@
  * test_metrics.c -- the storm records that metrics (dcbxd_pfc_storms_total,
  * dcbxd_pfc_storm_active) and doctor (pfc-storm, pfc-storm-recent) read,
  * fed through the notifier as the PFC watchdog will post them, and the
- * exposition of a daemon with no port.  Links the daemon's library; this
- * file stands in for main.c (dx, dcbxd_reload).
+ * exposition of a daemon with no port.  Links the daemon's library; ctx
+ * stands in for main.c's daemon context.
  */
 #include "config.h"
 
@@ -21,14 +21,7 @@
 #include "notify.h"
 #include "port.h"
 
-struct dcbxd dx;
-
-int
-dcbxd_reload(char *err, size_t errlen)
-{
-	snprintf(err, errlen, "not in this test");
-	return (-1);
-}
+static struct dcbxd ctx;
 
 static void
 storm(struct port *p, enum note_type t, int prio)
@@ -39,7 +32,7 @@ storm(struct port *p, enum note_type t, int prio)
 	n.type = t;
 	n.port = p;
 	n.storm.prio = prio;
-	notify_post(&dx.nf, &n);
+	notify_post(&ctx.bus, &n);
 }
 
 static void
@@ -92,9 +85,9 @@ static int
 setup(void **st)
 {
 	(void)st;
-	conf_defaults(&dx.conf);
-	notify_init(&dx.nf);
-	return (metrics_init(&dx.conf));	/* no listen: no listener */
+	conf_defaults(&ctx.conf);
+	notify_init(&ctx.bus);
+	return (metrics_init(&ctx));	/* no listen: no listener */
 }
 
 static int

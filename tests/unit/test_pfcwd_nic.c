@@ -33,7 +33,7 @@
 #include "show.h"
 #include "snmp.h"
 
-struct dcbxd dx;
+static struct dcbxd ctx;
 static struct fake F;
 
 /* ------------------------------------------- the daemon around them */
@@ -79,7 +79,7 @@ on_note(const struct note *n, void *arg)
 json_t *
 show_backend(const struct port *p)
 {
-	return (json_pack("{s:s}", "error", p->be.error));
+	return (json_pack("{s:s}", "error", p->backend.error));
 }
 
 /* port.c's part (firmware DCBX going silent): nothing to send here. */
@@ -129,23 +129,23 @@ port_nic(uint8_t action)
 
 	assert_non_null(p);
 	snprintf(p->ifname, sizeof(p->ifname), "%s", FAKE_IFNAME);
-	p->daemon = &dx;
-	dcb_config_default(&p->ds.oper);
-	p->ds.oper.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
-	p->ds.oper.pfc.pfc_en = 0x18;		/* PFC on 3 and 4 */
-	p->ds.active = DCBX_MODE_IEEE;
-	p->cp.has_pfcwd = true;
-	p->cp.pfcwd = (struct pfcwd_cfg){ action, 200, 400 };
+	p->daemon = &ctx;
+	dcb_config_default(&p->dcbx.oper);
+	p->dcbx.oper.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
+	p->dcbx.oper.pfc.pfc_en = 0x18;		/* PFC on 3 and 4 */
+	p->dcbx.active = DCBX_MODE_IEEE;
+	p->conf.has_pfcwd = true;
+	p->conf.pfcwd = (struct pfcwd_cfg){ action, 200, 400 };
 	assert_int_equal(port_be_start(p), 0);
 	ports = p;
 	assert_int_equal(dcbnl_probe_tr(&F.tr, FAKE_IFNAME, &pr), 0);
-	assert_int_equal(dcbnl_backend_open_tr(&p->be, &F.tr, FAKE_IFNAME,
+	assert_int_equal(dcbnl_backend_open_tr(&p->backend, &F.tr, FAKE_IFNAME,
 	    &pr, &o), 0);
-	p->be_open = true;
+	p->backend_open = true;
 	port_apply_oper(p);
 	assert_int_equal(F.pfc.pfc_en, 0x18);
 	pfcwd_port_sync(p);
-	assert_non_null(p->wd);
+	assert_non_null(p->watchdog);
 	return (p);
 }
 
@@ -154,11 +154,11 @@ setup(void **state)
 {
 	(void)state;
 	memset(&evs, 0, sizeof(evs));
-	memset(&dx, 0, sizeof(dx));
-	dx.conf.pfcwd_poll_ms = 100;
-	notify_init(&dx.nf);
-	assert_int_equal(notify_subscribe(&dx.nf, on_note, NULL), 0);
-	assert_int_equal(pfcwd_init(&dx), 0);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.conf.pfcwd_poll_ms = 100;
+	notify_init(&ctx.bus);
+	assert_int_equal(notify_subscribe(&ctx.bus, on_note, NULL), 0);
+	assert_int_equal(pfcwd_init(&ctx), 0);
 	fake_init(&F);
 	pfcwd_port_nic_read = fake_tx;
 	nic_tx = 1000;
@@ -176,7 +176,7 @@ teardown(void **state)
 	pfcwd_fini();
 	if (p != NULL) {
 		port_be_stop(p);
-		backend_close(&p->be);
+		backend_close(&p->backend);
 		free(p);
 		ports = NULL;
 	}
@@ -258,7 +258,7 @@ storm_clears_the_pfc_bit_and_restoration_sets_it_back(void **state)
 	assert_int_equal(F.pfc.pfc_en, 0x10);
 	assert_pfc_set(last_pfc_set(), 0x10);
 	/* An override on top of oper: oper stays as negotiated. */
-	assert_int_equal(p->ds.oper.pfc.pfc_en, 0x18);
+	assert_int_equal(p->dcbx.oper.pfc.pfc_en, 0x18);
 	assert_int_equal(pfcwd_port_override(p), 0x08);
 	pfcwd_port_rows(p, rows);
 	assert_int_equal(json_array_size(rows), 2);	/* 3 and 4 */
@@ -368,7 +368,7 @@ port_going_away_puts_the_bit_back(void **state)
 	storm_polls(3, 0);
 	assert_int_equal(F.pfc.pfc_en, 0x10);
 	pfcwd_port_free(p);
-	assert_null(p->wd);
+	assert_null(p->watchdog);
 	assert_int_equal(F.pfc.pfc_en, 0x18);
 	assert_int_equal(evs.restored, 0);	/* the port is gone: no event */
 }
@@ -384,7 +384,7 @@ fallback_to_readonly_stops_watching(void **state)
 	(void)state;
 	storm_polls(3, 0);
 	assert_int_equal(pfcwd_port_override(p), 0x08);
-	backend_close(&p->be);
+	backend_close(&p->backend);
 	memset(&cp, 0, sizeof(cp));
 	assert_int_equal(port_be_open(p, &cp, true), 0);
 	storm_polls(3, 0);

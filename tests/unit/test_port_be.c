@@ -252,8 +252,8 @@ port_add(const char *ifname)
 	assert_non_null(p);
 	snprintf(p->ifname, sizeof(p->ifname), "%s", ifname);
 	p->daemon = &daemon_ctx;
-	p->ds.oper = oper_cfg(0x08);
-	p->ds.active = DCBX_MODE_IEEE;
+	p->dcbx.oper = oper_cfg(0x08);
+	p->dcbx.active = DCBX_MODE_IEEE;
 	assert_int_equal(port_be_start(p), 0);
 	p->next = ports;
 	ports = p;
@@ -263,11 +263,11 @@ port_add(const char *ifname)
 static void
 port_scripted(struct port *p, struct script *s)
 {
-	p->be.ops = &sc_ops;
-	p->be.kind = BACKEND_ENGINE;
-	p->be.priv = s;
-	snprintf(p->be.ifname, sizeof(p->be.ifname), "%s", p->ifname);
-	p->be_open = true;
+	p->backend.ops = &sc_ops;
+	p->backend.kind = BACKEND_ENGINE;
+	p->backend.priv = s;
+	snprintf(p->backend.ifname, sizeof(p->backend.ifname), "%s", p->ifname);
+	p->backend_open = true;
 }
 
 static void
@@ -277,7 +277,7 @@ port_readonly(struct port *p)
 
 	memset(&cp, 0, sizeof(cp));
 	assert_int_equal(port_be_open(p, &cp, true), 0);
-	p->be_open = true;
+	p->backend_open = true;
 }
 
 static int
@@ -289,8 +289,8 @@ setup(void **state)
 	io_fail = false;
 	port_be_stats_ms = PORT_BE_STATS_MS;
 	memset(&daemon_ctx, 0, sizeof(daemon_ctx));
-	notify_init(&daemon_ctx.nf);
-	assert_int_equal(notify_subscribe(&daemon_ctx.nf, on_note, NULL), 0);
+	notify_init(&daemon_ctx.bus);
+	assert_int_equal(notify_subscribe(&daemon_ctx.bus, on_note, NULL), 0);
 	return (0);
 }
 
@@ -308,10 +308,10 @@ teardown(void **state)
 		 * A scripted backend's script lives on the finished test's
 		 * stack and owns nothing: detach it rather than close it.
 		 */
-		if (p->be.ops == &sc_ops)
-			p->be_open = false;
-		if (p->be_open)
-			backend_close(&p->be);
+		if (p->backend.ops == &sc_ops)
+			p->backend_open = false;
+		if (p->backend_open)
+			backend_close(&p->backend);
 		free(p);
 	}
 	assert_int_equal(fake_ev_timers_live(), 0);
@@ -332,15 +332,15 @@ failed_apply_is_retried_with_dcbnl_backoff_until_it_succeeds(void **state)
 	port_apply_oper(p);
 	assert_int_equal(s.applies, 1);
 	assert_int_equal(evs.backend_error, 1);
-	assert_int_equal(p->be_retry_at_ms, t0 + 500);
+	assert_int_equal(p->retry_at_ms, t0 + 500);
 	/* show-ports keeps the reason while retrying. */
-	assert_string_equal(p->be.error, strerror(EIO));
-	assert_int_equal(p->be.err, -EIO);
+	assert_string_equal(p->backend.error, strerror(EIO));
+	assert_int_equal(p->backend.err, -EIO);
 	fake_ev_advance(499);
 	assert_int_equal(s.applies, 1);
 	fake_ev_advance(1);
 	assert_int_equal(s.applies, 2);
-	assert_string_equal(p->be.error, strerror(EIO));
+	assert_string_equal(p->backend.error, strerror(EIO));
 	fake_ev_advance(600000);
 	assert_int_equal(s.applies, 4);
 	/*
@@ -353,15 +353,15 @@ failed_apply_is_retried_with_dcbnl_backoff_until_it_succeeds(void **state)
 	assert_int_equal(s.at[3] - s.at[2], 2000);
 	assert_int_equal(s.at[3] - s.at[0], 500 + 1000 + 2000);
 	/* Success: no more tries, no stale error, books reset. */
-	assert_string_equal(p->be.error, "");
-	assert_int_equal(p->be.err, 0);
-	assert_int_equal(p->be_attempt, 0);
-	assert_int_equal(p->be_retry_at_ms, 0);
-	assert_false(ev_timer_pending(p->be_retry));
+	assert_string_equal(p->backend.error, "");
+	assert_int_equal(p->backend.err, 0);
+	assert_int_equal(p->retry_attempt, 0);
+	assert_int_equal(p->retry_at_ms, 0);
+	assert_false(ev_timer_pending(p->retry_timer));
 	assert_int_equal(evs.backend_error, 3);
 	/* and the bus heard it recover, once (SNMP clears its trap). */
 	assert_int_equal(evs.recovered, 1);
-	assert_int_equal(p->be.kind, BACKEND_ENGINE);
+	assert_int_equal(p->backend.kind, BACKEND_ENGINE);
 }
 
 static void
@@ -386,14 +386,14 @@ busy_backend_backs_off_to_one_try_a_minute(void **state)
 	assert_int_equal(s.at[s.applies - 1] - s.at[s.applies - 2], 60000);
 	assert_int_equal(s.at[7] - s.at[6], 32000);
 	assert_int_equal(s.at[8] - s.at[7], 60000);
-	assert_string_equal(p->be.error, strerror(EBUSY));
-	assert_true(ev_timer_pending(p->be_retry));
-	assert_int_equal(p->be.kind, BACKEND_ENGINE);
+	assert_string_equal(p->backend.error, strerror(EBUSY));
+	assert_true(ev_timer_pending(p->retry_timer));
+	assert_int_equal(p->backend.kind, BACKEND_ENGINE);
 	/* A new config that the backend takes ends the retries. */
 	s.rc[0] = 0;
 	port_apply_oper(p);
-	assert_false(ev_timer_pending(p->be_retry));
-	assert_string_equal(p->be.error, "");
+	assert_false(ev_timer_pending(p->retry_timer));
+	assert_string_equal(p->backend.error, "");
 }
 
 static void
@@ -407,23 +407,23 @@ check_fallback(int rc)
 	port_apply_oper(p);
 	assert_int_equal(s.applies, 1);
 	assert_true(s.closed);
-	assert_true(p->be_open);
-	assert_int_equal(p->be.kind, BACKEND_READONLY);
-	assert_string_equal(p->be.ops->name, "readonly");
+	assert_true(p->backend_open);
+	assert_int_equal(p->backend.kind, BACKEND_READONLY);
+	assert_string_equal(p->backend.ops->name, "readonly");
 	snprintf(want, sizeof(want), "scripted refused the config (%s): "
 	    "read-only", strerror(-rc));
-	assert_string_equal(p->be.why, want);
+	assert_string_equal(p->backend.why, want);
 	/* Read-only still records the negotiated config. */
-	assert_true(p->be.applied);
-	assert_true(dcb_config_equal(&p->be.last, &p->ds.oper));
-	assert_false(ev_timer_pending(p->be_retry));
-	assert_int_equal(p->be_attempt, 0);
+	assert_true(p->backend.applied);
+	assert_true(dcb_config_equal(&p->backend.last, &p->dcbx.oper));
+	assert_false(ev_timer_pending(p->retry_timer));
+	assert_int_equal(p->retry_attempt, 0);
 	fake_ev_advance(600000);
 	assert_int_equal(s.applies, 1);
 	/* Later applies go to the read-only backend and succeed. */
-	p->ds.oper = oper_cfg(0x10);
+	p->dcbx.oper = oper_cfg(0x10);
 	port_apply_oper(p);
-	assert_int_equal(p->be.last.pfc.pfc_en, 0x10);
+	assert_int_equal(p->backend.last.pfc.pfc_en, 0x10);
 	assert_int_equal(evs.backend_error, 1);
 }
 
@@ -467,21 +467,21 @@ pfc_counters_are_sampled_per_port_at_its_own_interval(void **state)
 	assert_int_equal(sb.stats_at[0], t0 + 3000);
 	assert_int_equal(sb.stats_at[2], t0 + 23000);
 	assert_int_equal(a->pfc_samples, 3);
-	assert_int_equal(a->pfc.pfc_requests[3], 300);
+	assert_int_equal(a->pfc_stats.pfc_requests[3], 300);
 	/* doctor's base: the sample before the last, the port's own. */
 	assert_int_equal(a->pfc_base.pfc_requests[3], 200);
-	assert_int_equal(a->pfc_ms, t0 + 20000);
+	assert_int_equal(a->pfc_stats_ms, t0 + 20000);
 	/* A failed read keeps the last good sample and its time. */
 	assert_int_equal(b->pfc_samples, 2);
-	assert_int_equal(b->pfc.pfc_indications[3], 14);
+	assert_int_equal(b->pfc_stats.pfc_indications[3], 14);
 	assert_int_equal(b->pfc_base.pfc_indications[3], 7);
-	assert_int_equal(b->pfc_ms, t0 + 13000);
+	assert_int_equal(b->pfc_stats_ms, t0 + 13000);
 	/* A backend (re)opened counts from zero: so does the base, not from
 	 * the old backend's last sample. */
 	port_be_reset(a);
 	fake_ev_advance(0);
 	assert_int_equal(a->pfc_samples, 4);
-	assert_int_equal(a->pfc.pfc_requests[3], 400);
+	assert_int_equal(a->pfc_stats.pfc_requests[3], 400);
 	assert_int_equal(a->pfc_base.pfc_requests[3], 0);
 	assert_int_equal(c->pfc_samples, 0);
 	/*
@@ -500,12 +500,12 @@ static struct fake	F;
 
 /* The monitor's socket: the fake kernel's notifications, or -ENOBUFS. */
 static struct {
-	struct dcbnl_tr	tr;
+	struct dcbnl_transport	tr;
 	int		enobufs;
 } mw;
 
 static int
-mw_send(struct dcbnl_tr *t, const void *b, size_t n)
+mw_send(struct dcbnl_transport *t, const void *b, size_t n)
 {
 	(void)t; (void)b; (void)n;
 	fail_msg("the monitor sent a request");
@@ -513,7 +513,7 @@ mw_send(struct dcbnl_tr *t, const void *b, size_t n)
 }
 
 static ssize_t
-mw_recv(struct dcbnl_tr *t, void *buf, size_t len)
+mw_recv(struct dcbnl_transport *t, void *buf, size_t len)
 {
 	(void)t;
 	if (mw.enobufs > 0) {
@@ -524,14 +524,14 @@ mw_recv(struct dcbnl_tr *t, void *buf, size_t len)
 }
 
 static int
-mw_fd(struct dcbnl_tr *t)
+mw_fd(struct dcbnl_transport *t)
 {
 	(void)t;
 	return (42);
 }
 
 static void
-mw_close(struct dcbnl_tr *t)
+mw_close(struct dcbnl_transport *t)
 {
 	(void)t;
 }
@@ -541,7 +541,7 @@ mon_start(void)
 {
 	struct dcbnl_mon *m;
 
-	mw.tr = (struct dcbnl_tr){ mw_send, mw_recv, mw_fd, mw_close, 0 };
+	mw.tr = (struct dcbnl_transport){ mw_send, mw_recv, mw_fd, mw_close, 0 };
 	mw.enobufs = 0;
 	assert_non_null(m = dcbnl_mon_open_tr(&mw.tr));
 	assert_int_equal(dcbnl_watch_attach(m, port_be_unowned,
@@ -581,11 +581,11 @@ port_dcbnl_open(uint8_t dcbx)
 		F.dcbx = dcbx;
 	assert_int_equal(dcbnl_probe_tr(&F.tr, FAKE_IFNAME, &pr), 0);
 	assert_int_equal(pr.kind, BACKEND_DCBNL);
-	assert_int_equal(dcbnl_backend_open_tr(&p->be, &F.tr, FAKE_IFNAME,
+	assert_int_equal(dcbnl_backend_open_tr(&p->backend, &F.tr, FAKE_IFNAME,
 	    &pr, &o), 0);
 	port_be_env(p, &env, false);
-	backend_set_env(&p->be, &env);
-	p->be_open = true;
+	backend_set_env(&p->backend, &env);
+	p->backend_open = true;
 	return (p);
 }
 
@@ -595,10 +595,10 @@ port_dcbnl(uint8_t pfc_en, enum dcbx_mode mode)
 {
 	struct port *p = port_dcbnl_open(0);
 
-	p->ds.oper = oper_cfg(pfc_en);
-	p->ds.active = mode;
+	p->dcbx.oper = oper_cfg(pfc_en);
+	p->dcbx.active = mode;
 	port_apply_oper(p);
-	assert_string_equal(p->be.error, "");
+	assert_string_equal(p->backend.error, "");
 	assert_int_equal(F.bad, 0);
 	return (p);
 }
@@ -645,13 +645,13 @@ own_multi_attribute_write_echoes_are_not_foreign(void **state)
 	(void)state;
 	mon_start();
 	/* A new config changing ETS and PFC: two IEEE_SET requests. */
-	p->ds.oper.ets.tc_bw[0] = 50;
-	p->ds.oper.ets.tc_bw[1] = 50;
-	p->ds.oper.ets.prio_tc[3] = 1;
-	p->ds.oper.pfc.pfc_en = 0x18;
+	p->dcbx.oper.ets.tc_bw[0] = 50;
+	p->dcbx.oper.ets.tc_bw[1] = 50;
+	p->dcbx.oper.ets.prio_tc[3] = 1;
+	p->dcbx.oper.pfc.pfc_en = 0x18;
 	F.nreq = 0;
 	port_apply_oper(p);
-	assert_string_equal(p->be.error, "");
+	assert_string_equal(p->backend.error, "");
 	assert_true(nsets() >= 2);
 	/* dcbnl_ieee_notify() after each: the first shows old ETS... */
 	ets_now = F.ets;
@@ -763,21 +763,21 @@ lost_notifications_reach_more_ports_than_a_burst_holds(void **state)
 	for (i = 0; i < N; i++) {
 		snprintf(name, sizeof(name), "d%d", i);
 		v[i] = p = port_add(name);
-		assert_int_equal(dcbnl_backend_open_tr(&p->be, &F.tr,
+		assert_int_equal(dcbnl_backend_open_tr(&p->backend, &F.tr,
 		    FAKE_IFNAME, &pr, &o), 0);
 		port_be_env(p, &env, false);
-		backend_set_env(&p->be, &env);
-		p->be_open = true;
+		backend_set_env(&p->backend, &env);
+		p->backend_open = true;
 		port_apply_oper(p);
 	}
 	mon_start();
 	F.pfc.pfc_en = 0x00;		/* someone's change, its note lost */
 	mw.enobufs = 1;
 	for (i = 0; i < N; i++)
-		before[i] = dcbnl_backend_counters(&v[i]->be)->requests;
+		before[i] = dcbnl_backend_counters(&v[i]->backend)->requests;
 	mon_readable();
 	for (i = 0; i < N; i++)		/* each read the NIC again */
-		assert_true(dcbnl_backend_counters(&v[i]->be)->requests >
+		assert_true(dcbnl_backend_counters(&v[i]->backend)->requests >
 		    before[i]);
 	assert_int_equal(F.pfc.pfc_en, 0x08);
 	/* The first to re-apply wrote it back; the others found it so. */
@@ -802,19 +802,19 @@ engine_without_an_event_watch_falls_back_to_readonly(void **state)
 	eng.allow = true;
 	io_fail = true;
 	assert_int_equal(port_be_open(p, &cp, false), 0);
-	p->be_open = true;
+	p->backend_open = true;
 	assert_int_equal(eng.opened, 1);
 	assert_int_equal(eng.closed, 1);
-	assert_int_equal(p->be.kind, BACKEND_READONLY);
-	assert_null(p->be.watch);
-	assert_string_equal(p->be.why, "pause engine failed: Cannot allocate "
+	assert_int_equal(p->backend.kind, BACKEND_READONLY);
+	assert_null(p->backend.watch);
+	assert_string_equal(p->backend.why, "pause engine failed: Cannot allocate "
 	    "memory");
 	/* With the watch, the same port runs the engine. */
-	backend_close(&p->be);
+	backend_close(&p->backend);
 	io_fail = false;
 	assert_int_equal(port_be_open(p, &cp, false), 0);
-	assert_int_equal(p->be.kind, BACKEND_ENGINE);
-	assert_non_null(p->be.watch);
+	assert_int_equal(p->backend.kind, BACKEND_ENGINE);
+	assert_non_null(p->backend.watch);
 }
 
 /* Each CEE App entry we set is multicast too (dcbnl_setapp()). */
@@ -825,14 +825,14 @@ own_cee_app_echoes_are_not_foreign(void **state)
 	int i;
 
 	(void)state;
-	p->ds.oper = oper_cfg(0x08);
-	dcb_app_add(&p->ds.oper.app, &(struct dcb_app){ DCB_APP_SEL_ETHERTYPE,
+	p->dcbx.oper = oper_cfg(0x08);
+	dcb_app_add(&p->dcbx.oper.app, &(struct dcb_app){ DCB_APP_SEL_ETHERTYPE,
 	    3, 0x8906 });
-	dcb_app_add(&p->ds.oper.app, &(struct dcb_app){ DCB_APP_SEL_ANY, 4,
+	dcb_app_add(&p->dcbx.oper.app, &(struct dcb_app){ DCB_APP_SEL_ANY, 4,
 	    3260 });
-	p->ds.active = DCBX_MODE_CEE;
+	p->dcbx.active = DCBX_MODE_CEE;
 	port_apply_oper(p);
-	assert_string_equal(p->be.error, "");
+	assert_string_equal(p->backend.error, "");
 	assert_int_equal(fake_count(&F, DCB_CMD_SAPP, 0), 2);
 	mon_start();
 	F.nreq = 0;
@@ -859,7 +859,7 @@ mode_change_alone_reaches_the_nic(void **state)
 	F.nreq = 0;
 	assert_false(port_be_dcbx_result(p, DCBX_CHG_STATUS | DCBX_CHG_TX));
 	assert_int_equal(F.nreq, 0);
-	p->ds.active = DCBX_MODE_CEE;
+	p->dcbx.active = DCBX_MODE_CEE;
 	assert_true(port_be_dcbx_result(p, DCBX_CHG_MODE | DCBX_CHG_TX));
 	assert_int_equal(fake_count(&F, DCB_CMD_SDCBX, 0), 1);
 	assert_int_equal(F.dcbx, DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_CEE);
@@ -882,11 +882,11 @@ firmware_dcbx_silences_our_dcbx_tlvs(void **state)
 	assert_non_null(why = port_be_dcbx_silent(p));
 	assert_non_null(strstr(why, "LLD_MANAGED"));
 	assert_non_null(strstr(why, "basic LLDP only"));
-	p->cp.firmware_dcbx = CONF_FW_RX_ONLY;
+	p->conf.firmware_dcbx = CONF_FW_RX_ONLY;
 	assert_non_null(strstr(port_be_dcbx_silent(p), "receiving only"));
-	p->cp.firmware_dcbx = CONF_FW_LLDP_ONLY;
-	backend_close(&p->be);
-	p->be_open = false;
+	p->conf.firmware_dcbx = CONF_FW_LLDP_ONLY;
+	backend_close(&p->backend);
+	p->backend_open = false;
 	assert_null(port_be_dcbx_silent(p));
 
 	/* Host mode at first; then the firmware takes DCBX over. */

@@ -48,12 +48,12 @@ setup(void **state)
 	/* eth1: up, controller, ieee, rx-only; a retry pending in 1.5 s. */
 	p = &ports[0];
 	p->up = true;
-	p->cp.role = CONF_ROLE_CONTROLLER;
-	p->cp.mode = CONF_MODE_IEEE;
-	p->cp.admin_status = CONF_ADMIN_RX;
-	p->be_attempt = 2;
+	p->conf.role = CONF_ROLE_CONTROLLER;
+	p->conf.mode = CONF_MODE_IEEE;
+	p->conf.admin_status = CONF_ADMIN_RX;
+	p->retry_attempt = 2;
 	ev_now_freeze();		/* one "now" for the test and show.c */
-	p->be_retry_at_ms = ev_now_ms() + 1500;
+	p->retry_at_ms = ev_now_ms() + 1500;
 	/* eth0: down, willing, auto, no backend. */
 	return (0);
 }
@@ -135,14 +135,14 @@ show_dcbx_keys_nulls_and_values(void **state)
 	int i;
 
 	(void)state;
-	p->ds.oper.has = DCB_HAS_ETS | DCB_HAS_PFC;
-	p->ds.oper.ets.tc_bw[0] = 60;
-	p->ds.oper.ets.tc_bw[1] = 40;
-	p->ds.oper.pfc.pfc_en = 1u << 3;
-	p->ds.feat[DCBX_F_PFC].status = DCBX_ST_MISMATCH;
-	snprintf(p->ds.feat[DCBX_F_PFC].reason,
-	    sizeof(p->ds.feat[DCBX_F_PFC].reason), "PFC differs");
-	p->ds.invalid_peer = 5;
+	p->dcbx.oper.has = DCB_HAS_ETS | DCB_HAS_PFC;
+	p->dcbx.oper.ets.tc_bw[0] = 60;
+	p->dcbx.oper.ets.tc_bw[1] = 40;
+	p->dcbx.oper.pfc.pfc_en = 1u << 3;
+	p->dcbx.feat[DCBX_F_PFC].status = DCBX_ST_MISMATCH;
+	snprintf(p->dcbx.feat[DCBX_F_PFC].reason,
+	    sizeof(p->dcbx.feat[DCBX_F_PFC].reason), "PFC differs");
+	p->dcbx.invalid_peer = 5;
 	o = show_dcbx(p);
 	KEY_STR(o, "ifname", "eth1");
 	KEY_STR(o, "role", "controller");
@@ -176,12 +176,129 @@ show_dcbx_keys_nulls_and_values(void **state)
 	KEY_INT(o, "invalid_peer", 5);
 	json_decref(o);
 	/* A peer: its MAC, in the documented form. */
-	p->ds.peer_present = true;
-	p->ds.peer_mac[0] = 0x0a;
-	p->ds.peer_mac[5] = 0x0b;
+	p->dcbx.peer_present = true;
+	p->dcbx.peer_mac[0] = 0x0a;
+	p->dcbx.peer_mac[5] = 0x0b;
 	o = show_dcbx(p);
 	KEY_STR(o, "peer_mac", "0a:00:00:00:00:0b");
 	json_decref(o);
+}
+
+/*
+ * STATS (ctl/proto.h): the 802.1AB counters under their standard names
+ * (written out here from 802.1AB-2016 11.5.2, lldpV2Statistics), PFC
+ * requests and indications per priority, engine null off the engine,
+ * remote_tables, the receive path.
+ */
+static void
+show_stats_keys_and_counter_names(void **state)
+{
+	static const struct { const char *name; int stat; } names[] = {
+		{ "statsFramesOutTotal", LLDP_STAT_FRAMES_OUT },
+		{ "statsLLDPDULengthErrors", LLDP_STAT_LENGTH_ERRORS },
+		{ "statsFramesInTotal", LLDP_STAT_FRAMES_IN },
+		{ "statsFramesInErrorsTotal", LLDP_STAT_FRAMES_IN_ERRORS },
+		{ "statsFramesDiscardedTotal", LLDP_STAT_FRAMES_DISCARDED },
+		{ "statsTLVsDiscardedTotal", LLDP_STAT_TLVS_DISCARDED },
+		{ "statsTLVsUnrecognizedTotal", LLDP_STAT_TLVS_UNRECOGNIZED },
+		{ "statsAgeoutsTotal", LLDP_STAT_AGEOUTS },
+	};
+	struct port *p = &ports[0];
+	json_t *o, *v;
+	size_t i;
+
+	(void)state;
+	p->ring.fd = -1;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		p->lldp_stats[names[i].stat] = 100 + i;
+	p->pfc_stats.pfc_requests[3] = 7;
+	p->pfc_stats.pfc_indications[5] = 9;
+	p->pfc_stats_ms = 1;		/* sampled: nothing read now */
+	p->rem_stats = (struct agent_rem_stats){ .inserts = 1, .deletes = 2,
+	    .drops = 3, .ageouts = 4 };
+	p->rx_floods = 6;
+	o = show_stats(p);
+	KEY_STR(o, "ifname", "eth1");
+	v = json_object_get(o, "lldp");
+	assert_int_equal(json_object_size(v), sizeof(names) / sizeof(names[0]));
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		KEY_INT(v, names[i].name, (json_int_t)(100 + i));
+	v = json_object_get(o, "pfc");
+	assert_int_equal(json_array_size(json_object_get(v, "requests")), 8);
+	assert_int_equal(json_integer_value(json_array_get(
+	    json_object_get(v, "requests"), 3)), 7);
+	assert_int_equal(json_integer_value(json_array_get(
+	    json_object_get(v, "requests"), 5)), 0);
+	assert_int_equal(json_array_size(json_object_get(v, "indications")), 8);
+	assert_int_equal(json_integer_value(json_array_get(
+	    json_object_get(v, "indications"), 5)), 9);
+	assert_true(json_is_null(json_object_get(o, "engine")));
+	v = json_object_get(o, "remote_tables");
+	KEY_INT(v, "inserts", 1);
+	KEY_INT(v, "deletes", 2);
+	KEY_INT(v, "drops", 3);
+	KEY_INT(v, "ageouts", 4);
+	v = json_object_get(o, "rx");
+	KEY_STR(v, "mode", "socket");
+	KEY_INT(v, "floods", 6);
+	KEY_INT(v, "kernel_drops", 0);
+	json_decref(o);
+
+	/* show-stats dev X: an array of that one port's STATS. */
+	o = show_stats_all(p);
+	assert_int_equal(json_array_size(o), 1);
+	KEY_STR(json_array_get(o, 0), "ifname", "eth1");
+	json_decref(o);
+}
+
+/*
+ * show-pfcwd: one ROW per PFC-enabled priority of a port with a
+ * pfc-watchdog block, with every key of the contract; none without the
+ * block.  No watchdog running on it (a unit test has none): "disabled",
+ * and the counts a NIC cannot give are null.
+ */
+static void
+show_pfcwd_rows_per_watched_priority(void **state)
+{
+	static const char *const keys[] = { "ifname", "priority", "action",
+	    "detection_time", "restoration_time", "status", "storms_detected",
+	    "storms_restored", "tx_ok", "tx_drop", "rx_ok", "rx_drop",
+	    "last_storm", "override", "pfc_rx", "own_xoff_ms", "pause_storm",
+	    "backend" };
+	struct port *p = &ports[0];
+	json_t *a, *r;
+	size_t i, k;
+
+	(void)state;
+	p->dcbx.oper.has = DCB_HAS_PFC;
+	p->dcbx.oper.pfc.pfc_en = (1u << 3) | (1u << 5);
+	a = show_pfcwd(p);
+	assert_int_equal(json_array_size(a), 0);	/* no block: no rows */
+	json_decref(a);
+
+	p->conf.has_pfcwd = true;
+	p->conf.pfcwd = (struct pfcwd_cfg){ .action = PFCWD_ACT_FORWARD,
+	    .detect_ms = 200, .restore_ms = 400 };
+	a = show_pfcwd(p);
+	assert_int_equal(json_array_size(a), 2);
+	for (i = 0; i < 2; i++) {
+		r = json_array_get(a, i);
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (json_object_get(r, keys[k]) == NULL)
+				fail_msg("show-pfcwd: key \"%s\" missing", keys[k]);
+		KEY_STR(r, "ifname", "eth1");
+		KEY_INT(r, "priority", i == 0 ? 3 : 5);
+		KEY_STR(r, "action", "forward");
+		KEY_INT(r, "detection_time", 200);
+		KEY_INT(r, "restoration_time", 400);
+		KEY_STR(r, "status", "disabled");
+		assert_true(json_is_null(json_object_get(r, "tx_ok")));
+		assert_true(json_is_null(json_object_get(r, "last_storm")));
+		assert_true(json_is_false(json_object_get(r, "override")));
+		KEY_STR(r, "backend", "none");
+	}
+	json_decref(a);
+	p->conf.has_pfcwd = false;
 }
 
 int
@@ -191,6 +308,9 @@ main(void)
 		cmocka_unit_test_setup(
 		    show_port_has_every_documented_key_in_its_words, setup),
 		cmocka_unit_test_setup(show_dcbx_keys_nulls_and_values, setup),
+		cmocka_unit_test_setup(show_stats_keys_and_counter_names, setup),
+		cmocka_unit_test_setup(show_pfcwd_rows_per_watched_priority,
+		    setup),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -28,8 +28,6 @@
 #include "proto.h"
 #include "show.h"
 
-struct dcbxd dx;
-
 static const struct backend_ops named_ops = { .name = "dcbnl" };
 
 static struct port *
@@ -39,8 +37,8 @@ mkport(void)
 
 	assert_non_null(p);
 	snprintf(p->ifname, sizeof(p->ifname), "eth3");
-	p->be_open = true;
-	p->be.ops = &named_ops;
+	p->backend_open = true;
+	p->backend.ops = &named_ops;
 	return (p);
 }
 
@@ -81,7 +79,7 @@ payload_events_keep_their_names_and_keys(void **state)
 	    .backend = { .cmd = 3, .restored = true, .changes = 2 } };
 	expect(&n, "{\"event\":\"nic-changed\",\"ifname\":\"eth3\","
 	    "\"command\":3,\"reapplied\":true,\"changes\":2}");
-	snprintf(p->be.error, sizeof(p->be.error), "Input/output error");
+	snprintf(p->backend.error, sizeof(p->backend.error), "Input/output error");
 	n = (struct note){ .type = NOTE_BACKEND_ERROR, .port = p,
 	    .backend = { .err = -EIO } };
 	expect(&n, "{\"event\":\"backend-error\",\"ifname\":\"eth3\","

@@ -6,7 +6,7 @@
  * out by hand from the MIBs (LLDP-MIB, LLDP-EXT-DOT1-V2-MIB's
  * lldpXdot1dcbxMIB, IEEE8021-PFC-MIB, mibs/DCBXD-MIB.txt) -- not built
  * with the implementation's own OID helpers.  The port list and the
- * global config are the test's (port_first(), dx; port_local(): no
+ * global config are the test's (port_first(), ctx; port_local(): no
  * management address); the port has no agent, so no neighbour is walked
  * (agent_foreach_nbr() and nbr_decode() must not be called).
  */
@@ -26,7 +26,7 @@
 #include "port.h"
 #include "snmp_int.h"
 
-struct dcbxd		dx;
+static struct dcbxd		ctx;
 struct agent_rem_stats	agent_rem;
 static struct port	tp;
 
@@ -72,7 +72,7 @@ set_port(void)
 {
 	static const uint8_t prio_tc[8] = { 0, 0, 0, 1, 1, 2, 3, 2 };
 	static const uint8_t bw[8] = { 50, 30, 20, 0, 0, 0, 0, 0 };
-	struct dcb_config *o = &tp.ds.oper, *a = &tp.dl.admin;
+	struct dcb_config *o = &tp.dcbx.oper, *a = &tp.dcbx_local.admin;
 	int i;
 
 	memset(&tp, 0, sizeof(tp));
@@ -99,23 +99,23 @@ set_port(void)
 	for (i = 0; i < 8; i++)
 		a->ets.tc_tsa[i] = DCB_TSA_ETS;
 	a->pfc.pfc_cap = 8;
-	tp.dl.willing = true;
-	tp.dl.advertise = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
-	tp.ds.feat[DCBX_F_PFC].status = DCBX_ST_MISMATCH;
-	snprintf(tp.ds.feat[DCBX_F_PFC].reason,
-	    sizeof(tp.ds.feat[DCBX_F_PFC].reason), "pfc differs");
+	tp.dcbx_local.willing = true;
+	tp.dcbx_local.advertise = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
+	tp.dcbx.feat[DCBX_F_PFC].status = DCBX_ST_MISMATCH;
+	snprintf(tp.dcbx.feat[DCBX_F_PFC].reason,
+	    sizeof(tp.dcbx.feat[DCBX_F_PFC].reason), "pfc differs");
 }
 
 static int
 setup(void **state)
 {
 	(void)state;
-	memset(&dx, 0, sizeof(dx));
-	dx.conf.tx_interval = 30;
-	dx.conf.tx_hold = 4;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.conf.tx_interval = 30;
+	ctx.conf.tx_hold = 4;
 	set_port();
 	memset(&vw, 0, sizeof(vw));
-	snmp_tables_build(&vw);
+	snmp_tables_build(&vw, &ctx);
 	return (0);
 }
 

@@ -81,9 +81,9 @@ teardown(void **state)
 static void
 pfc(enum dcbx_status st)
 {
-	tp.ds.peer_present = true;
-	tp.ds.npeers = 1;
-	tp.ds.feat[DCBX_F_PFC].status = st;
+	tp.dcbx.peer_present = true;
+	tp.dcbx.npeers = 1;
+	tp.dcbx.feat[DCBX_F_PFC].status = st;
 	snmp_trap_port(&tp);
 }
 
@@ -152,12 +152,12 @@ holddown_is_per_condition(void **state)
 	(void)state;
 	pfc(DCBX_ST_MISMATCH);
 	fake_ev_advance(10);
-	tp.ds.feat[DCBX_F_ETS].status = DCBX_ST_MISMATCH;
+	tp.dcbx.feat[DCBX_F_ETS].status = DCBX_ST_MISMATCH;
 	snmp_trap_port(&tp);			/* ETS: not held by PFC's */
 	assert_int_equal(nsent, 2);
 	assert_int_equal(sent[1].n, SNMP_N_FEATURE_MISMATCH);
 	assert_int_equal(sent[1].arg, DCBX_F_ETS);
-	tp.ds.feat[DCBX_F_PFC].status = DCBX_ST_ERROR;	/* invalid, not mismatch */
+	tp.dcbx.feat[DCBX_F_PFC].status = DCBX_ST_ERROR;	/* invalid, not mismatch */
 	snmp_trap_port(&tp);
 	/* The invalid-peer condition is new: at once; PFC's clear waits. */
 	assert_int_equal(nsent, 3);
@@ -177,8 +177,8 @@ peer_lost_needs_a_peer_first_and_storms_are_per_priority(void **state)
 	assert_int_equal(nsent, 0);
 	pfc(DCBX_ST_PEER);
 	assert_int_equal(nsent, 0);
-	tp.ds.peer_present = false;
-	tp.ds.npeers = 0;
+	tp.dcbx.peer_present = false;
+	tp.dcbx.npeers = 0;
 	snmp_trap_port(&tp);
 	assert_int_equal(nsent, 1);
 	assert_int_equal(sent[0].n, SNMP_N_PEER_LOST);
