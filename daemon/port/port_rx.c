@@ -190,6 +190,27 @@ port_ring_off(struct port *p, const char *why)
 	    p->rx_drops);
 }
 
+/*
+ * Everything received so far, in order: the socket queue (older frames,
+ * while any are left from before a ring), then the ring.  Bounded, far
+ * above the few hundred frames a socket's receive buffer holds.
+ */
+#define PORT_RX_FLUSH_MAX	(64 * RX_BURST)
+
+void
+port_rx_flush(struct port *p, const char *why)
+{
+	bool more = true;
+	int n;
+
+	ev_now_freeze();
+	for (n = 0; more && n < PORT_RX_FLUSH_MAX; n += RX_BURST)
+		(void)port_rx_drain(p, &more);
+	ev_now_thaw();
+	p->rx_queued = more;
+	port_ring_off(p, why);
+}
+
 /* Each window while the ring is open: is the port quiet again? */
 static void
 port_ring_check(void *arg)
