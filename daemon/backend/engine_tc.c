@@ -28,8 +28,13 @@
  * that even a pause that never ends fills the queue only slowly.
  *
  * The TAP's ring (txqueuelen) sits between the qdisc and the engine and
- * drops when full, so it is kept small and the watermarks leave room for
- * all of it: high = 1/2 of the queue, ring <= 1/4 of the queue.
+ * drops when full.  A priority's share of it is 1/4 of its queue, so the
+ * watermarks leave room for all of it (high = 1/2 of the queue), and its
+ * class bursts at most half of that share.  Classes opened together (a
+ * pause lifted, ETS turning) release their bursts at once, so the ring
+ * holds one share plus every class's burst: with one share for all, three
+ * classes opening at once overflowed it (tests/integration/engine_ets.sh,
+ * tap_ring_drops 29-30 of 625 strict frames).
  */
 #include "config.h"
 
@@ -278,26 +283,31 @@ int
 eng_tc_setup(struct engine *e, uint32_t *txqlen)
 {
 	struct eng_tc *t = &e->tc;
-	uint32_t frame = e->mtu + 22, ring;
+	uint32_t frame = e->mtu + 22, share, ring;
 	uint64_t burst;
 	struct esched_cls c;
 	int p, rc;
 
 	t->open_bps = e->speed;
-	ring = e->qsize / 4 / frame;
-	ring = ring < 16 ? 16 : ring > 1000 ? 1000 : ring;
+	share = e->qsize / 4 / frame;		/* one priority's, frames */
+	share = share < 16 ? 16 : share > 1000 ? 1000 : share;
 	/*
 	 * Open, a class should not limit: HTB refills an empty bucket from a
 	 * timer, so it moves at most a burst per timer wake-up, and with 64 KiB
 	 * at 10 Gb/s that held 1500-octet frames to ~1 Gb/s on a busy host.
 	 * 10 ms of the link's rate rides out such wake-ups -- but a burst
 	 * lands in the TAP's ring at once (a class opened again releases its
-	 * backlog), so never more than half the ring.
+	 * backlog), so never more than half the priority's share of the ring,
+	 * and never less than two frames (HTB sends a frame on credit).
 	 */
 	burst = t->open_bps / 8 * TC_OPEN_BURST_NS / 1000000000ull;
-	if (burst > (uint64_t)ring * frame / 2)
-		burst = (uint64_t)ring * frame / 2;
-	t->open_burst = burst < 65536 ? 65536 : (uint32_t)burst;
+	if (burst > (uint64_t)share * frame / 2)
+		burst = (uint64_t)share * frame / 2;
+	if (burst < 2ull * frame)
+		burst = 2ull * frame;
+	t->open_burst = (uint32_t)burst;
+	/* The share, and every class's burst landing at once. */
+	ring = share + ESCHED_NPRIO * (uint32_t)((burst + frame - 1) / frame);
 	*txqlen = ring;
 	t->hi = e->qsize / 2;
 	t->hi2 = e->qsize / 2 + e->qsize / 4 + e->qsize / 8;

@@ -53,3 +53,15 @@ jget() { printf '%s\n' "$1" | jq -r "$2"; }
 
 # within V LO HI: LO <= V <= HI (numbers, possibly fractional).
 within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; }
+
+# pfc_loop_late JA JB: the PFC loop from B's XOFF to A's stop (B's rx lag,
+# A's rx lag and A's reaction, the p99s each engine measured) took longer
+# than B's headroom assumes (reaction_ns_used).  Only then may B count a
+# lossless overflow: a machine that starves the engines past the headroom
+# they sized costs frames, counted, never lost silently.
+pfc_loop_late() {
+	_late=$(( $(jget "$1" '.thresholds.rx_lag_p99_ns + .thresholds.reaction_p99_ns') + $(jget "$2" '.thresholds.rx_lag_p99_ns') ))
+	_budget=$(jget "$2" '.thresholds.reaction_ns_used')
+	diag "the PFC loop's p99s (B lag + A lag + A reaction) $_late ns, B's headroom assumes $_budget ns"
+	[ "$_late" -gt "$_budget" ]
+}

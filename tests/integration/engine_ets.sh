@@ -75,6 +75,7 @@ wait_for 20 until_sent
 j=$(engine_json a0)
 tx6=$(tx6)
 diag "with strict 6: kb/s $(rate "$s" 6) / $(rate "$s" 0) $(rate "$s" 1) $(rate "$s" 2); shares of the rest $(share "$s" 0 1 2) / $(share "$s" 1 0 2) / $(share "$s" 2 0 1); priority 6: $sent6 offered, $tx6 sent"
+diag "A's TAP ring: $(jget "$j" '.host_side | "\(.tap_ring) frames, \(.tap_ring_drops) dropped"')"
 check "strict priority 6 goes first: every frame offered was sent ($tx6 of $sent6)" \
     eval '[ -n "$sent6" ] && [ "$sent6" -gt 0 ] && [ "$tx6" -eq "$sent6" ]'
 check "and none of it waited long enough to be dropped" \

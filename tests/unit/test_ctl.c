@@ -215,8 +215,8 @@ unknown_port_enodev(void **state)
 		"{\"cmd\":\"show-stats\",\"args\":{\"dev\":\"nope0\"}}\n",
 		"{\"cmd\":\"show-pfcwd\",\"args\":{\"dev\":\"nope0\"}}\n",
 		"{\"cmd\":\"doctor\",\"args\":{\"dev\":\"nope0\"}}\n",
-		"{\"cmd\":\"set\",\"args\":{\"dev\":\"nope0\",\"persist\":true,"
-		    "\"pfc\":{\"willing\":true}}}\n",
+		("{\"cmd\":\"set\",\"args\":{\"dev\":\"nope0\",\"persist\":true,"
+		    "\"pfc\":{\"willing\":true}}}\n"),
 	};
 	struct cli *c = cli_connect();
 	size_t i;
