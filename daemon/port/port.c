@@ -435,13 +435,19 @@ port_update(struct port *p, const struct link_info *li)
 	if (p->up != up) {
 		log_info(LOG_SUB_LINK, "%s: link %s", p->ifname,
 		    up ? "up" : "down");
+		/*
+		 * Down: what the socket queue and the ring still hold came
+		 * while the link was up, so it is read as such now; read
+		 * later, its first frame would bring the port up again
+		 * (port_rx_frame()) and undo this link-down.  Up again, the
+		 * kernel has re-linked the fanout group's members, perhaps
+		 * in another order than the steering program counts on.
+		 * Either way: no ring.
+		 */
+		if (!up)
+			port_rx_flush(p, "link down");
 		p->up = up;
 		p->up_by_rx = false;
-		/*
-		 * Down, nothing arrives; up again, the kernel has re-linked
-		 * the fanout group's members, perhaps in another order than
-		 * the steering program counts on.  Either way: no ring.
-		 */
 		port_ring_off(p, up ? "link up" : "link down");
 		port_apply_state(p);
 		port_note(p, NOTE_LINK);

@@ -16,6 +16,7 @@
 #include "dcbx.h"
 #include "agent.h"
 #include "lldp.h"
+#include "rx_policy.h"
 #include "sock.h"
 
 struct agent;
@@ -40,7 +41,7 @@ struct port {
 	struct dcbxd	*daemon;	/* config, chassis ID, event bus */
 	int		 fd;
 	struct ev_io	*rx_io;
-	unsigned int	 rx_hold_ms;	/* receive moderation, 0: watching */
+	struct rx_policy rxp;		/* moderation, ring switching */
 	/* DCBX change log lines this second (port.c port_dcbx_log_ok()). */
 	uint64_t	 dcbx_log_s;
 	unsigned int	 dcbx_log_n;
@@ -49,13 +50,8 @@ struct port {
 	struct sock_ring ring;		/* ring.fd -1: none */
 	struct ev_io	*ring_io;
 	struct ev_timer	*ring_timer;	/* each window while open */
-	uint64_t	 rx_win_ms;	/* start of the rate window */
-	unsigned int	 rx_win_n;	/* frames received in it */
-	unsigned int	 rx_prev_n;	/* and in the window before */
-	unsigned int	 ring_quiet;	/* quiet windows in a row */
 	bool		 rx_queued;	/* the socket queue may hold frames */
 	bool		 ring_warned;	/* said that unsteering failed */
-	uint64_t	 ring_retry_ms;	/* no attach before (after a failure) */
 	uint64_t	 rx_floods;	/* times the ring was attached */
 	uint64_t	 rx_drops;	/* frames the kernel dropped, summed */
 	struct agent	*agent[LLDP_AGENT__MAX];

@@ -24,6 +24,8 @@ void	port_readable(int fd, bool rd, bool wr, void *arg);
 void	port_ring_close(struct port *);
 /* Back from the packet ring to the socket queue, saying why. */
 void	port_ring_off(struct port *, const char *why);
+/* Read what the port socket and the ring hold, then close the ring. */
+void	port_rx_flush(struct port *, const char *why);
 
 /* port_dcbx.c: the agents' callbacks and the DCBX glue. */
 extern const struct agent_ops port_agent_ops;

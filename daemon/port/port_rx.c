@@ -17,34 +17,21 @@
 #include "log.h"
 #include "port.h"
 #include "port_int.h"
+#include "rx_policy.h"
 #include "sock.h"
 
 /*
- * Receive moderation (port_readable()): at most PORT_RX_BURST frames per
- * wakeup; between drains of a burst the socket is left unwatched for a
- * hold that adapts to the rate, PORT_RX_HOLD_MIN to PORT_RX_HOLD_MAX ms.
+ * The decisions (rx_policy.h): receive moderation, at most RX_BURST frames
+ * per wakeup with an adaptive hold between drains; a packet ring while a
+ * port is busy.  A ring costs no system call and no copy per frame
+ * (recvmmsg() spends ~1 us a frame in the kernel, the ring nothing).
+ * Neighbours send one LLDPDU each per tx-interval (fast transmission: one
+ * a second), so only a flood or a very crowded segment comes near.
+ * Either switch loses no frame and reorders none (sock.h).  The ring
+ * socket stays watched: the kernel wakes us once per block, when it is
+ * full or SOCK_RING_TOV_MS after its first frame.  A link change closes
+ * the ring too.
  */
-#define PORT_RX_BURST		(8 * SOCK_BATCH)
-#define PORT_RX_HOLD_MIN	1
-#define PORT_RX_HOLD_MAX	32
-#define PORT_RX_BUSY		32
-/*
- * Busy ports (port_rx_rate()): PORT_RING_ON frames within one window open
- * a packet ring (sock.h), which costs no system call and no copy per frame
- * (recvmmsg() spends ~1 us a frame in the kernel, the ring nothing);
- * PORT_RING_QUIET windows in a row under PORT_RING_OFF frames each close
- * it again.  Neighbours send one LLDPDU each per tx-interval (fast
- * transmission: one a second), so only a flood or a very crowded segment
- * comes near.  Either switch loses no frame and reorders none (sock.h).
- * The ring socket stays watched: the kernel wakes us once per block,
- * when it is full or SOCK_RING_TOV_MS after its first frame.  A link
- * change closes the ring too.
- */
-#define PORT_RING_WIN_MS	1000
-#define PORT_RING_ON		200
-#define PORT_RING_OFF		50
-#define PORT_RING_QUIET		3
-#define PORT_RING_RETRY_MS	60000
 
 static void
 port_rx_frame(struct port *p, const uint8_t *buf, size_t len)
@@ -108,7 +95,7 @@ port_rx_batch(struct port *p, const struct sock_batch *b, int n)
 		port_rx_one(p, b->buf[i], b->len[i]);
 }
 
-/* Up to PORT_RX_BURST frames with recvmmsg(); *more: the budget ran out. */
+/* Up to RX_BURST frames with recvmmsg(); *more: the budget ran out. */
 static int
 port_rx_drain(struct port *p, bool *more)
 {
@@ -123,7 +110,7 @@ port_rx_drain(struct port *p, bool *more)
 		}
 		port_rx_batch(p, &b, n);
 		got += n;
-	} while (n == SOCK_BATCH && got < PORT_RX_BURST);
+	} while (n == SOCK_BATCH && got < RX_BURST);
 	*more = n == SOCK_BATCH;
 	return (got);
 }
@@ -159,7 +146,7 @@ port_ring_readable(int fd, bool rd, bool wr, void *arg)
 	if (!p->rx_queued)
 		got += (int)sock_ring_read(&p->ring, port_rx_one, p);
 	ev_now_thaw();
-	p->rx_win_n += (unsigned int)got;
+	rx_pol_ring_frames(&p->rxp, (unsigned int)got);
 }
 
 void
@@ -197,12 +184,31 @@ port_ring_off(struct port *p, const char *why)
 	(void)sock_ring_finish(&p->ring, port_rx_one, p);
 	ev_now_thaw();
 	port_ring_close(p);
-	p->rx_win_ms = ev_now_ms();
-	p->rx_win_n = 0;
-	p->rx_hold_ms = 0;
+	rx_pol_ring_closed(&p->rxp, ev_now_ms());
 	log_info(LOG_SUB_LLDP, "%s: %s: back to the socket queue (%" PRIu64
 	    " frames dropped by the kernel so far)", p->ifname, why,
 	    p->rx_drops);
+}
+
+/*
+ * Everything received so far, in order: the socket queue (older frames,
+ * while any are left from before a ring), then the ring.  Bounded, far
+ * above the few hundred frames a socket's receive buffer holds.
+ */
+#define PORT_RX_FLUSH_MAX	(64 * RX_BURST)
+
+void
+port_rx_flush(struct port *p, const char *why)
+{
+	bool more = true;
+	int n;
+
+	ev_now_freeze();
+	for (n = 0; more && n < PORT_RX_FLUSH_MAX; n += RX_BURST)
+		(void)port_rx_drain(p, &more);
+	ev_now_thaw();
+	p->rx_queued = more;
+	port_ring_off(p, why);
 }
 
 /* Each window while the ring is open: is the port quiet again? */
@@ -212,15 +218,12 @@ port_ring_check(void *arg)
 	struct port *p = arg;
 
 	(void)port_rx_drops(p);
-	if (p->rx_win_n >= PORT_RING_OFF)
-		p->ring_quiet = 0;
-	else if (++p->ring_quiet >= PORT_RING_QUIET) {
+	if (rx_pol_ring_window(&p->rxp)) {
 		port_ring_off(p, "port quiet again");
 		if (p->ring.fd < 0)
 			return;
 	}
-	p->rx_win_n = 0;
-	ev_timer_arm(p->ring_timer, PORT_RING_WIN_MS);
+	ev_timer_arm(p->ring_timer, RX_WIN_MS);
 }
 
 static void
@@ -229,8 +232,6 @@ port_ring_open(struct port *p)
 	uint64_t now = ev_now_ms();
 	int rc = -ENOMEM;
 
-	if (now < p->ring_retry_ms)
-		return;
 	if ((p->ring_timer == NULL &&
 	    (p->ring_timer = ev_timer_new(port_ring_check, p)) == NULL) ||
 	    (rc = sock_ring_open(p->fd, p->ifindex, &p->ring)) < 0 ||
@@ -240,69 +241,27 @@ port_ring_open(struct port *p)
 		log_warnx(LOG_SUB_LLDP, "%s: busy port: no packet ring "
 		    "(%s); staying on the socket queue", p->ifname,
 		    strerror(-rc));
-		p->ring_retry_ms = now + PORT_RING_RETRY_MS;
+		rx_pol_ring_failed(&p->rxp, now);
 		return;
 	}
 	log_info(LOG_SUB_LLDP, "%s: busy port (%u frames in %" PRIu64
-	    " ms): switched to a packet ring", p->ifname, p->rx_win_n,
-	    now - p->rx_win_ms);
+	    " ms): switched to a packet ring", p->ifname, p->rxp.win_n,
+	    now - p->rxp.win_ms);
 	p->ring_warned = false;
 	p->rx_floods++;
 	p->rx_queued = true;	/* older frames wait in the socket queue */
-	p->ring_quiet = 0;
-	p->rx_win_n = 0;
-	p->rx_hold_ms = 0;
-	ev_timer_arm(p->ring_timer, PORT_RING_WIN_MS);
-}
-
-/* Count frames into the rate window; a flood opens the ring. */
-static void
-port_rx_rate(struct port *p, int got)
-{
-	uint64_t now = ev_now_ms();
-
-	if (now - p->rx_win_ms >= PORT_RING_WIN_MS) {
-		p->rx_prev_n = now - p->rx_win_ms < 2 * PORT_RING_WIN_MS ?
-		    p->rx_win_n : 0;
-		p->rx_win_ms = now;
-		p->rx_win_n = 0;
-	}
-	p->rx_win_n += (unsigned int)got;
-	if (p->rx_win_n >= PORT_RING_ON)
-		port_ring_open(p);
+	rx_pol_ring_opened(&p->rxp, now);
+	ev_timer_arm(p->ring_timer, RX_WIN_MS);
 }
 
 /*
- * How long to leave the socket unwatched after a drain of 'got' frames
- * ('more': the budget ran out first).  The hold starts short after a
- * silence and doubles while drains stay under half the budget, so a
- * steady flood settles at PORT_RX_BURST/2..PORT_RX_BURST frames per
- * wakeup (or the longest hold); a full budget halves it and comes back
- * at once, so what queues meanwhile stays well inside the receive buffer.
- */
-static uint64_t
-port_rx_hold(struct port *p, int got, bool more)
-{
-	if (more) {
-		if (p->rx_hold_ms > PORT_RX_HOLD_MIN)
-			p->rx_hold_ms /= 2;
-		return (0);
-	}
-	if (p->rx_hold_ms == 0)
-		p->rx_hold_ms = PORT_RX_HOLD_MIN;
-	else if (got < PORT_RX_BURST / 2 && p->rx_hold_ms < PORT_RX_HOLD_MAX)
-		p->rx_hold_ms *= 2;
-	return (p->rx_hold_ms);
-}
-
-/*
- * Readable, or the hold timer fired: drain up to PORT_RX_BURST frames.
+ * Readable, or the hold timer fired: drain up to RX_BURST frames.
  * Waking per frame cost a context switch every ~3 frames under a flood
  * (bench/README.md), so after any frame the socket stays unwatched for
- * a hold (port_rx_hold()) and the timer drains what came meanwhile with
+ * a hold (rx_pol_drained()) and the timer drains what came meanwhile with
  * a few recvmmsg(); only a drain that finds nothing watches the socket
  * again.  The first frame after a silence is therefore handled at once,
- * later ones of a burst at most PORT_RX_HOLD_MAX ms late.  A full budget
+ * later ones of a burst at most RX_HOLD_MAX ms late.  A full budget
  * comes back after a zero timer: the loop serves other fds and ports in
  * between, so a flood on one port starves nothing.
  */
@@ -311,7 +270,7 @@ port_readable(int fd, bool rd, bool wr, void *arg)
 {
 	struct port *p = arg;
 	bool more;
-	int got;
+	int got, hold;
 
 	(void)fd;
 	(void)wr;
@@ -320,22 +279,13 @@ port_readable(int fd, bool rd, bool wr, void *arg)
 	ev_now_freeze();
 	got = port_rx_drain(p, &more);
 	ev_now_thaw();
-	if (p->ring.fd < 0)
-		port_rx_rate(p, got);
-	else
+	if (p->ring.fd >= 0)
 		p->rx_queued = more;	/* left over from before the ring */
-	/*
-	 * Nothing queued, or one frame that woke us (rx_hold_ms 0: we were
-	 * watching) on a quiet port: no burst, so watch.  Holding after the
-	 * periodic LLDPDU of every port would cost an idle daemon a second
-	 * wakeup each.  On a busy port (PORT_RX_BUSY frames within about a
-	 * window) frames that come evenly spaced, one per wakeup, are held
-	 * too: a wakeup each would cost more than the frame.
-	 */
-	if (got == 0 || (got == 1 && p->rx_hold_ms == 0 &&
-	    p->rx_prev_n + p->rx_win_n < PORT_RX_BUSY)) {
-		p->rx_hold_ms = 0;
+	else if (rx_pol_count(&p->rxp, ev_now_ms(), (unsigned int)got))
+		port_ring_open(p);
+	if ((hold = rx_pol_drained(&p->rxp, (unsigned int)got, more)) ==
+	    RX_WATCH)
 		ev_io_want_read(p->rx_io, true);
-	} else
-		ev_io_defer_read(p->rx_io, port_rx_hold(p, got, more));
+	else
+		ev_io_defer_read(p->rx_io, (uint64_t)hold);
 }

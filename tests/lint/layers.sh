@@ -23,7 +23,7 @@ layer() {
 	dcbnl_msg_cee|dcbnl_watch|engine|engine_dp|engine_int|engine_wd|\
 	engine_tc|engine_bpf)
 		echo backend ;;
-	port|port_be|port_int|port_rx|port_dcbx|mgmt) echo port ;;
+	port|port_be|port_int|port_rx|rx_policy|port_dcbx|mgmt) echo port ;;
 	ctl|ctl_int|ctl_req|show|doctor) echo control ;;
 	metrics) echo metrics ;;
 	snmp|snmp_int|snmp_view|snmp_mib|snmp_dcbx|snmp_trap) echo snmp ;;
