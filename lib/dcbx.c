@@ -298,7 +298,8 @@ static struct dcbx_ieee_kept *
 ieee_keep(const struct ieee_peer *p)
 {
 	struct dcbx_ieee_kept *k;
-	uint16_t napp = p->cfg.app.n <= DCB_APP_MAX ? p->cfg.app.n : DCB_APP_MAX;
+	uint16_t napp = p->cfg.app.n <= DCB_APP_MAX ? p->cfg.app.n :
+	    DCB_APP_MAX;
 	size_t text = 1, len[4], i;
 	char *t;
 
@@ -515,7 +516,7 @@ dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
 		if (klen != st->rx_key_len) {
 			if ((kept = realloc(st->rx_key, klen)) == NULL) {
 				st->nomem++;
-				return flags;	/* not cached: next PDU retries */
+				return flags;	/* not cached: retried */
 			}
 			st->rx_key = kept;
 			st->rx_key_len = (uint16_t)klen;

@@ -121,11 +121,11 @@ struct dcbx_state {
 	uint8_t			peer_mac[6];
 	uint64_t		invalid_peer;	/* peer TLVs rejected (counter) */
 	uint64_t		mode_switches;	/* auto-detection switches */
-	uint64_t		nomem;		/* allocations failed (counter) */
+	uint64_t		nomem;		/* allocations failed */
 
 	/* Last TLVs of the single peer, vetted (see dcbx_rx_tlvs()). */
 	bool			have_ieee, have_cee;
-	bool			lost;		/* last input not kept: ENOMEM */
+	bool			lost;		/* last input not kept */
 	uint8_t			cee_subtype;	/* have_cee: CEE or CIN */
 	struct dcbx_ieee_kept	*ieee;		/* have_ieee: the peer's */
 	struct dcbx_cee		*cx;		/* active CEE or a CEE peer */

@@ -355,7 +355,8 @@ dcbx_cee_eval(struct dcbx_state *st, const struct dcbx_local *l)
 		dcbx_oper_admin(l, &st->oper);
 		for (f = 0; f < DCBX_F__MAX; f++)
 			dcbx_feat_set(&st->feat[f], DCBX_ST_ERROR, "out of "
-			    "memory: no CEE DCBX state, using the admin config");
+			    "memory: no CEE DCBX state, using the admin "
+			    "config");
 		return 0;
 	}
 	for (f = 0; f < DCBX_F__MAX; f++)

@@ -377,7 +377,7 @@ dd_port(struct snmp_view *vw, const struct port *p)
 	const struct dcbx_local dl = dd_local(p);
 	const int64_t v[] = {
 		[3] = p->dcbx.active + 1,		/* none(1) ieee(2) cee(3) */
-		[4] = dl.mode + 1,			/* auto(1) ieee(2) cee(3) */
+		[4] = dl.mode + 1,		/* auto(1) ieee(2) cee(3) */
 		[5] = dl.willing ? 1 : 2,	/* willing(1) controller(2) */
 		[6] = p->backend_open ? p->backend.kind + 1 : 1,
 		[8] = (uint32_t)p->backend.errors,

@@ -224,7 +224,8 @@ main(void)
 		cmocka_unit_test(peer_config_is_the_active_modes),
 		cmocka_unit_test(ieee_peer_kept_at_its_size),
 		cmocka_unit_test(nomem_keeping_the_peer_is_counted_and_retried),
-		cmocka_unit_test(nomem_cee_state_sends_nothing_until_memory_is_back),
+		cmocka_unit_test(
+		    nomem_cee_state_sends_nothing_until_memory_is_back),
 	};
 
 	return cmocka_run_group_tests_name("dcbx_mem", tests, NULL, NULL);
