@@ -305,7 +305,7 @@ static void
 chk_pause(struct dctx *x)
 {
 	const struct port *p = x->p;
-	const struct backend_stats *b = &p->pfc_base;
+	const struct backend_stats *b = port_pfc_base(p);
 	uint8_t rising = 0;
 	char a[24];
 	int i;

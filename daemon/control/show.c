@@ -544,7 +544,7 @@ show_stats(const struct port *p)
 	 * PFC counters as port_be.c last sampled them (every
 	 * port_be_stats_ms, per port); read now only if never sampled.
 	 */
-	bs = p->pfc_stats;
+	bs = *port_pfc_stats(p);
 	if (p->pfc_stats_ms == 0 && p->backend_open && p->backend.ops->stats != NULL)
 		(void)p->backend.ops->stats(&mp->backend, &bs);
 	/* The engine's per-priority counters; null for other backends. */

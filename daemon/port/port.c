@@ -252,6 +252,7 @@ port_backend_open(struct port *p)
 	p->host_ifindex = 0;
 	port_be_reset(p);
 	p->backend_open = port_be_open(p, &p->conf, p->daemon->read_only) == 0;
+	port_be_sampling(p);
 	if (p->backend_open)
 		log_info(LOG_SUB_DCBX, "%s: backend %s (%s)", p->ifname,
 		    p->backend.ops->name, p->backend.why);

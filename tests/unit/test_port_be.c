@@ -271,6 +271,7 @@ port_scripted(struct port *p, struct script *s)
 	p->backend.priv = s;
 	snprintf(p->backend.ifname, sizeof(p->backend.ifname), "%s", p->ifname);
 	p->backend_open = true;
+	port_be_sampling(p);	/* as port.c does after an open */
 }
 
 static void
@@ -281,6 +282,7 @@ port_readonly(struct port *p)
 	memset(&cp, 0, sizeof(cp));
 	assert_int_equal(port_be_open(p, &cp, true), 0);
 	p->backend_open = true;
+	port_be_sampling(p);
 }
 
 static int
@@ -472,22 +474,22 @@ pfc_counters_are_sampled_per_port_at_its_own_interval(void **state)
 	assert_int_equal(sb.stats_at[0], t0 + 3000);
 	assert_int_equal(sb.stats_at[2], t0 + 23000);
 	assert_int_equal(a->pfc_samples, 3);
-	assert_int_equal(a->pfc_stats.pfc_requests[3], 300);
+	assert_int_equal(port_pfc_stats(a)->pfc_requests[3], 300);
 	/* doctor's base: the sample before the last, the port's own. */
-	assert_int_equal(a->pfc_base.pfc_requests[3], 200);
+	assert_int_equal(port_pfc_base(a)->pfc_requests[3], 200);
 	assert_int_equal(a->pfc_stats_ms, t0 + 20000);
 	/* A failed read keeps the last good sample and its time. */
 	assert_int_equal(b->pfc_samples, 2);
-	assert_int_equal(b->pfc_stats.pfc_indications[3], 14);
-	assert_int_equal(b->pfc_base.pfc_indications[3], 7);
+	assert_int_equal(port_pfc_stats(b)->pfc_indications[3], 14);
+	assert_int_equal(port_pfc_base(b)->pfc_indications[3], 7);
 	assert_int_equal(b->pfc_stats_ms, t0 + 13000);
 	/* A backend (re)opened counts from zero: so does the base, not from
 	 * the old backend's last sample. */
 	port_be_reset(a);
 	fake_ev_advance(0);
 	assert_int_equal(a->pfc_samples, 4);
-	assert_int_equal(a->pfc_stats.pfc_requests[3], 400);
-	assert_int_equal(a->pfc_base.pfc_requests[3], 0);
+	assert_int_equal(port_pfc_stats(a)->pfc_requests[3], 400);
+	assert_int_equal(port_pfc_base(a)->pfc_requests[3], 0);
 	assert_int_equal(c->pfc_samples, 0);
 	/*
 	 * One timer per port that has counters; the read-only port has
