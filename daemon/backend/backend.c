@@ -40,7 +40,7 @@ ro_apply(struct backend *b, const struct dcb_config *oper,
 static void
 ro_close(struct backend *b)
 {
-	(void)b;
+	backend_set_error(b, NULL);
 }
 
 static const struct backend_ops ro_ops = {
@@ -95,7 +95,7 @@ backend_engine(struct backend *b, const char *ifname,
 	engine_opts_from_conf(&o, ifname, &cp->engine, cp->cable_m, cp->mtu);
 	if ((rc = engine_open(b, &o)) < 0) {
 		snprintf(buf, sizeof(buf), "pause engine failed: %s",
-		    b->error[0] != '\0' ? b->error : strerror(-rc));
+		    b->error != NULL ? b->error : strerror(-rc));
 		return (backend_readonly(b, buf));
 	}
 	snprintf(b->why, sizeof(b->why), "%s", why);
@@ -197,8 +197,8 @@ backend_apply(struct backend *b, const struct dcb_config *oper,
 {
 	int rc = b->ops->apply(b, oper, v);
 
-	if (rc < 0 && b->error[0] == '\0')
-		snprintf(b->error, sizeof(b->error), "%s", strerror(-rc));
+	if (rc < 0 && (b->error == NULL || b->error[0] == '\0'))
+		backend_set_error(b, strerror(-rc));
 	return (rc);
 }
 

@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "dcb.h"
 
@@ -70,6 +72,7 @@ struct backend_ops {
 	int	(*stats)(struct backend *, struct backend_stats *);
 	/* Extra state for `dcbctl show ports/stats` (may be NULL). */
 	struct json_t *(*show)(struct backend *);
+	/* Frees what it holds, b->error too (backend_set_error(b, NULL)). */
 	void	(*close)(struct backend *);
 };
 
@@ -83,7 +86,9 @@ struct backend {
 						   (LLD_MANAGED): read, never
 						   written */
 	int			err;		/* last error, negative errno or 0 */
-	char			error[160];	/* and its text, "" if none */
+	char			*error;		/* and its text (malloc'd, NULL if
+						   none): read it with
+						   backend_error() */
 	bool			applied;	/* an apply succeeded (what it
 						   wrote: dcbnl keeps it, the
 						   only one that reads it) */
@@ -117,6 +122,36 @@ void	backend_close(struct backend *);
  * test links its backend alone, without backend.c.
  */
 
+/* The text of the last error, "" if none. */
+#define BACKEND_ERROR_MAX	159	/* longer texts are cut */
+static inline const char *
+backend_error(const struct backend *b)
+{
+	if (b->error != NULL)
+		return (b->error);
+	/* Not kept for want of memory: the errno says it. */
+	return (b->err != 0 ? strerror(-b->err) : "");
+}
+
+/* Set (text: cut at BACKEND_ERROR_MAX) or clear (NULL) that text. */
+static inline void
+backend_set_error(struct backend *b, const char *text)
+{
+	size_t n;
+
+	free(b->error);
+	b->error = NULL;
+	if (text == NULL)
+		return;
+	if ((n = strlen(text)) > BACKEND_ERROR_MAX)
+		n = BACKEND_ERROR_MAX;
+	/* No memory: backend_error() falls back on the errno. */
+	if ((b->error = malloc(n + 1)) != NULL) {
+		memcpy(b->error, text, n);
+		b->error[n] = '\0';
+	}
+}
+
 /* A successful apply. */
 static inline void
 backend_record(struct backend *b)
@@ -124,7 +159,7 @@ backend_record(struct backend *b)
 	b->applied = true;
 	b->applies++;
 	b->err = 0;
-	b->error[0] = '\0';
+	backend_set_error(b, NULL);
 }
 
 /* A failed apply: err (negative errno) and why it failed; returns err. */
@@ -133,7 +168,7 @@ backend_record_err(struct backend *b, int err, const char *why)
 {
 	b->errors++;
 	b->err = err;
-	snprintf(b->error, sizeof(b->error), "%s", why);
+	backend_set_error(b, why);
 	return (err);
 }
 

@@ -163,7 +163,7 @@ chk_backend(struct dctx *x)
 		    "drop read-only", prios(p->dcbx.oper.pfc.pfc_en, a));
 	if (p->backend.err != 0)
 		finding(x, "error", "backend-error", "the last apply failed: "
-		    "%s", p->backend.error);
+		    "%s", backend_error(&p->backend));
 }
 
 /* -------------------------------------------------------- ETS, APP */

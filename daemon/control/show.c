@@ -441,7 +441,7 @@ show_port(const struct port *p)
 	    "active", port_active(p),
 	    "backend", p->backend_open ? p->backend.ops->name : "none",
 	    "backend_why", p->backend_open ? p->backend.why : "",
-	    "backend_error", p->backend_open ? p->backend.error : "",
+	    "backend_error", p->backend_open ? backend_error(&p->backend) : "",
 	    "neighbors", (json_int_t)port_nbr_count(p),
 	    "too_many_neighbors", p->agent[0] != NULL &&
 		agent_too_many(p->agent[0]));
@@ -504,7 +504,7 @@ show_backend(const struct port *p)
 {
 	return (json_pack("{s:s, s:s}", "backend",
 	    p->backend_open ? p->backend.ops->name : "none",
-	    "error", p->backend_open ? p->backend.error : ""));
+	    "error", p->backend_open ? backend_error(&p->backend) : ""));
 }
 
 static json_t *

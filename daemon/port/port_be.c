@@ -216,7 +216,7 @@ port_be_result(struct port *p, int rc)
 		 * that does not clear it itself must not leave it stale.
 		 */
 		p->backend.err = 0;
-		p->backend.error[0] = '\0';
+		backend_set_error(&p->backend, NULL);
 		port_be_reset(p);
 		if (was_failing)	/* SNMP clears its condition */
 			port_be_post(p, NOTE_BACKEND_ERROR, 0, 0, false);
@@ -270,7 +270,8 @@ port_be_apply(struct port *p)
 	    port_be_version(p));
 	if (rc < 0) {
 		log_warnx(LOG_SUB_DCBX, "%s: %s backend refused the config: %s",
-		    p->ifname, p->backend.ops->name, p->backend.error);
+		    p->ifname, p->backend.ops->name,
+		    backend_error(&p->backend));
 		port_be_post(p, NOTE_BACKEND_ERROR, rc, 0, false);
 	}
 	port_be_result(p, rc);

@@ -79,7 +79,7 @@ on_note(const struct note *n, void *arg)
 json_t *
 show_backend(const struct port *p)
 {
-	return (json_pack("{s:s}", "error", p->backend.error));
+	return (json_pack("{s:s}", "error", backend_error(&p->backend)));
 }
 
 /* port.c's part (firmware DCBX going silent): nothing to send here. */

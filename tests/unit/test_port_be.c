@@ -228,6 +228,7 @@ static void
 sc_close(struct backend *b)
 {
 	((struct script *)b->priv)->closed = true;
+	backend_set_error(b, NULL);	/* as every backend's close */
 }
 
 static const struct backend_ops sc_ops = {
@@ -339,13 +340,13 @@ failed_apply_is_retried_with_dcbnl_backoff_until_it_succeeds(void **state)
 	assert_int_equal(evs.backend_error, 1);
 	assert_int_equal(p->retry_at_ms, t0 + 500);
 	/* show-ports keeps the reason while retrying. */
-	assert_string_equal(p->backend.error, strerror(EIO));
+	assert_string_equal(backend_error(&p->backend), strerror(EIO));
 	assert_int_equal(p->backend.err, -EIO);
 	fake_ev_advance(499);
 	assert_int_equal(s.applies, 1);
 	fake_ev_advance(1);
 	assert_int_equal(s.applies, 2);
-	assert_string_equal(p->backend.error, strerror(EIO));
+	assert_string_equal(backend_error(&p->backend), strerror(EIO));
 	fake_ev_advance(600000);
 	assert_int_equal(s.applies, 4);
 	/*
@@ -358,7 +359,7 @@ failed_apply_is_retried_with_dcbnl_backoff_until_it_succeeds(void **state)
 	assert_int_equal(s.at[3] - s.at[2], 2000);
 	assert_int_equal(s.at[3] - s.at[0], 500 + 1000 + 2000);
 	/* Success: no more tries, no stale error, books reset. */
-	assert_string_equal(p->backend.error, "");
+	assert_string_equal(backend_error(&p->backend), "");
 	assert_int_equal(p->backend.err, 0);
 	assert_int_equal(p->retry_attempt, 0);
 	assert_int_equal(p->retry_at_ms, 0);
@@ -391,14 +392,14 @@ busy_backend_backs_off_to_one_try_a_minute(void **state)
 	assert_int_equal(s.at[s.applies - 1] - s.at[s.applies - 2], 60000);
 	assert_int_equal(s.at[7] - s.at[6], 32000);
 	assert_int_equal(s.at[8] - s.at[7], 60000);
-	assert_string_equal(p->backend.error, strerror(EBUSY));
+	assert_string_equal(backend_error(&p->backend), strerror(EBUSY));
 	assert_true(ev_timer_pending(p->retry_timer));
 	assert_int_equal(p->backend.kind, BACKEND_ENGINE);
 	/* A new config that the backend takes ends the retries. */
 	s.rc[0] = 0;
 	port_apply_oper(p);
 	assert_false(RETRY_PENDING(p));
-	assert_string_equal(p->backend.error, "");
+	assert_string_equal(backend_error(&p->backend), "");
 }
 
 static void
@@ -605,7 +606,7 @@ port_dcbnl(uint8_t pfc_en, enum dcbx_mode mode)
 	p->dcbx.oper = oper_cfg(pfc_en);
 	p->dcbx.active = mode;
 	port_apply_oper(p);
-	assert_string_equal(p->backend.error, "");
+	assert_string_equal(backend_error(&p->backend), "");
 	assert_int_equal(F.bad, 0);
 	return (p);
 }
@@ -658,7 +659,7 @@ own_multi_attribute_write_echoes_are_not_foreign(void **state)
 	p->dcbx.oper.pfc.pfc_en = 0x18;
 	F.nreq = 0;
 	port_apply_oper(p);
-	assert_string_equal(p->backend.error, "");
+	assert_string_equal(backend_error(&p->backend), "");
 	assert_true(nsets() >= 2);
 	/* dcbnl_ieee_notify() after each: the first shows old ETS... */
 	ets_now = F.ets;
@@ -839,7 +840,7 @@ own_cee_app_echoes_are_not_foreign(void **state)
 	    3260 });
 	p->dcbx.active = DCBX_MODE_CEE;
 	port_apply_oper(p);
-	assert_string_equal(p->backend.error, "");
+	assert_string_equal(backend_error(&p->backend), "");
 	assert_int_equal(fake_count(&F, DCB_CMD_SAPP, 0), 2);
 	mon_start();
 	F.nreq = 0;
