@@ -72,7 +72,7 @@ struct backend_ops {
 	int	(*stats)(struct backend *, struct backend_stats *);
 	/* Extra state for `dcbctl show ports/stats` (may be NULL). */
 	struct json_t *(*show)(struct backend *);
-	/* Frees what it holds, b->error too (backend_set_error(b, NULL)). */
+	/* Frees what it holds, b->why and b->error too (backend_free_text()). */
 	void	(*close)(struct backend *);
 };
 
@@ -81,7 +81,8 @@ struct backend {
 	enum backend_kind	kind;
 	void			*priv;
 	char			ifname[16];
-	char			why[160];	/* why this backend was chosen */
+	char			*why;		/* why this backend was chosen
+						   (malloc'd): backend_why() */
 	bool			firmware;	/* the NIC's firmware runs DCBX
 						   (LLD_MANAGED): read, never
 						   written */
@@ -122,8 +123,41 @@ void	backend_close(struct backend *);
  * test links its backend alone, without backend.c.
  */
 
+/* The reason and the error are kept at their length, cut at this. */
+#define BACKEND_TEXT_MAX	159
+
+/* *dst = a copy of text (cut), or NULL (text NULL, or no memory). */
+static inline void
+backend_text(char **dst, const char *text)
+{
+	size_t n;
+
+	free(*dst);
+	*dst = NULL;
+	if (text == NULL)
+		return;
+	if ((n = strlen(text)) > BACKEND_TEXT_MAX)
+		n = BACKEND_TEXT_MAX;
+	if ((*dst = malloc(n + 1)) != NULL) {
+		memcpy(*dst, text, n);
+		(*dst)[n] = '\0';
+	}
+}
+
+/* Why this backend was chosen ("" if not kept for want of memory). */
+static inline const char *
+backend_why(const struct backend *b)
+{
+	return (b->why != NULL ? b->why : "");
+}
+
+static inline void
+backend_set_why(struct backend *b, const char *why)
+{
+	backend_text(&b->why, why);
+}
+
 /* The text of the last error, "" if none. */
-#define BACKEND_ERROR_MAX	159	/* longer texts are cut */
 static inline const char *
 backend_error(const struct backend *b)
 {
@@ -133,23 +167,19 @@ backend_error(const struct backend *b)
 	return (b->err != 0 ? strerror(-b->err) : "");
 }
 
-/* Set (text: cut at BACKEND_ERROR_MAX) or clear (NULL) that text. */
+/* Set or clear (NULL) it; with no memory backend_error() says the errno. */
 static inline void
 backend_set_error(struct backend *b, const char *text)
 {
-	size_t n;
+	backend_text(&b->error, text);
+}
 
-	free(b->error);
-	b->error = NULL;
-	if (text == NULL)
-		return;
-	if ((n = strlen(text)) > BACKEND_ERROR_MAX)
-		n = BACKEND_ERROR_MAX;
-	/* No memory: backend_error() falls back on the errno. */
-	if ((b->error = malloc(n + 1)) != NULL) {
-		memcpy(b->error, text, n);
-		b->error[n] = '\0';
-	}
+/* For every ops->close: free both texts. */
+static inline void
+backend_free_text(struct backend *b)
+{
+	backend_text(&b->why, NULL);
+	backend_text(&b->error, NULL);
 }
 
 /* A successful apply. */

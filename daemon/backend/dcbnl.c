@@ -557,7 +557,7 @@ dcbnl_close(struct backend *b)
 {
 	struct dcbnl_priv *p = b->priv;
 
-	backend_set_error(b, NULL);
+	backend_free_text(b);
 	if (p == NULL)
 		return;
 	dcbnl_watch_del(p);
@@ -612,7 +612,7 @@ dcbnl_backend_open_tr(struct backend *b, struct dcbnl_transport *nl,
 	b->priv = p;
 	b->firmware = pr->firmware;
 	snprintf(b->ifname, sizeof(b->ifname), "%s", ifname);
-	snprintf(b->why, sizeof(b->why), "%s", pr->why);
+	backend_set_why(b, pr->why);
 	p->b = b;
 	dcbnl_watch_add(p);
 	return 0;

@@ -384,7 +384,7 @@ eng_close(struct backend *b)
 {
 	struct engine *e = b->priv;
 
-	backend_set_error(b, NULL);
+	backend_free_text(b);
 	if (e == NULL)
 		return;
 	if (e->started) {
@@ -412,7 +412,7 @@ static const struct backend_ops engine_ops = {
 static int
 eng_fail(struct backend *b, const char *what, int err)
 {
-	char text[BACKEND_ERROR_MAX + 1];
+	char text[BACKEND_TEXT_MAX + 1];
 
 	b->err = -err;
 	snprintf(text, sizeof(text), "%s: %s", what, strerror(err));

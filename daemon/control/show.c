@@ -440,7 +440,7 @@ show_port(const struct port *p)
 	    "mode", dcb_kw_name(conf_mode_kw, p->conf.mode),
 	    "active", port_active(p),
 	    "backend", p->backend_open ? p->backend.ops->name : "none",
-	    "backend_why", p->backend_open ? p->backend.why : "",
+	    "backend_why", p->backend_open ? backend_why(&p->backend) : "",
 	    "backend_error", p->backend_open ? backend_error(&p->backend) : "",
 	    "neighbors", (json_int_t)port_nbr_count(p),
 	    "too_many_neighbors", p->agent[0] != NULL &&

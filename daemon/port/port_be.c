@@ -183,7 +183,7 @@ static void
 port_be_fallback(struct port *p, int rc)
 {
 	struct conf_port ro = p->conf;
-	char why[sizeof(p->backend.why)];
+	char why[BACKEND_TEXT_MAX + 1];
 
 	snprintf(why, sizeof(why), "%s refused the config (%s): read-only",
 	    p->backend.ops->name, strerror(-rc));
@@ -194,7 +194,7 @@ port_be_fallback(struct port *p, int rc)
 	port_be_sampling(p);
 	if (!p->backend_open)
 		return;
-	snprintf(p->backend.why, sizeof(p->backend.why), "%s", why);
+	backend_set_why(&p->backend, why);
 	p->pfcwd_off = 0;	/* read-only: nothing to override */
 	(void)backend_apply(&p->backend, &p->dcbx.oper, port_be_version(p));
 	port_dcbx_tx_changed(p);

@@ -131,7 +131,7 @@ static struct {
 static void
 eng_close(struct backend *b)
 {
-	(void)b;
+	backend_free_text(b);	/* as every backend's close */
 	eng.closed++;
 }
 
@@ -228,7 +228,7 @@ static void
 sc_close(struct backend *b)
 {
 	((struct script *)b->priv)->closed = true;
-	backend_set_error(b, NULL);	/* as every backend's close */
+	backend_free_text(b);	/* as every backend's close */
 }
 
 static const struct backend_ops sc_ops = {
@@ -419,7 +419,7 @@ check_fallback(int rc)
 	assert_string_equal(p->backend.ops->name, "readonly");
 	snprintf(want, sizeof(want), "scripted refused the config (%s): "
 	    "read-only", strerror(-rc));
-	assert_string_equal(p->backend.why, want);
+	assert_string_equal(backend_why(&p->backend), want);
 	/* Read-only still takes the negotiated config (and counts it). */
 	assert_true(p->backend.applied);
 	n = p->backend.applies;
@@ -815,7 +815,7 @@ engine_without_an_event_watch_falls_back_to_readonly(void **state)
 	assert_int_equal(eng.closed, 1);
 	assert_int_equal(p->backend.kind, BACKEND_READONLY);
 	assert_null(p->backend.watch);
-	assert_string_equal(p->backend.why, "pause engine failed: Cannot allocate "
+	assert_string_equal(backend_why(&p->backend), "pause engine failed: Cannot allocate "
 	    "memory");
 	/* With the watch, the same port runs the engine. */
 	backend_close(&p->backend);
