@@ -42,8 +42,12 @@ dp_mbps(const struct engine *e)
  * the 802.1Qbb headroom at this speed, cable and MTU (lib/headroom.c)
  * plus what the link carries during our own measured reaction time (the
  * peer runs the same loop on the same kind of host), plus one frame being
- * received.  Speeds without an interface-delay entry (a veth has no PHY)
- * count none.
+ * received, plus the peer's transmit batch: a peer like this engine hands
+ * up to ENG_BATCH frames to its kernel in one call, and a pause that
+ * arrives meanwhile cannot recall them (engine_backpressure.sh: B
+ * overflowed by 10 frames of four senders' burst with every measured lag
+ * inside its budget).  Speeds without an interface-delay entry (a veth
+ * has no PHY) count none.
  */
 static void
 dp_thresholds(struct engine *e)
@@ -63,7 +67,8 @@ dp_thresholds(struct engine *e)
 	hr = headroom_compute(&hp, &h, NULL) == DCB_OK ? h.headroom_bytes :
 	    2ull * frame;
 	react = e->reaction_used ? e->reaction_used : 1 * MS;
-	hr += react * e->speed / 8000000000ull + esched_ring_cost(frame);
+	hr += react * e->speed / 8000000000ull +
+	    (uint64_t)(1 + ENG_BATCH) * esched_ring_cost(frame);
 	/* What really arrived after an XOFF, with half again as margin,
 	 * never more than half the queue by this path. */
 	if (hr < (uint64_t)e->inflight_max * 3 / 2)
