@@ -248,8 +248,9 @@ app_find(const struct dcb_app_table *t, const struct dcb_app *a, int from)
 static uint32_t
 app_key(const struct dcb_app *a)
 {
-	return (uint32_t)a->selector << 24 | (uint32_t)a->priority << 16 |
-	    a->protocol;
+	/* dcb_app_sort()'s order, so a sorted table has increasing keys. */
+	return (uint32_t)a->selector << 24 | (uint32_t)a->protocol << 8 |
+	    a->priority;
 }
 
 /*
