@@ -229,7 +229,7 @@ feat_reason_is_what_snprintf_writes(void **state)
 	static const char *const words[] = { "", "x", long_clause };
 	static const int nums[] = { 0, 7, -42, 168, 2147483647, -2147483647 };
 	struct dcbx_feat_state fs;
-	char ref[128];
+	char ref[512];		/* cut at 127 below, as fs.reason is */
 	int i, j;
 
 	(void)state;
@@ -241,6 +241,7 @@ feat_reason_is_what_snprintf_writes(void **state)
 			snprintf(ref, sizeof(ref), "%s: %u entries, %d%% and "
 			    "%s; %s %s", words[i], (unsigned int)nums[j],
 			    nums[j], words[2], words[i], words[2]);
+			ref[sizeof(fs.reason) - 1] = '\0';
 			assert_string_equal(fs.reason, ref);
 			assert_int_equal(fs.status, DCBX_ST_PEER);
 			dcbx_feat_set(&fs, DCBX_ST_LOCAL, "%s", words[i]);
