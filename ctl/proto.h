@@ -63,7 +63,11 @@
  *             on top of oper: never negotiated)},
  *      "app":{"status","reason","admin":[APP],"peer":[APP]|null,
  *             "oper":[APP]},
- *      "invalid_peer":N (peer TLVs rejected so far)}
+ *      "invalid_peer":N (peer TLVs rejected so far),
+ *      "nomem":N (DCBX state allocations that failed so far; the
+ *      features then run the admin config until the next PDU),
+ *      "dcbx_tlvs":"sent", or why our DCBX TLVs are not sent (the
+ *      NIC firmware runs DCBX))}
  *     (status: dcbx_status_name[]: "no-peer" "local" "peer" "mismatch"
  *      "error" "multiple-peers"; reason: a sentence, "" if none)
  *   show-stats      [STATS...] sorted by ifname, STATS =

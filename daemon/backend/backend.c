@@ -40,7 +40,7 @@ ro_apply(struct backend *b, const struct dcb_config *oper,
 static void
 ro_close(struct backend *b)
 {
-	(void)b;
+	backend_free_text(b);
 }
 
 static const struct backend_ops ro_ops = {
@@ -54,10 +54,7 @@ static const struct backend_ops ro_ops = {
 static int
 backend_readonly(struct backend *b, const char *why)
 {
-	size_t n = strnlen(why, sizeof(b->why) - 1);	/* cut, not fail */
-
-	memcpy(b->why, why, n);
-	b->why[n] = '\0';
+	backend_set_why(b, why);	/* cut, not fail */
 	b->ops = &ro_ops;
 	b->kind = BACKEND_READONLY;
 	return (0);
@@ -89,16 +86,16 @@ backend_engine(struct backend *b, const char *ifname,
     const struct conf_port *cp, const char *why)
 {
 	struct engine_opts o;
-	char buf[sizeof(b->why) + 64];
+	char buf[BACKEND_TEXT_MAX + 1 + 64];
 	int rc;
 
 	engine_opts_from_conf(&o, ifname, &cp->engine, cp->cable_m, cp->mtu);
 	if ((rc = engine_open(b, &o)) < 0) {
 		snprintf(buf, sizeof(buf), "pause engine failed: %s",
-		    b->error[0] != '\0' ? b->error : strerror(-rc));
+		    b->error != NULL ? b->error : strerror(-rc));
 		return (backend_readonly(b, buf));
 	}
-	snprintf(b->why, sizeof(b->why), "%s", why);
+	backend_set_why(b, why);
 	b->watch = ev_io_new(engine_event_fd(b), backend_engine_events, b);
 	if (b->watch == NULL) {
 		/* Without the watch its events would go unheard: refuse. */
@@ -122,7 +119,7 @@ backend_auto(struct backend *b, const char *ifname,
 {
 	struct dcbnl_probe_result pr;
 	struct dcbnl_opts opts = { .restore_on_close = env->restore_on_close };
-	char why[sizeof(b->why) + sizeof(pr.why)];
+	char why[BACKEND_TEXT_MAX + 1 + sizeof(pr.why)];
 	int rc;
 
 	if ((rc = dcbnl_probe(ifname, &pr)) < 0) {
@@ -197,8 +194,8 @@ backend_apply(struct backend *b, const struct dcb_config *oper,
 {
 	int rc = b->ops->apply(b, oper, v);
 
-	if (rc < 0 && b->error[0] == '\0')
-		snprintf(b->error, sizeof(b->error), "%s", strerror(-rc));
+	if (rc < 0 && (b->error == NULL || b->error[0] == '\0'))
+		backend_set_error(b, strerror(-rc));
 	return (rc);
 }
 

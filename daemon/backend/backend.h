@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "dcb.h"
 
@@ -70,6 +72,7 @@ struct backend_ops {
 	int	(*stats)(struct backend *, struct backend_stats *);
 	/* Extra state for `dcbctl show ports/stats` (may be NULL). */
 	struct json_t *(*show)(struct backend *);
+	/* Frees what it holds, b->why and b->error too (backend_free_text()). */
 	void	(*close)(struct backend *);
 };
 
@@ -78,12 +81,15 @@ struct backend {
 	enum backend_kind	kind;
 	void			*priv;
 	char			ifname[16];
-	char			why[160];	/* why this backend was chosen */
+	char			*why;		/* why this backend was chosen
+						   (malloc'd): backend_why() */
 	bool			firmware;	/* the NIC's firmware runs DCBX
 						   (LLD_MANAGED): read, never
 						   written */
 	int			err;		/* last error, negative errno or 0 */
-	char			error[160];	/* and its text, "" if none */
+	char			*error;		/* and its text (malloc'd, NULL if
+						   none): read it with
+						   backend_error() */
 	bool			applied;	/* an apply succeeded (what it
 						   wrote: dcbnl keeps it, the
 						   only one that reads it) */
@@ -117,6 +123,65 @@ void	backend_close(struct backend *);
  * test links its backend alone, without backend.c.
  */
 
+/* The reason and the error are kept at their length, cut at this. */
+#define BACKEND_TEXT_MAX	159
+
+/* *dst = a copy of text (cut), or NULL (text NULL, or no memory). */
+static inline void
+backend_text(char **dst, const char *text)
+{
+	size_t n;
+
+	free(*dst);
+	*dst = NULL;
+	if (text == NULL)
+		return;
+	if ((n = strlen(text)) > BACKEND_TEXT_MAX)
+		n = BACKEND_TEXT_MAX;
+	if ((*dst = malloc(n + 1)) != NULL) {
+		memcpy(*dst, text, n);
+		(*dst)[n] = '\0';
+	}
+}
+
+/* Why this backend was chosen ("" if not kept for want of memory). */
+static inline const char *
+backend_why(const struct backend *b)
+{
+	return (b->why != NULL ? b->why : "");
+}
+
+static inline void
+backend_set_why(struct backend *b, const char *why)
+{
+	backend_text(&b->why, why);
+}
+
+/* The text of the last error, "" if none. */
+static inline const char *
+backend_error(const struct backend *b)
+{
+	if (b->error != NULL)
+		return (b->error);
+	/* Not kept for want of memory: the errno says it. */
+	return (b->err != 0 ? strerror(-b->err) : "");
+}
+
+/* Set or clear (NULL) it; with no memory backend_error() says the errno. */
+static inline void
+backend_set_error(struct backend *b, const char *text)
+{
+	backend_text(&b->error, text);
+}
+
+/* For every ops->close: free both texts. */
+static inline void
+backend_free_text(struct backend *b)
+{
+	backend_text(&b->why, NULL);
+	backend_text(&b->error, NULL);
+}
+
 /* A successful apply. */
 static inline void
 backend_record(struct backend *b)
@@ -124,7 +189,7 @@ backend_record(struct backend *b)
 	b->applied = true;
 	b->applies++;
 	b->err = 0;
-	b->error[0] = '\0';
+	backend_set_error(b, NULL);
 }
 
 /* A failed apply: err (negative errno) and why it failed; returns err. */
@@ -133,7 +198,7 @@ backend_record_err(struct backend *b, int err, const char *why)
 {
 	b->errors++;
 	b->err = err;
-	snprintf(b->error, sizeof(b->error), "%s", why);
+	backend_set_error(b, why);
 	return (err);
 }
 

@@ -477,7 +477,7 @@ dcbnl_apply(struct backend *b, const struct dcb_config *oper,
 	if (rc < 0) {
 		backend_record_err(b, rc, p->ctx.err);
 		log_warnx(LOG_SUB_DCBNL, "%s: apply failed: %s", b->ifname,
-		    b->error);
+		    backend_error(b));
 		return rc;
 	}
 	/* In firmware mode dcbnl_apply_firmware() set p->last from the NIC. */
@@ -557,6 +557,7 @@ dcbnl_close(struct backend *b)
 {
 	struct dcbnl_priv *p = b->priv;
 
+	backend_free_text(b);
 	if (p == NULL)
 		return;
 	dcbnl_watch_del(p);
@@ -611,7 +612,7 @@ dcbnl_backend_open_tr(struct backend *b, struct dcbnl_transport *nl,
 	b->priv = p;
 	b->firmware = pr->firmware;
 	snprintf(b->ifname, sizeof(b->ifname), "%s", ifname);
-	snprintf(b->why, sizeof(b->why), "%s", pr->why);
+	backend_set_why(b, pr->why);
 	p->b = b;
 	dcbnl_watch_add(p);
 	return 0;

@@ -384,6 +384,7 @@ eng_close(struct backend *b)
 {
 	struct engine *e = b->priv;
 
+	backend_free_text(b);
 	if (e == NULL)
 		return;
 	if (e->started) {
@@ -411,9 +412,12 @@ static const struct backend_ops engine_ops = {
 static int
 eng_fail(struct backend *b, const char *what, int err)
 {
+	char text[BACKEND_TEXT_MAX + 1];
+
 	b->err = -err;
-	snprintf(b->error, sizeof(b->error), "%s: %s", what, strerror(err));
-	log_warnx(LOG_SUB_ENGINE, "%s: %s", b->ifname, b->error);
+	snprintf(text, sizeof(text), "%s: %s", what, strerror(err));
+	backend_set_error(b, text);
+	log_warnx(LOG_SUB_ENGINE, "%s: %s", b->ifname, text);
 	return (-err);
 }
 

@@ -163,7 +163,7 @@ chk_backend(struct dctx *x)
 		    "drop read-only", prios(p->dcbx.oper.pfc.pfc_en, a));
 	if (p->backend.err != 0)
 		finding(x, "error", "backend-error", "the last apply failed: "
-		    "%s", p->backend.error);
+		    "%s", backend_error(&p->backend));
 }
 
 /* -------------------------------------------------------- ETS, APP */
@@ -305,7 +305,7 @@ static void
 chk_pause(struct dctx *x)
 {
 	const struct port *p = x->p;
-	const struct backend_stats *b = &p->pfc_base;
+	const struct backend_stats *b = port_pfc_base(p);
 	uint8_t rising = 0;
 	char a[24];
 	int i;

@@ -440,8 +440,8 @@ show_port(const struct port *p)
 	    "mode", dcb_kw_name(conf_mode_kw, p->conf.mode),
 	    "active", port_active(p),
 	    "backend", p->backend_open ? p->backend.ops->name : "none",
-	    "backend_why", p->backend_open ? p->backend.why : "",
-	    "backend_error", p->backend_open ? p->backend.error : "",
+	    "backend_why", p->backend_open ? backend_why(&p->backend) : "",
+	    "backend_error", p->backend_open ? backend_error(&p->backend) : "",
 	    "neighbors", (json_int_t)port_nbr_count(p),
 	    "too_many_neighbors", p->agent[0] != NULL &&
 		agent_too_many(p->agent[0]));
@@ -504,7 +504,7 @@ show_backend(const struct port *p)
 {
 	return (json_pack("{s:s, s:s}", "backend",
 	    p->backend_open ? p->backend.ops->name : "none",
-	    "error", p->backend_open ? p->backend.error : ""));
+	    "error", p->backend_open ? backend_error(&p->backend) : ""));
 }
 
 static json_t *
@@ -544,7 +544,7 @@ show_stats(const struct port *p)
 	 * PFC counters as port_be.c last sampled them (every
 	 * port_be_stats_ms, per port); read now only if never sampled.
 	 */
-	bs = p->pfc_stats;
+	bs = *port_pfc_stats(p);
 	if (p->pfc_stats_ms == 0 && p->backend_open && p->backend.ops->stats != NULL)
 		(void)p->backend.ops->stats(&mp->backend, &bs);
 	/* The engine's per-priority counters; null for other backends. */

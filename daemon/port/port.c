@@ -252,9 +252,10 @@ port_backend_open(struct port *p)
 	p->host_ifindex = 0;
 	port_be_reset(p);
 	p->backend_open = port_be_open(p, &p->conf, p->daemon->read_only) == 0;
+	port_be_sampling(p);
 	if (p->backend_open)
 		log_info(LOG_SUB_DCBX, "%s: backend %s (%s)", p->ifname,
-		    p->backend.ops->name, p->backend.why);
+		    p->backend.ops->name, backend_why(&p->backend));
 	/*
 	 * The engine's TAP is ours: remember it by ifindex (its name can be
 	 * anything, and another interface may be named like it) before its

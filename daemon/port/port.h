@@ -26,6 +26,15 @@ struct link_info;
 struct nbr;
 struct wcur;
 
+/* The last PFC counter sample and the one before it. */
+struct port_pfc {
+	struct backend_stats stats;	/* the last sample */
+	/* The sample before it (zeros when this backend opened): what
+	 * doctor's "rising" checks compare with, the same for every client
+	 * and owned by the port. */
+	struct backend_stats base;
+};
+
 struct port {
 	struct port	*next;		/* all ports, by creation */
 	struct port	*hnext;		/* by ifindex */
@@ -78,14 +87,14 @@ struct port {
 	uint64_t	 nic_changes;	/* DCB config changed by others */
 	bool		 dcbx_silent;	/* port_be_dcbx_silent() != NULL, as
 					   port_dcbx_tx_changed() last saw */
+	/* Made while the backend has counters (port_be_sampling()). */
 	struct ev_timer	*stats_timer;
-	struct backend_stats pfc_stats;	/* PFC counters, last sample */
+	/* PFC counters: NULL until a sample (an idle read-only port has
+	 * none); read them through port_pfc_stats() and port_pfc_base(). */
+	struct port_pfc	*pfc;
 	uint64_t	 pfc_stats_ms;	/* when sampled, 0: never */
 	uint64_t	 pfc_samples;
-	/* The sample before p->pfc_stats (zeros when this backend opened): what
-	 * doctor's "rising" checks compare with, the same for every client
-	 * and owned by the port. */
-	struct backend_stats pfc_base;
+	uint64_t	 pfc_nomem;	/* samples lost: no memory for them */
 	bool		 pfc_rebase;	/* a backend opened: base is zeros */
 	/* PFC watchdog (pfcwd.c): its state, and on a NIC the priorities
 	 * whose PFC it has turned off (an override of what is applied). */
@@ -101,6 +110,15 @@ struct port {
 #define PORT_BE_STATS_MS	10000
 extern unsigned int	port_be_stats_ms;
 int	port_be_start(struct port *);
+/*
+ * After a backend is opened (or failed to open): sample its counters
+ * once back in the loop and every port_be_stats_ms, or, for a backend
+ * without counters, drop the timer.
+ */
+void	port_be_sampling(struct port *);
+/* The last sample and the one before it; zeros when none. */
+const struct backend_stats *port_pfc_stats(const struct port *);
+const struct backend_stats *port_pfc_base(const struct port *);
 void	port_be_stop(struct port *);
 void	port_be_reset(struct port *);
 void	port_be_result(struct port *, int rc);
@@ -113,7 +131,7 @@ void	port_be_result(struct port *, int rc);
 const char *port_be_dcbx_silent(const struct port *);
 /*
  * The port's PFC counters now, for a query (metrics, doctor): the pause
- * engine's published snapshot, else the last dcbnl sample (p->pfc_stats); and
+ * engine's published snapshot, else the last dcbnl sample (p->pfc); and
  * for the engine its show() (a new reference), else NULL.
  */
 struct json_t *port_be_counters(const struct port *, struct backend_stats *);

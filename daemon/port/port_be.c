@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dcbxd.h"
@@ -44,15 +45,47 @@ unsigned int	port_be_stats_ms = PORT_BE_STATS_MS;
 int
 port_be_start(struct port *p)
 {
-	/* The retry timer comes with the first failed apply. */
-	if ((p->stats_timer = ev_timer_new(port_be_stats_fire, p)) == NULL)
-		return (-ENOMEM);
 	/*
-	 * The first sample once back in the loop: port_create() opens the
-	 * backend after this, so sampling now would always find none.
+	 * The retry timer comes with the first failed apply, the stats
+	 * timer with a backend that has counters (port_be_sampling()).
 	 */
-	ev_timer_arm(p->stats_timer, 0);
+	(void)p;
 	return (0);
+}
+
+void
+port_be_sampling(struct port *p)
+{
+	if (!p->backend_open || p->backend.ops == NULL ||
+	    p->backend.ops->stats == NULL) {
+		/* A thousand idle read-only ports keep no timer. */
+		ev_timer_free(p->stats_timer);
+		p->stats_timer = NULL;
+		return;
+	}
+	if (p->stats_timer == NULL &&
+	    (p->stats_timer = ev_timer_new(port_be_stats_fire, p)) == NULL) {
+		log_warnx(LOG_SUB_DCBX, "%s: no timer to sample the PFC "
+		    "counters (%s): not sampled", p->ifname,
+		    strerror(ENOMEM));
+		return;
+	}
+	/* The first sample once back in the loop. */
+	ev_timer_arm(p->stats_timer, 0);
+}
+
+static const struct backend_stats port_pfc_zero;
+
+const struct backend_stats *
+port_pfc_stats(const struct port *p)
+{
+	return (p->pfc != NULL ? &p->pfc->stats : &port_pfc_zero);
+}
+
+const struct backend_stats *
+port_pfc_base(const struct port *p)
+{
+	return (p->pfc != NULL ? &p->pfc->base : &port_pfc_zero);
 }
 
 void
@@ -63,6 +96,8 @@ port_be_stop(struct port *p)
 	p->retry_timer = p->stats_timer = NULL;
 	p->retry_attempt = 0;
 	p->retry_at_ms = 0;
+	free(p->pfc);
+	p->pfc = NULL;
 }
 
 /* An engine event from the port's backend (backend.h). */
@@ -103,7 +138,7 @@ port_be_counters(const struct port *cp, struct backend_stats *pfc)
 {
 	struct port *p = (struct port *)(uintptr_t)cp;
 
-	*pfc = p->pfc_stats;
+	*pfc = *port_pfc_stats(p);
 	if (!p->backend_open || p->backend.kind != BACKEND_ENGINE)
 		return (NULL);
 	if (p->backend.ops->stats != NULL)
@@ -148,7 +183,7 @@ static void
 port_be_fallback(struct port *p, int rc)
 {
 	struct conf_port ro = p->conf;
-	char why[sizeof(p->backend.why)];
+	char why[BACKEND_TEXT_MAX + 1];
 
 	snprintf(why, sizeof(why), "%s refused the config (%s): read-only",
 	    p->backend.ops->name, strerror(-rc));
@@ -156,9 +191,10 @@ port_be_fallback(struct port *p, int rc)
 	backend_close(&p->backend);
 	ro.backend = CONF_BACKEND_READONLY;
 	p->backend_open = port_be_open(p, &ro, true) == 0;
+	port_be_sampling(p);
 	if (!p->backend_open)
 		return;
-	snprintf(p->backend.why, sizeof(p->backend.why), "%s", why);
+	backend_set_why(&p->backend, why);
 	p->pfcwd_off = 0;	/* read-only: nothing to override */
 	(void)backend_apply(&p->backend, &p->dcbx.oper, port_be_version(p));
 	port_dcbx_tx_changed(p);
@@ -180,7 +216,7 @@ port_be_result(struct port *p, int rc)
 		 * that does not clear it itself must not leave it stale.
 		 */
 		p->backend.err = 0;
-		p->backend.error[0] = '\0';
+		backend_set_error(&p->backend, NULL);
 		port_be_reset(p);
 		if (was_failing)	/* SNMP clears its condition */
 			port_be_post(p, NOTE_BACKEND_ERROR, 0, 0, false);
@@ -234,7 +270,8 @@ port_be_apply(struct port *p)
 	    port_be_version(p));
 	if (rc < 0) {
 		log_warnx(LOG_SUB_DCBX, "%s: %s backend refused the config: %s",
-		    p->ifname, p->backend.ops->name, p->backend.error);
+		    p->ifname, p->backend.ops->name,
+		    backend_error(&p->backend));
 		port_be_post(p, NOTE_BACKEND_ERROR, rc, 0, false);
 	}
 	port_be_result(p, rc);
@@ -282,20 +319,29 @@ port_be_stats_fire(void *arg)
 	/*
 	 * A backend without counters (read-only) needs no timer at all: a
 	 * thousand idle ports must not wake the daemon for nothing.
-	 * port_be_reset() arms it again when another backend is opened.
+	 * port_be_sampling() makes it again when another backend is opened.
 	 */
 	if (!p->backend_open || p->backend.ops == NULL || p->backend.ops->stats == NULL)
 		return;
 	memset(&bs, 0, sizeof(bs));
 	if ((rc = p->backend.ops->stats(&p->backend, &bs)) == 0) {
-		if (p->pfc_rebase)
-			memset(&p->pfc_base, 0, sizeof(p->pfc_base));
-		else
-			p->pfc_base = p->pfc_stats;
-		p->pfc_rebase = false;
-		p->pfc_stats = bs;
-		p->pfc_stats_ms = ev_now_ms();
-		p->pfc_samples++;
+		/* Room for the counters with the first sample that has them. */
+		if (p->pfc == NULL &&
+		    (p->pfc = calloc(1, sizeof(*p->pfc))) == NULL) {
+			if (p->pfc_nomem++ == 0)
+				log_warnx(LOG_SUB_DCBX, "%s: PFC counters not "
+				    "kept (%s)",
+				    p->ifname, strerror(ENOMEM));
+		} else {
+			if (p->pfc_rebase)
+				memset(&p->pfc->base, 0, sizeof(p->pfc->base));
+			else
+				p->pfc->base = p->pfc->stats;
+			p->pfc_rebase = false;
+			p->pfc->stats = bs;
+			p->pfc_stats_ms = ev_now_ms();
+			p->pfc_samples++;
+		}
 	} else
 		log_debug(LOG_SUB_DCBX, "%s: PFC counters: %s", p->ifname,
 		    strerror(-rc));

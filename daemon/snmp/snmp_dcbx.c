@@ -388,7 +388,7 @@ dd_port(struct snmp_view *vw, const struct port *p)
 		[3] = SV_INT, [4] = SV_INT, [5] = SV_INT, [6] = SV_INT,
 		[8] = SV_COUNTER32, [9] = SV_GAUGE, [10] = SV_COUNTER32,
 	};
-	const char *err = p->backend_open && p->backend.err != 0 ? p->backend.error : "";
+	const char *err = p->backend_open && p->backend.err != 0 ? backend_error(&p->backend) : "";
 	struct snmp_oid o;
 	uint32_t col;
 

@@ -200,11 +200,11 @@ main(int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	sigprocmask(SIG_BLOCK, &set, NULL);	/* before the thread starts */
 	if (engine_open(&b, &o) < 0) {
-		fprintf(stderr, "engine-run: %s\n", b.error);
+		fprintf(stderr, "engine-run: %s\n", backend_error(&b));
 		return (1);
 	}
 	if (b.ops->apply(&b, &c, BACKEND_DCBX_IEEE) < 0) {
-		fprintf(stderr, "engine-run: apply: %s\n", b.error);
+		fprintf(stderr, "engine-run: apply: %s\n", backend_error(&b));
 		b.ops->close(&b);
 		return (1);
 	}

@@ -84,7 +84,7 @@ apply_default(const char *ifname, const struct dcbnl_probe_result *pr,
 	dcb_config_default(&cfg);
 	cfg.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
 	rc = b.ops->apply(&b, &cfg, mode);
-	printf("%s apply=%d error=%s\n", ifname, rc, b.error);
+	printf("%s apply=%d error=%s\n", ifname, rc, backend_error(&b));
 	b.ops->close(&b);
 	return 0;
 }

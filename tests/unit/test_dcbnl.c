@@ -342,9 +342,9 @@ apply_reports_driver_error_inside_ieee_attribute(void **state)
 	c.ets.prio_tc[7] = 1;
 	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE), -EINVAL);
 	assert_int_equal(b.err, -EINVAL);
-	assert_non_null(strstr(b.error, "IEEE_SET ETS"));
-	assert_non_null(strstr(b.error, "driver refused"));
-	assert_non_null(strstr(b.error, "(-22)"));
+	assert_non_null(strstr(backend_error(&b), "IEEE_SET ETS"));
+	assert_non_null(strstr(backend_error(&b), "driver refused"));
+	assert_non_null(strstr(backend_error(&b), "(-22)"));
 	assert_int_equal(b.errors, 1);
 	assert_int_equal(dcbnl_backend_counters(&b)->driver_errors, 1);
 	assert_int_equal(dcbnl_retry_delay_ms(b.err, 0), 500);
@@ -352,7 +352,7 @@ apply_reports_driver_error_inside_ieee_attribute(void **state)
 	F.ets_err = 0;
 	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE), 0);
 	assert_int_equal(b.err, 0);
-	assert_string_equal(b.error, "");
+	assert_string_equal(backend_error(&b), "");
 	assert_int_equal(F.ets.prio_tc[7], 1);
 	b.ops->close(&b);
 }
@@ -370,7 +370,7 @@ apply_reports_eperm_and_says_not_to_retry(void **state)
 	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE), -EPERM);
 	assert_int_equal(dcbnl_backend_counters(&b)->nl_errors, 1);
 	assert_int_equal(dcbnl_retry_delay_ms(b.err, 3), 0);
-	assert_non_null(strstr(b.error, "Operation not permitted"));
+	assert_non_null(strstr(backend_error(&b), "Operation not permitted"));
 	b.ops->close(&b);
 }
 
@@ -386,9 +386,9 @@ apply_reports_readback_mismatch(void **state)
 	c.pfc.pfc_en = 0x18;
 	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE), -EIO);
 	assert_int_equal(dcbnl_backend_counters(&b)->readback_mismatch, 1);
-	assert_non_null(strstr(b.error, "PFC"));
-	assert_non_null(strstr(b.error, "0x18"));
-	assert_non_null(strstr(b.error, "0x08"));
+	assert_non_null(strstr(backend_error(&b), "PFC"));
+	assert_non_null(strstr(backend_error(&b), "0x18"));
+	assert_non_null(strstr(backend_error(&b), "0x08"));
 	assert_int_equal(dcbnl_retry_delay_ms(b.err, 1), 1000);
 	b.ops->close(&b);
 }
@@ -484,7 +484,7 @@ apply_cee_reports_readback_mismatch(void **state)
 	c.pfc.pfc_en = 0x08;
 	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), -EIO);
 	assert_int_equal(dcbnl_backend_counters(&b)->readback_mismatch, 1);
-	assert_non_null(strstr(b.error, "PFC"));
+	assert_non_null(strstr(backend_error(&b), "PFC"));
 	/* Not recorded as written: the retry writes again. */
 	F.drop_pfc_state = false;
 	F.nreq = 0;
@@ -597,7 +597,7 @@ apply_cee_readback_compares_what_the_driver_reports(void **state)
 	F.ignore_pgid = true;
 	c.ets.prio_tc[6] = 1;
 	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), -EIO);
-	assert_non_null(strstr(b.error, "PG"));
+	assert_non_null(strstr(backend_error(&b), "PG"));
 	assert_int_equal(dcbnl_backend_counters(&b)->readback_mismatch, 1);
 	b.ops->close(&b);
 	/* A driver without the CEE getters: written, not read back, no

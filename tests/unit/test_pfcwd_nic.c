@@ -79,7 +79,7 @@ on_note(const struct note *n, void *arg)
 json_t *
 show_backend(const struct port *p)
 {
-	return (json_pack("{s:s}", "error", p->backend.error));
+	return (json_pack("{s:s}", "error", backend_error(&p->backend)));
 }
 
 /* port.c's part (firmware DCBX going silent): nothing to send here. */
@@ -142,6 +142,7 @@ port_nic(uint8_t action)
 	assert_int_equal(dcbnl_backend_open_tr(&p->backend, &F.tr, FAKE_IFNAME,
 	    &pr, &o), 0);
 	p->backend_open = true;
+	port_be_sampling(p);	/* as port.c does after an open */
 	port_apply_oper(p);
 	assert_int_equal(F.pfc.pfc_en, 0x18);
 	pfcwd_port_sync(p);

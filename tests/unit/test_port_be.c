@@ -131,7 +131,7 @@ static struct {
 static void
 eng_close(struct backend *b)
 {
-	(void)b;
+	backend_free_text(b);	/* as every backend's close */
 	eng.closed++;
 }
 
@@ -228,6 +228,7 @@ static void
 sc_close(struct backend *b)
 {
 	((struct script *)b->priv)->closed = true;
+	backend_free_text(b);	/* as every backend's close */
 }
 
 static const struct backend_ops sc_ops = {
@@ -271,6 +272,7 @@ port_scripted(struct port *p, struct script *s)
 	p->backend.priv = s;
 	snprintf(p->backend.ifname, sizeof(p->backend.ifname), "%s", p->ifname);
 	p->backend_open = true;
+	port_be_sampling(p);	/* as port.c does after an open */
 }
 
 static void
@@ -281,6 +283,7 @@ port_readonly(struct port *p)
 	memset(&cp, 0, sizeof(cp));
 	assert_int_equal(port_be_open(p, &cp, true), 0);
 	p->backend_open = true;
+	port_be_sampling(p);
 }
 
 static int
@@ -337,13 +340,13 @@ failed_apply_is_retried_with_dcbnl_backoff_until_it_succeeds(void **state)
 	assert_int_equal(evs.backend_error, 1);
 	assert_int_equal(p->retry_at_ms, t0 + 500);
 	/* show-ports keeps the reason while retrying. */
-	assert_string_equal(p->backend.error, strerror(EIO));
+	assert_string_equal(backend_error(&p->backend), strerror(EIO));
 	assert_int_equal(p->backend.err, -EIO);
 	fake_ev_advance(499);
 	assert_int_equal(s.applies, 1);
 	fake_ev_advance(1);
 	assert_int_equal(s.applies, 2);
-	assert_string_equal(p->backend.error, strerror(EIO));
+	assert_string_equal(backend_error(&p->backend), strerror(EIO));
 	fake_ev_advance(600000);
 	assert_int_equal(s.applies, 4);
 	/*
@@ -356,7 +359,7 @@ failed_apply_is_retried_with_dcbnl_backoff_until_it_succeeds(void **state)
 	assert_int_equal(s.at[3] - s.at[2], 2000);
 	assert_int_equal(s.at[3] - s.at[0], 500 + 1000 + 2000);
 	/* Success: no more tries, no stale error, books reset. */
-	assert_string_equal(p->backend.error, "");
+	assert_string_equal(backend_error(&p->backend), "");
 	assert_int_equal(p->backend.err, 0);
 	assert_int_equal(p->retry_attempt, 0);
 	assert_int_equal(p->retry_at_ms, 0);
@@ -389,14 +392,14 @@ busy_backend_backs_off_to_one_try_a_minute(void **state)
 	assert_int_equal(s.at[s.applies - 1] - s.at[s.applies - 2], 60000);
 	assert_int_equal(s.at[7] - s.at[6], 32000);
 	assert_int_equal(s.at[8] - s.at[7], 60000);
-	assert_string_equal(p->backend.error, strerror(EBUSY));
+	assert_string_equal(backend_error(&p->backend), strerror(EBUSY));
 	assert_true(ev_timer_pending(p->retry_timer));
 	assert_int_equal(p->backend.kind, BACKEND_ENGINE);
 	/* A new config that the backend takes ends the retries. */
 	s.rc[0] = 0;
 	port_apply_oper(p);
 	assert_false(RETRY_PENDING(p));
-	assert_string_equal(p->backend.error, "");
+	assert_string_equal(backend_error(&p->backend), "");
 }
 
 static void
@@ -416,7 +419,7 @@ check_fallback(int rc)
 	assert_string_equal(p->backend.ops->name, "readonly");
 	snprintf(want, sizeof(want), "scripted refused the config (%s): "
 	    "read-only", strerror(-rc));
-	assert_string_equal(p->backend.why, want);
+	assert_string_equal(backend_why(&p->backend), want);
 	/* Read-only still takes the negotiated config (and counts it). */
 	assert_true(p->backend.applied);
 	n = p->backend.applies;
@@ -472,22 +475,22 @@ pfc_counters_are_sampled_per_port_at_its_own_interval(void **state)
 	assert_int_equal(sb.stats_at[0], t0 + 3000);
 	assert_int_equal(sb.stats_at[2], t0 + 23000);
 	assert_int_equal(a->pfc_samples, 3);
-	assert_int_equal(a->pfc_stats.pfc_requests[3], 300);
+	assert_int_equal(port_pfc_stats(a)->pfc_requests[3], 300);
 	/* doctor's base: the sample before the last, the port's own. */
-	assert_int_equal(a->pfc_base.pfc_requests[3], 200);
+	assert_int_equal(port_pfc_base(a)->pfc_requests[3], 200);
 	assert_int_equal(a->pfc_stats_ms, t0 + 20000);
 	/* A failed read keeps the last good sample and its time. */
 	assert_int_equal(b->pfc_samples, 2);
-	assert_int_equal(b->pfc_stats.pfc_indications[3], 14);
-	assert_int_equal(b->pfc_base.pfc_indications[3], 7);
+	assert_int_equal(port_pfc_stats(b)->pfc_indications[3], 14);
+	assert_int_equal(port_pfc_base(b)->pfc_indications[3], 7);
 	assert_int_equal(b->pfc_stats_ms, t0 + 13000);
 	/* A backend (re)opened counts from zero: so does the base, not from
 	 * the old backend's last sample. */
 	port_be_reset(a);
 	fake_ev_advance(0);
 	assert_int_equal(a->pfc_samples, 4);
-	assert_int_equal(a->pfc_stats.pfc_requests[3], 400);
-	assert_int_equal(a->pfc_base.pfc_requests[3], 0);
+	assert_int_equal(port_pfc_stats(a)->pfc_requests[3], 400);
+	assert_int_equal(port_pfc_base(a)->pfc_requests[3], 0);
 	assert_int_equal(c->pfc_samples, 0);
 	/*
 	 * One timer per port that has counters; the read-only port has
@@ -603,7 +606,7 @@ port_dcbnl(uint8_t pfc_en, enum dcbx_mode mode)
 	p->dcbx.oper = oper_cfg(pfc_en);
 	p->dcbx.active = mode;
 	port_apply_oper(p);
-	assert_string_equal(p->backend.error, "");
+	assert_string_equal(backend_error(&p->backend), "");
 	assert_int_equal(F.bad, 0);
 	return (p);
 }
@@ -656,7 +659,7 @@ own_multi_attribute_write_echoes_are_not_foreign(void **state)
 	p->dcbx.oper.pfc.pfc_en = 0x18;
 	F.nreq = 0;
 	port_apply_oper(p);
-	assert_string_equal(p->backend.error, "");
+	assert_string_equal(backend_error(&p->backend), "");
 	assert_true(nsets() >= 2);
 	/* dcbnl_ieee_notify() after each: the first shows old ETS... */
 	ets_now = F.ets;
@@ -812,7 +815,7 @@ engine_without_an_event_watch_falls_back_to_readonly(void **state)
 	assert_int_equal(eng.closed, 1);
 	assert_int_equal(p->backend.kind, BACKEND_READONLY);
 	assert_null(p->backend.watch);
-	assert_string_equal(p->backend.why, "pause engine failed: Cannot allocate "
+	assert_string_equal(backend_why(&p->backend), "pause engine failed: Cannot allocate "
 	    "memory");
 	/* With the watch, the same port runs the engine. */
 	backend_close(&p->backend);
@@ -837,7 +840,7 @@ own_cee_app_echoes_are_not_foreign(void **state)
 	    3260 });
 	p->dcbx.active = DCBX_MODE_CEE;
 	port_apply_oper(p);
-	assert_string_equal(p->backend.error, "");
+	assert_string_equal(backend_error(&p->backend), "");
 	assert_int_equal(fake_count(&F, DCB_CMD_SAPP, 0), 2);
 	mon_start();
 	F.nreq = 0;

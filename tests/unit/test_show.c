@@ -213,8 +213,10 @@ show_stats_keys_and_counter_names(void **state)
 	p->ring.fd = -1;
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		p->lldp_stats[names[i].stat] = 100 + i;
-	p->pfc_stats.pfc_requests[3] = 7;
-	p->pfc_stats.pfc_indications[5] = 9;
+	p->pfc = calloc(1, sizeof(*p->pfc));
+	assert_non_null(p->pfc);
+	p->pfc->stats.pfc_requests[3] = 7;
+	p->pfc->stats.pfc_indications[5] = 9;
 	p->pfc_stats_ms = 1;		/* sampled: nothing read now */
 	p->rem_stats = (struct agent_rem_stats){ .inserts = 1, .deletes = 2,
 	    .drops = 3, .ageouts = 4 };
@@ -251,6 +253,8 @@ show_stats_keys_and_counter_names(void **state)
 	assert_int_equal(json_array_size(o), 1);
 	KEY_STR(json_array_get(o, 0), "ifname", "eth1");
 	json_decref(o);
+	free(p->pfc);
+	p->pfc = NULL;
 }
 
 /*

@@ -79,7 +79,7 @@ payload_events_keep_their_names_and_keys(void **state)
 	    .backend = { .cmd = 3, .restored = true, .changes = 2 } };
 	expect(&n, "{\"event\":\"nic-changed\",\"ifname\":\"eth3\","
 	    "\"command\":3,\"reapplied\":true,\"changes\":2}");
-	snprintf(p->backend.error, sizeof(p->backend.error), "Input/output error");
+	backend_set_error(&p->backend, "Input/output error");
 	n = (struct note){ .type = NOTE_BACKEND_ERROR, .port = p,
 	    .backend = { .err = -EIO } };
 	expect(&n, "{\"event\":\"backend-error\",\"ifname\":\"eth3\","
@@ -98,6 +98,7 @@ payload_events_keep_their_names_and_keys(void **state)
 	n.admin.persisted = false;
 	expect(&n, "{\"event\":\"admin-changed\",\"ifname\":\"eth3\","
 	    "\"parts\":\"ets,reco,pfc,app\",\"persist\":false}");
+	backend_set_error(&p->backend, NULL);
 	free(p);
 }
 
