@@ -248,30 +248,64 @@ app_find(const struct dcb_app_table *t, const struct dcb_app *a, int from)
 static uint32_t
 app_key(const struct dcb_app *a)
 {
-	return (uint32_t)a->selector << 24 | (uint32_t)a->priority << 16 |
-	    a->protocol;
+	/* dcb_app_sort()'s order, so a sorted table has increasing keys. */
+	return (uint32_t)a->selector << 24 | (uint32_t)a->protocol << 8 |
+	    a->priority;
+}
+
+/*
+ * Whether two of n packed keys are equal: a linear pass when the keys are
+ * already strictly increasing (the usual peer table), else a sorted copy
+ * (insertion sort: at most 168 keys, mostly ordered) and its neighbours.
+ */
+static bool
+app_keys_dup(const uint32_t *key, int n)
+{
+	uint32_t s[DCB_APP_MAX];
+	int i, j;
+
+	for (i = 1; i < n && key[i - 1] < key[i]; i++)
+		;
+	if (i >= n)
+		return false;
+	memcpy(s, key, (size_t)n * sizeof(s[0]));
+	for (i = 1; i < n; i++) {
+		uint32_t x = s[i];
+
+		for (j = i; j > 0 && s[j - 1] > x; j--)
+			s[j] = s[j - 1];
+		s[j] = x;
+	}
+	for (i = 1; i < n; i++)
+		if (s[i - 1] == s[i])
+			return true;
+	return false;
 }
 
 /*
  * One protocol may map to several priorities (802.1Q D.2.11 lets a table
  * list the same protocol twice; Linux keeps both), so only an exact
- * repeat of (selector, protocol, priority) is a duplicate.  Packed keys
- * keep the quadratic scan cheap: it is the hot spot of a peer APP TLV.
+ * repeat of (selector, protocol, priority) is a duplicate.  The reason
+ * names the first entry in table order that is bad or repeats an earlier
+ * one; the quadratic scan that finds it runs only when a repeat exists.
  */
 int
 dcb_app_table_validate(const struct dcb_app_table *t, struct dcb_why *w)
 {
 	uint32_t key[DCB_APP_MAX];
+	bool dup;
 	int rc;
 
 	if (t->n > DCB_APP_MAX)
 		return why(w, DCB_ERR_TOO_MANY, "app table has %u entries, "
 		    "more than %d", t->n, DCB_APP_MAX);
+	for (int i = 0; i < t->n; i++)
+		key[i] = app_key(&t->e[i]);
+	dup = app_keys_dup(key, t->n);
 	for (int i = 0; i < t->n; i++) {
 		if ((rc = dcb_app_validate(&t->e[i], w)) != DCB_OK)
 			return rc;
-		key[i] = app_key(&t->e[i]);
-		for (int j = 0; j < i; j++)
+		for (int j = 0; dup && j < i; j++)
 			if (key[j] == key[i])
 				return why(w, DCB_ERR_DUP,
 				    "app entry %s %u prio %u appears twice",
@@ -339,8 +373,15 @@ bool
 dcb_app_table_equal(const struct dcb_app_table *a,
     const struct dcb_app_table *b)
 {
+	int k;
+
 	if (a->n != b->n)
 		return false;
+	/* Same entries in the same order (sorted tables): no counting. */
+	for (k = 0; k < a->n && app_same(&a->e[k], &b->e[k]); k++)
+		;
+	if (k == a->n)
+		return true;
 	for (int i = 0; i < a->n; i++) {
 		int na = 0, nb = 0;
 

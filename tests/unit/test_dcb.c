@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -259,6 +260,75 @@ app_table_validate_rejects_exact_duplicate(void **state)
 	assert_int_equal(dcb_app_table_validate(&t, NULL), DCB_OK);
 }
 
+/* The first entry in table order that is bad or a repeat is the one named. */
+static void
+app_table_validate_names_the_first_problem_in_table_order(void **state)
+{
+	struct dcb_app_table t = { .n = 4, .e = {
+		{ DCB_APP_SEL_DSCP, 5, 46 },
+		{ DCB_APP_SEL_ETHERTYPE, 3, 0x8906 },
+		{ DCB_APP_SEL_DSCP, 5, 46 },		/* repeat of [0] */
+		{ 7, 1, 1 },				/* bad selector */
+	} };
+	struct dcb_why w;
+
+	assert_int_equal(dcb_app_table_validate(&t, &w), DCB_ERR_DUP);
+	assert_non_null(strstr(w.buf, "dscp 46 prio 5"));
+	t.e[2] = t.e[3];
+	t.e[3] = t.e[0];			/* now the bad one comes first */
+	assert_int_equal(dcb_app_table_validate(&t, &w), DCB_ERR_SELECTOR);
+	/* Sorted with a repeat next to it; sorted and distinct. */
+	t = (struct dcb_app_table){ .n = 3, .e = { { 1, 3, 0x8906 },
+	    { 1, 3, 0x8906 }, { 5, 5, 46 } } };
+	assert_int_equal(dcb_app_table_validate(&t, NULL), DCB_ERR_DUP);
+	t.e[1].priority = 4;
+	assert_int_equal(dcb_app_table_validate(&t, NULL), DCB_OK);
+}
+
+static unsigned int
+lcg(unsigned int *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return *s >> 16;
+}
+
+/* Random tables against the plain quadratic rule: same code, same text. */
+static void
+app_table_validate_matches_the_pairwise_rule(void **state)
+{
+	static struct dcb_app_table t;
+	struct dcb_why w, ref;
+	unsigned int seed = 1, run;
+
+	for (run = 0; run < 2000; run++) {
+		int rc = DCB_OK;
+
+		t.n = (uint16_t)(lcg(&seed) % 40);
+		for (int i = 0; i < t.n; i++)
+			t.e[i] = (struct dcb_app){ (uint8_t)(1 + lcg(&seed) % 2),
+			    (uint8_t)(lcg(&seed) % 3),
+			    (uint16_t)(0x8900 + lcg(&seed) % 8) };
+		if (run % 2 == 0)
+			dcb_app_sort(&t);
+		memset(&ref, 0, sizeof(ref));
+		for (int i = 0; i < t.n && rc == DCB_OK; i++)
+			for (int j = 0; j < i && rc == DCB_OK; j++)
+				if (t.e[j].selector == t.e[i].selector &&
+				    t.e[j].protocol == t.e[i].protocol &&
+				    t.e[j].priority == t.e[i].priority) {
+					rc = DCB_ERR_DUP;
+					snprintf(ref.buf, sizeof(ref.buf),
+					    "app entry %s %u prio %u appears twice",
+					    t.e[i].selector == 1 ? "ethertype" :
+					    "stream-port", t.e[i].protocol,
+					    t.e[i].priority);
+				}
+		memset(&w, 0, sizeof(w));
+		assert_int_equal(dcb_app_table_validate(&t, &w), rc);
+		assert_string_equal(w.buf, ref.buf);
+	}
+}
+
 static void
 app_table_validate_rejects_oversized_count(void **state)
 {
@@ -470,6 +540,9 @@ main(void)
 		cmocka_unit_test(app_validate_dscp_0_to_63),
 		cmocka_unit_test(app_validate_ethertype_zero_or_from_0x600),
 		cmocka_unit_test(app_table_validate_rejects_exact_duplicate),
+		cmocka_unit_test(
+		    app_table_validate_names_the_first_problem_in_table_order),
+		cmocka_unit_test(app_table_validate_matches_the_pairwise_rule),
 		cmocka_unit_test(app_table_validate_rejects_oversized_count),
 		cmocka_unit_test(config_validate_names_the_part),
 		cmocka_unit_test(ets_equal_sees_every_field),

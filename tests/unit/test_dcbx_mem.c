@@ -5,9 +5,12 @@
  * out of it, or of the CEE part), and allocation failures injected
  * into libdcbx (mk/dcbx.am links this test with --wrap for malloc, calloc
  * and realloc): counted, said in every feature's reason, the admin config
- * running, retried -- never a crash.
+ * running, retried -- never a crash.  Also the reason text
+ * dcbx_feat_set() writes, which must be vsnprintf()'s to the byte.
  */
 #include "dcbx_fx.h"
+
+#include <stdio.h>
 
 static const uint8_t ALL = DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC |
     DCB_HAS_APP;
@@ -217,6 +220,40 @@ peer_config_is_the_active_modes(void **state)
 	dcbx_free(&st);
 }
 
+/* Plain formats are expanded by hand: compare with snprintf(). */
+static void
+feat_reason_is_what_snprintf_writes(void **state)
+{
+	static const char long_clause[] = "willing and the peer is not: a "
+	    "long clause that runs on and on and on and on";
+	static const char *const words[] = { "", "x", long_clause };
+	static const int nums[] = { 0, 7, -42, 168, 2147483647, -2147483647 };
+	struct dcbx_feat_state fs;
+	char ref[512];		/* cut at 127 below, as fs.reason is */
+	int i, j;
+
+	(void)state;
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 6; j++) {
+			dcbx_feat_set(&fs, DCBX_ST_PEER, "%s: %u entries, %d%% "
+			    "and %s; %s %s", words[i], (unsigned int)nums[j],
+			    nums[j], words[2], words[i], words[2]);
+			snprintf(ref, sizeof(ref), "%s: %u entries, %d%% and "
+			    "%s; %s %s", words[i], (unsigned int)nums[j],
+			    nums[j], words[2], words[i], words[2]);
+			ref[sizeof(fs.reason) - 1] = '\0';
+			assert_string_equal(fs.reason, ref);
+			assert_int_equal(fs.status, DCBX_ST_PEER);
+			dcbx_feat_set(&fs, DCBX_ST_LOCAL, "%s", words[i]);
+			assert_string_equal(fs.reason, words[i]);
+		}
+	/* Not plain: left to vsnprintf(). */
+	dcbx_feat_set(&fs, DCBX_ST_ERROR, "0x%04x", 0x8906u);
+	assert_string_equal(fs.reason, "0x8906");
+	dcbx_feat_set(&fs, DCBX_ST_ERROR, "constant, 100%% plain");
+	assert_string_equal(fs.reason, "constant, 100% plain");
+}
+
 int
 main(void)
 {
@@ -226,6 +263,7 @@ main(void)
 		cmocka_unit_test(nomem_keeping_the_peer_is_counted_and_retried),
 		cmocka_unit_test(
 		    nomem_cee_state_sends_nothing_until_memory_is_back),
+		cmocka_unit_test(feat_reason_is_what_snprintf_writes),
 	};
 
 	return cmocka_run_group_tests_name("dcbx_mem", tests, NULL, NULL);
