@@ -463,6 +463,13 @@ store_peer(struct dcbx_state *st, const struct ieee_peer *ieee,
 			}
 		n += vet(&cx->cee.cfg.has, &cx->cee_bad, cx->cee_why,
 		    &cx->cee.cfg);
+	} else if (st->cx != NULL) {
+		/* No CEE TLV now (none, or CIN): nothing of an earlier CEE
+		 * peer's may answer for it (its control sub-TLV's acks). */
+		memset(&st->cx->cee, 0, sizeof(st->cx->cee));
+		st->cx->cee.subtype = st->cee_subtype;
+		st->cx->cee_bad = 0;
+		memset(st->cx->cee_why, 0, sizeof(st->cx->cee_why));
 	}
 	return n;
 }
@@ -499,7 +506,7 @@ dcbx_rx_tlvs(struct dcbx_state *st, const struct dcbx_local *l,
 			dcbx_cee_reset(st);
 		}
 		if (st->active == DCBX_MODE_CEE && st->have_cee &&
-		    st->cx != NULL)
+		    st->cee_subtype == CEE_SUBTYPE_CEE && st->cx != NULL)
 			flags |= dcbx_cee_rx_ctrl(st, &st->cx->cee);
 	}
 	flags |= dcbx_eval(st, l);

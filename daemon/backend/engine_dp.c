@@ -43,8 +43,9 @@ dp_mbps(const struct engine *e)
  * plus what the link carries during our own measured reaction time (the
  * peer runs the same loop on the same kind of host), plus one frame being
  * received, plus the peer's transmit batch: a peer like this engine hands
- * up to ENG_BATCH frames to its kernel in one call, and a pause that
- * arrives meanwhile cannot recall them (engine_backpressure.sh: B
+ * up to ENG_BATCH frames to its kernel in one call (at most a quarter of
+ * the queue counted), and a pause that arrives meanwhile cannot recall
+ * them (engine_backpressure.sh: B
  * overflowed by 10 frames of four senders' burst with every measured lag
  * inside its budget).  Speeds without an interface-delay entry (a veth
  * has no PHY) count none.
@@ -55,7 +56,7 @@ dp_thresholds(struct engine *e)
 	struct headroom_params hp;
 	struct headroom h;
 	uint32_t mbps = dp_mbps(e), frame = e->mtu + 22;
-	uint64_t hr, react;
+	uint64_t hr, react, batch;
 
 	headroom_params_default(&hp, mbps);
 	hp.max_frame = hp.max_lossless_frame = frame < 64 ? 64 : frame;
@@ -67,8 +68,11 @@ dp_thresholds(struct engine *e)
 	hr = headroom_compute(&hp, &h, NULL) == DCB_OK ? h.headroom_bytes :
 	    2ull * frame;
 	react = e->reaction_used ? e->reaction_used : 1 * MS;
-	hr += react * e->speed / 8000000000ull +
-	    (uint64_t)(1 + ENG_BATCH) * esched_ring_cost(frame);
+	batch = (uint64_t)ENG_BATCH * esched_ring_cost(frame);
+	if (batch > e->qsize / 4)	/* jumbo frames: 64 would be ~590 KB */
+		batch = e->qsize / 4;
+	hr += react * e->speed / 8000000000ull + esched_ring_cost(frame) +
+	    batch;
 	/* What really arrived after an XOFF, with half again as margin,
 	 * never more than half the queue by this path. */
 	if (hr < (uint64_t)e->inflight_max * 3 / 2)

@@ -33,6 +33,7 @@
 #include "memtrim.h"
 
 #define LINK_NL_RCVBUF	(4 * 1024 * 1024)
+#define LINK_DUMP_TRIES	5
 
 static struct {
 	struct nl_sock		*sk;		/* notifications */
@@ -159,11 +160,18 @@ link_on_addr(link_addr_cb *cb)
 int
 link_resync(void)
 {
-	int rc;
+	int rc, tries = 0;
 
-	if ((rc = nl_rtgen_request(links.sync, RTM_GETLINK, AF_UNSPEC,
-	    NLM_F_DUMP)) < 0 || (rc = nl_recvmsgs_default(links.sync)) < 0) {
-		log_warnx(LOG_SUB_LINK, "link dump: %s", nl_geterror(rc));
+	/* A link that changes during the dump interrupts it (the kernel
+	 * flags NLM_F_DUMP_INTR): ask again, a few times. */
+	do
+		if ((rc = nl_rtgen_request(links.sync, RTM_GETLINK, AF_UNSPEC,
+		    NLM_F_DUMP)) >= 0)
+			rc = nl_recvmsgs_default(links.sync);
+	while (rc == -NLE_DUMP_INTR && ++tries < LINK_DUMP_TRIES);
+	if (rc < 0) {
+		log_warnx(LOG_SUB_LINK, "link dump: %s%s", nl_geterror(rc),
+		    tries > 0 ? " (interrupted each try)" : "");
 		return (-EIO);
 	}
 	links.sweep(links.arg);

@@ -505,6 +505,44 @@ auto_detection_table(void **state)
 	}
 }
 
+/*
+ * A CEE port whose CEE peer is followed by a CIN one (a switch that
+ * changed firmware): nothing of the CEE peer answers for the CIN PDUs --
+ * its control sub-TLV acked our SeqNo, the CIN TLV carries none we read.
+ */
+static void
+cee_peer_then_cin_keeps_no_stale_control(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct cee_tlv t;
+	uint32_t ack, my_ack;
+	int flags;
+
+	(void)state;
+	cee_host(&l, &st, true);
+	fx_cee(&t, 1, 0, false);
+	cee_settle(&st, &l, &t);
+	ack = st.ack;
+	my_ack = st.my_ack;
+	t.subtype = CEE_SUBTYPE_CIN;
+	t.ctrl.seq += 5;		/* what a CEE reading would acknowledge */
+	t.ctrl.ack = st.seq + 7;
+	for (int i = 0; i < 3; i++) {
+		flags = dcbx_rx_tlvs(&st, &l, NULL, &t, MAC_HI, 1);
+		assert_int_equal(st.cee_subtype, CEE_SUBTYPE_CIN);
+		assert_int_equal(st.ack, ack);
+		assert_int_equal(st.my_ack, my_ack);
+		if (i > 0)
+			assert_int_equal(flags & DCBX_CHG_TX, 0);
+	}
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_ERROR);
+	assert_non_null(strstr(st.feat[DCBX_F_PFC].reason, "CIN"));
+	if (st.cx != NULL)
+		assert_int_equal(st.cx->cee.ctrl.seq, 0);
+	dcbx_free(&st);
+}
+
 static void
 auto_returns_to_ieee_on_ageout_and_link_down(void **state)
 {
@@ -759,6 +797,7 @@ main(void)
 		    cee_invalid_peer_feature_is_rejected_and_flagged),
 		cmocka_unit_test(cee_multiple_peers_suspend_and_freeze_acks),
 		cmocka_unit_test(auto_detection_table),
+		cmocka_unit_test(cee_peer_then_cin_keeps_no_stale_control),
 		cmocka_unit_test(auto_returns_to_ieee_on_ageout_and_link_down),
 		cmocka_unit_test(auto_stays_cee_while_the_peer_lives),
 		cmocka_unit_test(
