@@ -322,6 +322,7 @@ group_teardown(void **state)
 	(void)state;
 	ctl_fini();
 	ev_fini();
+	(void)unlink(sock_path);	/* the daemon's helper does it there */
 	return (0);
 }
 
