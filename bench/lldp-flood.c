@@ -36,6 +36,7 @@
  * Usage: lldp-flood -i IFACE [-n NBRS] [-b BASE] [-r PPS] [-t SECONDS]
  *                   [-c FRAMES] [-T TTL] [-v] [-d ieee|cee] [-A ACK]
  *                   [-S SECONDS]
+ * (-T 0: shutdown LLDPDUs, which end the neighbour at the receiver.)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -289,7 +290,7 @@ flood_parse(int argc, char **argv, struct flood_opts *o)
 	}
 	if (o->ifname == NULL || o->nbrs == 0 || o->nbrs > 1000000 ||
 	    o->rate == 0 || !(o->seconds > 0 && o->seconds <= 3600) ||
-	    o->ttl == 0 || o->ttl > 65535 || o->switch_s < 0)
+	    o->ttl > 65535 || o->switch_s < 0)
 		flood_usage();
 }
 

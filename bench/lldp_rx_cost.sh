@@ -99,7 +99,7 @@ rx_run() {
 	_t0=0; [ "$1" = dcbxd ] && _t0=$(bl_dx_stat dx bd0 statsFramesOutTotal)
 	_c0=$(bl_cpu "$_ns"); _k0=$(rx_ksoftirqd)
 	_o=$(nsx src "$FLOOD" -i "$_if" -n "$2" -r "$RATE" -t "$SECS" $3)
-	sleep 0.3			# let the daemon drain (ring blocks: 100 ms)
+	sleep 0.3			# let the daemon drain (ring blocks: 200 ms)
 	_c1=$(bl_cpu "$_ns"); _k1=$(rx_ksoftirqd)
 	_r1=$(rx_count "$1")
 	_t1=0; [ "$1" = dcbxd ] && _t1=$(bl_dx_stat dx bd0 statsFramesOutTotal)

@@ -66,6 +66,8 @@
  *      "invalid_peer":N (peer TLVs rejected so far),
  *      "nomem":N (DCBX state allocations that failed so far; the
  *      features then run the admin config until the next PDU),
+ *      "coalesced":N (the peer's changed PDUs not negotiated: a later
+ *      one of the same read superseded them),
  *      "dcbx_tlvs":"sent", or why our DCBX TLVs are not sent (the
  *      NIC firmware runs DCBX))}
  *     (status: dcbx_status_name[]: "no-peer" "local" "peer" "mismatch"

@@ -649,7 +649,7 @@ show_dcbx(const struct port *p)
 	json_object_set_new(app, "oper", proto_app_to_json(&o->app));
 	fmt_mac(p->dcbx.peer_mac, mac, sizeof(mac));
 	return (json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I, "
-	    "s:I, s:s}",
+	    "s:I, s:I, s:s}",
 	    "ifname", p->ifname,
 	    "mode", dcb_kw_name(conf_mode_kw, p->conf.mode),
 	    "active", dcbx_mode_name[p->dcbx.active],
@@ -659,6 +659,8 @@ show_dcbx(const struct port *p)
 	    "invalid_peer", (json_int_t)p->dcbx.invalid_peer,
 	    /* DCBX state not allocated (dcbx.h): features said so. */
 	    "nomem", (json_int_t)p->dcbx.nomem,
+	    /* Superseded by a later PDU of the same read (port_int.h). */
+	    "coalesced", (json_int_t)p->dcbx_coalesced,
 	    "dcbx_tlvs", port_be_dcbx_silent(p) != NULL ?
 	    port_be_dcbx_silent(p) : "sent"));
 }

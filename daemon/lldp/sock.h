@@ -46,7 +46,7 @@ int	sock_recv_batch(int fd, struct sock_batch *);
  * wakes us once per filled or timed-out block, so a burst costs neither a
  * system call nor a socket buffer per frame.  It pins SOCK_RING_BLOCKS *
  * SOCK_RING_BLOCK bytes while open, which is why no port has one by
- * default (1024 ports would pin 2 GiB).
+ * default (1024 ports would pin 1 GiB).
  *
  * The ring is a second socket beside the port's: both join one fanout
  * group whose steering program sends every frame to exactly one of them,
@@ -66,15 +66,20 @@ int	sock_recv_batch(int fd, struct sock_batch *);
  * (milliseconds) in the caller.  The port socket keeps its group id (from
  * the kernel's unique ids) while it lives.
  */
-#define SOCK_RING_BLOCK		(64 * 1024)
-#define SOCK_RING_BLOCKS	32
 /*
- * A partly filled block waits at most this long: the wakeups of a busy
- * port, and how late its frames may be handled.  A wakeup from idle costs
+ * Few large blocks: the kernel wakes us once per block, when it is full
+ * or SOCK_RING_TOV_MS after its first frame, and a wakeup from idle costs
  * ~30 us of CPU on the VMs we measured on (bench/README.md), as much as
- * a hundred frames.
+ * a hundred frames.  A 256 KiB block holds ~600 LLDPDUs with DCBX TLVs
+ * (~430 octets a slot): at 10k a second 16 wakeups where 64 KiB blocks
+ * took 66, and at most 5 a second below 3k a second.  Four of them hold
+ * 240 ms of such a flood.  Each switch to a ring allocates, zeroes and
+ * maps the whole of it: 1 MiB costs ~0.2 ms of CPU, 2 MiB ~0.4 ms.
  */
-#define SOCK_RING_TOV_MS	100
+#define SOCK_RING_BLOCK		(256 * 1024)
+#define SOCK_RING_BLOCKS	4
+/* How late a frame in a ring may be handled: within the 1 s goal. */
+#define SOCK_RING_TOV_MS	200
 
 struct sock_ring {
 	int		 fd;		/* -1: none */

@@ -76,6 +76,14 @@ struct port {
 	uint8_t		 dcbx_mac[6];
 	uint16_t	 dcbx_delay;
 	struct dcbx_state dcbx;
+	/*
+	 * A read batch (port_rx.c) negotiates the first changed PDU of its
+	 * single peer at once and the last one when the batch ends; those
+	 * between are superseded before they could act (port_dcbx.c).
+	 */
+	uint8_t		 rx_batch;	/* PORT_BATCH_* */
+	struct nbr	*dcbx_pending;	/* the peer whose last PDU waits */
+	uint64_t	 dcbx_coalesced; /* PDUs superseded in a batch */
 	struct backend	 backend;
 	bool		 backend_open;
 	int		 host_ifindex;	/* the engine's TAP (ours), or 0 */

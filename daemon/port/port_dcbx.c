@@ -326,15 +326,13 @@ port_nbr_repeat_wanted(void *ctx, struct agent *a)
 	    !dcbx_cee_synced(&p->dcbx))));
 }
 
+/* A changed PDU of a known neighbour: negotiate, fast transmission. */
 static void
-port_nbr_changed(void *ctx, struct agent *a, struct nbr *n,
+port_dcbx_changed(struct port *p, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
 {
-	struct port *p = ctx;
 	int chg;
 
-	log_debug(LOG_SUB_LLDP, "%s: neighbour updated", p->ifname);
-	port_note_nbr(p, NOTE_NBR_CHANGED, a, n, pdu, 0);
 	/*
 	 * A known MSAP whose DCBX TLVs changed -- typically a willing peer
 	 * restarted (kill -9, Restart=on-failure) and back on its admin
@@ -352,11 +350,62 @@ port_nbr_changed(void *ctx, struct agent *a, struct nbr *n,
 }
 
 static void
+port_nbr_changed(void *ctx, struct agent *a, struct nbr *n,
+    const struct lldp_pdu *pdu)
+{
+	struct port *p = ctx;
+
+	log_debug(LOG_SUB_LLDP, "%s: neighbour updated", p->ifname);
+	port_note_nbr(p, NOTE_NBR_CHANGED, a, n, pdu, 0);
+	if (a->type != LLDP_AGENT_NEAREST_BRIDGE)
+		return;
+	if (p->rx_batch == PORT_BATCH_SPENT) {
+		/* A later PDU of this read supersedes an earlier waiting. */
+		if (p->dcbx_pending != NULL)
+			p->dcbx_coalesced++;
+		p->dcbx_pending = n;
+		return;
+	}
+	if (p->rx_batch == PORT_BATCH_OPEN)
+		p->rx_batch = PORT_BATCH_SPENT;
+	port_dcbx_changed(p, a, n, pdu);
+}
+
+void
+port_dcbx_batch_begin(struct port *p)
+{
+	p->rx_batch = PORT_BATCH_OPEN;
+	p->dcbx_pending = NULL;
+}
+
+/*
+ * The read is over: negotiate the last change that waited, from the
+ * neighbour's stored PDU (the frame it came in is gone; the store is
+ * that PDU, byte for byte).
+ */
+void
+port_dcbx_batch_end(struct port *p)
+{
+	struct nbr *n = p->dcbx_pending;
+	struct lldp_pdu pdu;
+
+	p->rx_batch = PORT_BATCH_OFF;
+	p->dcbx_pending = NULL;
+	if (n != NULL && nbr_decode(n, &pdu) == LLDP_DEC_OK)
+		port_dcbx_changed(p, n->agent, n, &pdu);
+}
+
+static void
 port_nbr_gone(void *ctx, struct agent *a, struct nbr *n, int why)
 {
 	struct port *p = ctx;
 
 	port_note_nbr(p, NOTE_NBR_GONE, a, n, NULL, why);
+	if (p->dcbx_pending == n) {
+		/* Its waiting change goes with it: counted as superseded. */
+		p->dcbx_pending = NULL;
+		p->dcbx_coalesced++;
+	}
 	port_dcbx_gone(p, a);
 }
 

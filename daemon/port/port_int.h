@@ -34,5 +34,17 @@ void	port_local_change(struct port *);
 void	port_dcbx_start(struct port *);
 void	port_dcbx_reconf(struct port *);
 void	port_dcbx_link(struct port *);
+/*
+ * Around every read of frames (port_rx.c): between begin and end, a
+ * changed DCBX input of the peer after the first is not negotiated at
+ * once; end negotiates the last one.  A flood whose every PDU changes
+ * costs two negotiations per read, not one per PDU, and the result is
+ * the same: the last PDU's.
+ */
+#define PORT_BATCH_OFF		0	/* negotiate every change at once */
+#define PORT_BATCH_OPEN		1	/* in a read, none negotiated yet */
+#define PORT_BATCH_SPENT	2	/* in a read, later changes wait */
+void	port_dcbx_batch_begin(struct port *);
+void	port_dcbx_batch_end(struct port *);
 
 #endif /* PORT_INT_H */

@@ -86,6 +86,24 @@ port_rx_one(void *arg, const uint8_t *frame, size_t len)
 	port_rx_frame(p, frame, len);
 }
 
+/*
+ * A read of frames: one clock for all of them, and a peer's DCBX changes
+ * among them coalesced (port_int.h) -- negotiated at the read's end.
+ */
+static void
+port_rx_begin(struct port *p)
+{
+	ev_now_freeze();
+	port_dcbx_batch_begin(p);
+}
+
+static void
+port_rx_end(struct port *p)
+{
+	port_dcbx_batch_end(p);
+	ev_now_thaw();
+}
+
 static void
 port_rx_batch(struct port *p, const struct sock_batch *b, int n)
 {
@@ -138,14 +156,14 @@ port_ring_readable(int fd, bool rd, bool wr, void *arg)
 	(void)wr;
 	if (!rd)
 		return;
-	ev_now_freeze();
+	port_rx_begin(p);
 	if (p->rx_queued) {
 		got = port_rx_drain(p, &more);
 		p->rx_queued = more;
 	}
 	if (!p->rx_queued)
 		got += (int)sock_ring_read(&p->ring, port_rx_one, p);
-	ev_now_thaw();
+	port_rx_end(p);
 	rx_pol_ring_frames(&p->rxp, (unsigned int)got);
 }
 
@@ -180,9 +198,9 @@ port_ring_off(struct port *p, const char *why)
 		p->ring_warned = true;
 		return;
 	}
-	ev_now_freeze();
+	port_rx_begin(p);
 	(void)sock_ring_finish(&p->ring, port_rx_one, p);
-	ev_now_thaw();
+	port_rx_end(p);
 	port_ring_close(p);
 	rx_pol_ring_closed(&p->rxp, ev_now_ms());
 	log_info(LOG_SUB_LLDP, "%s: %s: back to the socket queue (%" PRIu64
@@ -203,10 +221,10 @@ port_rx_flush(struct port *p, const char *why)
 	bool more = true;
 	int n;
 
-	ev_now_freeze();
+	port_rx_begin(p);
 	for (n = 0; more && n < PORT_RX_FLUSH_MAX; n += RX_BURST)
 		(void)port_rx_drain(p, &more);
-	ev_now_thaw();
+	port_rx_end(p);
 	p->rx_queued = more;
 	port_ring_off(p, why);
 }
@@ -276,9 +294,9 @@ port_readable(int fd, bool rd, bool wr, void *arg)
 	(void)wr;
 	if (!rd)
 		return;
-	ev_now_freeze();
+	port_rx_begin(p);
 	got = port_rx_drain(p, &more);
-	ev_now_thaw();
+	port_rx_end(p);
 	if (p->ring.fd >= 0)
 		p->rx_queued = more;	/* left over from before the ring */
 	else if (rx_pol_count(&p->rxp, ev_now_ms(), (unsigned int)got))

@@ -144,6 +144,7 @@ show_dcbx_keys_nulls_and_values(void **state)
 	    sizeof(p->dcbx.feat[DCBX_F_PFC].reason), "PFC differs");
 	p->dcbx.invalid_peer = 5;
 	p->dcbx.nomem = 2;
+	p->dcbx_coalesced = 7;
 	o = show_dcbx(p);
 	KEY_STR(o, "ifname", "eth1");
 	KEY_STR(o, "role", "controller");
@@ -176,6 +177,7 @@ show_dcbx_keys_nulls_and_values(void **state)
 	    json_object_get(o, "ets"), "status")), "no-peer");
 	KEY_INT(o, "invalid_peer", 5);
 	KEY_INT(o, "nomem", 2);
+	KEY_INT(o, "coalesced", 7);
 	json_decref(o);
 	/* A peer: its MAC, in the documented form. */
 	p->dcbx.peer_present = true;
