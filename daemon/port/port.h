@@ -61,6 +61,7 @@ struct port {
 	struct ev_timer	*ring_timer;	/* each window while open */
 	bool		 rx_queued;	/* the socket queue may hold frames */
 	bool		 ring_warned;	/* said that unsteering failed */
+	uint8_t		 rx_batch;	/* PORT_BATCH_* (port_int.h) */
 	uint64_t	 rx_floods;	/* times the ring was attached */
 	uint64_t	 rx_drops;	/* frames the kernel dropped, summed */
 	struct agent	*agent[LLDP_AGENT__MAX];
@@ -80,8 +81,8 @@ struct port {
 	 * A read batch (port_rx.c) negotiates the first changed PDU of its
 	 * single peer at once and the last one when the batch ends; those
 	 * between are superseded before they could act (port_dcbx.c).
+	 * rx_batch is with the flags above.
 	 */
-	uint8_t		 rx_batch;	/* PORT_BATCH_* */
 	struct nbr	*dcbx_pending;	/* the peer whose last PDU waits */
 	uint64_t	 dcbx_coalesced; /* PDUs superseded in a batch */
 	struct backend	 backend;
