@@ -11,6 +11,7 @@
 #include "dcbx.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,7 @@ fmt_plain(const char *fmt)
 }
 
 /* Append up to n bytes of s at *o in buf[128], as vsnprintf truncates. */
+_Static_assert(DCBX_REASON_MAX == 128, "put() writes 128 bytes");
 static void
 put(char *buf, size_t *o, const char *s, size_t n)
 {
@@ -63,27 +65,54 @@ put(char *buf, size_t *o, const char *s, size_t n)
 	*o += n;
 }
 
+/* A fixed sentence (static storage) as the reason: no copy. */
+void
+dcbx_feat_text(struct dcbx_feat_state *fs, enum dcbx_status st,
+    const char *text)
+{
+	fs->status = st;
+	if (fs->owned)
+		free((char *)(uintptr_t)fs->reason);
+	fs->owned = false;
+	fs->reason = text;
+}
+
+void
+dcbx_feat_free(struct dcbx_feat_state feat[DCBX_F__MAX])
+{
+	int f;
+
+	for (f = 0; f < DCBX_F__MAX; f++)
+		dcbx_feat_text(&feat[f], feat[f].status, NULL);
+}
+
 /*
- * The reason text, as vsnprintf() would write it; plain formats (all the
- * reasons but a few) are expanded here, several times faster, as every
- * re-negotiated LLDPDU sets three of them.
+ * The reason text, as vsnprintf() would write it into 128 bytes; plain
+ * formats (all the reasons but a few) are expanded here, several times
+ * faster, as every re-negotiated LLDPDU sets three of them.  A format
+ * without conversions is kept by pointer; a formatted text replaces the
+ * one held only when it differs.  Out of memory, the reason says so (the
+ * status stands).
  */
 void
 dcbx_feat_set(struct dcbx_feat_state *fs, enum dcbx_status st,
     const char *fmt, ...)
 {
-	char num[16], *buf = fs->reason;
+	char num[16], buf[DCBX_REASON_MAX], *copy;
 	const char *p, *s;
 	size_t o = 0;
 	va_list ap;
 
-	_Static_assert(sizeof(fs->reason) == 128, "put() writes 128 bytes");
+	if (strchr(fmt, '%') == NULL) {
+		dcbx_feat_text(fs, st, fmt);
+		return;
+	}
 	fs->status = st;
 	va_start(ap, fmt);
 	if (!fmt_plain(fmt)) {
-		vsnprintf(buf, sizeof(fs->reason), fmt, ap);
+		vsnprintf(buf, sizeof(buf), fmt, ap);
 		va_end(ap);
-		return;
+		goto keep;
 	}
 	for (p = fmt; *p != '\0' && o < 127; p = s + 2) {
 		if ((s = strchr(p, '%')) == NULL) {
@@ -105,6 +134,15 @@ dcbx_feat_set(struct dcbx_feat_state *fs, enum dcbx_status st,
 	}
 	buf[o] = '\0';
 	va_end(ap);
+keep:
+	if (strcmp(dcbx_reason(fs), buf) == 0)
+		return;
+	if ((copy = strdup(buf)) == NULL) {
+		dcbx_feat_text(fs, st, "out of memory for the reason");
+		return;
+	}
+	dcbx_feat_text(fs, st, copy);
+	fs->owned = true;
 }
 
 /* The admin config as operational config: what we run without a peer. */
@@ -167,7 +205,7 @@ feat_all(struct dcbx_state *st, enum dcbx_status s, const char *why)
 	int f;
 
 	for (f = 0; f < DCBX_F__MAX; f++)
-		dcbx_feat_set(&st->feat[f], s, "%s", why);
+		dcbx_feat_text(&st->feat[f], s, why);
 }
 
 /* The starting active mode for a configured mode. */
@@ -195,6 +233,7 @@ dcbx_free(struct dcbx_state *st)
 	free(st->ieee);
 	free(st->cx);
 	free(st->rx_key);
+	dcbx_feat_free(st->feat);
 	st->ieee = NULL;
 	st->cx = NULL;
 	st->rx_key = NULL;
@@ -269,15 +308,28 @@ dcbx_eval(struct dcbx_state *st, const struct dcbx_local *l)
 struct snap {
 	enum dcbx_mode		active;
 	struct dcb_config	oper;
-	struct dcbx_feat_state	feat[DCBX_F__MAX];
+	enum dcbx_status	status[DCBX_F__MAX];
+	char			reason[DCBX_F__MAX][DCBX_REASON_MAX];
 };
 
 static void
 snap_take(const struct dcbx_state *st, struct snap *s)
 {
+	const char *r;
+	size_t n;
+	int f;
+
 	s->active = st->active;
 	s->oper = st->oper;
-	memcpy(s->feat, st->feat, sizeof(s->feat));
+	for (f = 0; f < DCBX_F__MAX; f++) {
+		/* The text, not the pointer: the event may free it. */
+		s->status[f] = st->feat[f].status;
+		r = dcbx_reason(&st->feat[f]);
+		if ((n = strlen(r)) >= DCBX_REASON_MAX)
+			n = DCBX_REASON_MAX - 1;
+		memcpy(s->reason[f], r, n);
+		s->reason[f][n] = '\0';
+	}
 }
 
 static bool
@@ -303,8 +355,8 @@ snap_diff(const struct dcbx_state *st, const struct snap *s)
 			flags |= DCBX_CHG_TX;
 	}
 	for (f = 0; f < DCBX_F__MAX; f++)
-		if (s->feat[f].status != st->feat[f].status ||
-		    strcmp(s->feat[f].reason, st->feat[f].reason) != 0)
+		if (s->status[f] != st->feat[f].status ||
+		    strcmp(s->reason[f], dcbx_reason(&st->feat[f])) != 0)
 			flags |= DCBX_CHG_STATUS;
 	return flags;
 }

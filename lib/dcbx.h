@@ -65,10 +65,25 @@ struct dcbx_local {
 	uint8_t			mac[6];		/* our port's MAC */
 };
 
+/*
+ * A feature's status and why: a sentence, no final dot, at most 127
+ * characters.  A fixed sentence is kept by pointer (a static string), a
+ * formatted one on the heap at its length (owned); dcbx_free() and
+ * dcbx_feat_free() give them back.  Read it with dcbx_reason(): NULL, as
+ * a zeroed state has it, reads "".
+ */
+#define DCBX_REASON_MAX		128
 struct dcbx_feat_state {
 	enum dcbx_status	status;
-	char			reason[128];	/* a sentence, no final dot */
+	bool			owned;		/* reason is ours to free */
+	const char		*reason;
 };
+
+static inline const char *
+dcbx_reason(const struct dcbx_feat_state *fs)
+{
+	return (fs->reason != NULL ? fs->reason : "");
+}
 
 /*
  * What a CEE port, or a port whose peer sends a CEE TLV, keeps besides
@@ -237,9 +252,19 @@ void	dcbx_ieee_negotiate(const struct dcbx_local *, const struct ieee_peer *,
 	    const uint8_t peer_mac[6], struct dcb_config *oper,
 	    struct dcbx_feat_state feat[DCBX_F__MAX]);
 
-/* Internal to libdcbx (dcbx.c, dcbx_ieee.c, dcbx_cee.c). */
+/* The reasons a feat[] array owns (see struct dcbx_feat_state). */
+void	dcbx_feat_free(struct dcbx_feat_state feat[DCBX_F__MAX]);
+
+/*
+ * Internal to libdcbx (dcbx.c, dcbx_ieee.c, dcbx_cee.c).  A format
+ * without conversions must be a string of static storage: it is kept by
+ * pointer.
+ */
 void	dcbx_feat_set(struct dcbx_feat_state *, enum dcbx_status,
 	    const char *, ...) __attribute__((format(printf, 3, 4)));
+/* A sentence of static storage, kept by pointer. */
+void	dcbx_feat_text(struct dcbx_feat_state *, enum dcbx_status,
+	    const char *);
 void	dcbx_oper_admin(const struct dcbx_local *, struct dcb_config *);
 /* Peer entries win over local ones with the same selector and protocol. */
 void	dcbx_app_merge(const struct dcb_app_table *local,

@@ -276,7 +276,7 @@ cee_feat(struct dcbx_state *st, const struct dcbx_local *l, int f)
 	if ((why = cee_blocked(st, l, f, &s, &err)) != NULL) {
 		use_admin(st, l, f);
 		st->cee_err[f] = err;
-		dcbx_feat_set(fs, s, "%s", why);
+		dcbx_feat_text(fs, s, why);	/* cee_blocked(): static */
 	} else if (st->cx->cee_bad & fbit[f]) {
 		use_admin(st, l, f);
 		st->cee_err[f] = true;

@@ -594,7 +594,7 @@ show_feat(const struct port *p, int f)
 {
 	return (json_pack("{s:s, s:s}",
 	    "status", dcbx_status_name[p->dcbx.feat[f].status],
-	    "reason", p->dcbx.feat[f].reason));
+	    "reason", dcbx_reason(&p->dcbx.feat[f])));
 }
 
 static json_t *

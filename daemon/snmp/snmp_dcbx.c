@@ -417,7 +417,7 @@ dd_feat(struct snmp_view *vw, const struct port *p, int f)
 	snmp_oid_push(&o, (uint32_t)f + 1);	/* ets(1) pfc(2) app(3) */
 	snmp_view_num(vw, &o, SV_INT, fs->status + 1);
 	o.n[o.len - 3] = 3;
-	snmp_view_str(vw, &o, fs->reason, strlen(fs->reason));
+	snmp_view_str(vw, &o, dcbx_reason(fs), strlen(dcbx_reason(fs)));
 	snmp_feat_text(&dl.admin, f, buf, sizeof(buf));
 	o.n[o.len - 3] = 4;
 	snmp_view_str(vw, &o, buf, strlen(buf));

@@ -21,8 +21,7 @@ dcbx_check_state(const struct dcbx_state *st)
 		abort();
 	for (int f = 0; f < DCBX_F__MAX; f++)
 		if (st->feat[f].status >= DCBX_ST__MAX ||
-		    memchr(st->feat[f].reason, '\0',
-		    sizeof(st->feat[f].reason)) == NULL)
+		    strlen(dcbx_reason(&st->feat[f])) >= DCBX_REASON_MAX)
 			abort();
 }
 

@@ -113,11 +113,25 @@ fx_ets_tables_equal(const struct dcb_ets *a, const struct dcb_ets *b)
 	    memcmp(a->tc_tsa, b->tc_tsa, sizeof(a->tc_tsa)) == 0;
 }
 
+/*
+ * A feat[] array on the stack, zeroed, whose reasons are given back when
+ * it goes out of scope (a negotiation may leave formatted ones on the
+ * heap: struct dcbx_feat_state).
+ */
+static inline void
+fx_feat_free(struct dcbx_feat_state (*feat)[DCBX_F__MAX])
+{
+	dcbx_feat_free(*feat);
+}
+#define FX_FEAT(name)							\
+	struct dcbx_feat_state name[DCBX_F__MAX]			\
+	    __attribute__((cleanup(fx_feat_free))) = { [0] = { .owned = false } }
+
 static inline void
 fx_assert_reason(const struct dcbx_feat_state *fs, const char *part)
 {
-	if (strstr(fs->reason, part) == NULL)
-		fail_msg("reason \"%s\" lacks \"%s\"", fs->reason, part);
+	if (strstr(dcbx_reason(fs), part) == NULL)
+		fail_msg("reason \"%s\" lacks \"%s\"", dcbx_reason(fs), part);
 }
 
 /* One end of a link: its DCBX state and what it puts in its LLDPDUs. */

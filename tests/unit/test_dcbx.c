@@ -38,7 +38,7 @@ ieee_ets_follows_willing_table(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(ets_rows) / sizeof(ets_rows[0]); i++) {
 		const struct ets_row *r = &ets_rows[i];
-		struct dcbx_feat_state feat[DCBX_F__MAX];
+		FX_FEAT(feat);
 		struct dcbx_local l;
 		struct ieee_peer p;
 		struct dcb_config oper;
@@ -62,7 +62,7 @@ ieee_ets_follows_willing_table(void **state)
 static void
 ieee_ets_ignores_peer_ets_config_without_reco(void **state)
 {
-	struct dcbx_feat_state feat[DCBX_F__MAX];
+	FX_FEAT(feat);
 	struct dcbx_local l;
 	struct ieee_peer p;
 	struct dcb_config oper;
@@ -109,7 +109,7 @@ ieee_pfc_follows_willing_and_mac_table(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(pfc_rows) / sizeof(pfc_rows[0]); i++) {
 		const struct pfc_row *r = &pfc_rows[i];
-		struct dcbx_feat_state feat[DCBX_F__MAX];
+		FX_FEAT(feat);
 		struct dcbx_local l;
 		struct ieee_peer p;
 		struct dcb_config oper;
@@ -123,7 +123,7 @@ ieee_pfc_follows_willing_and_mac_table(void **state)
 		if (feat[DCBX_F_PFC].status != r->st)
 			fail_msg("%s: status %s (%s)", r->what,
 			    dcbx_status_name[feat[DCBX_F_PFC].status],
-			    feat[DCBX_F_PFC].reason);
+			    dcbx_reason(&feat[DCBX_F_PFC]));
 		assert_int_equal(oper.pfc.pfc_en, r->adopt ?
 		    p.cfg.pfc.pfc_en : l.admin.pfc.pfc_en);
 		assert_int_equal(oper.pfc.willing, r->lw);
@@ -156,7 +156,7 @@ ieee_pfc_tie_break_converges_from_both_sides(void **state)
 static void
 ieee_pfc_mismatch_names_both_values(void **state)
 {
-	struct dcbx_feat_state feat[DCBX_F__MAX];
+	FX_FEAT(feat);
 	struct dcbx_local l;
 	struct ieee_peer p;
 	struct dcb_config oper;
@@ -193,7 +193,7 @@ ieee_app_follows_willing_table(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(app_rows) / sizeof(app_rows[0]); i++) {
 		const struct app_row *r = &app_rows[i];
-		struct dcbx_feat_state feat[DCBX_F__MAX];
+		FX_FEAT(feat);
 		struct dcbx_local l;
 		struct ieee_peer p;
 		struct dcb_config oper;
@@ -213,7 +213,7 @@ ieee_app_follows_willing_table(void **state)
 static void
 ieee_app_peer_entries_win_over_local_same_selector_protocol(void **state)
 {
-	struct dcbx_feat_state feat[DCBX_F__MAX];
+	FX_FEAT(feat);
 	struct dcbx_local l;
 	struct ieee_peer p;
 	struct dcb_config oper;
@@ -293,7 +293,7 @@ ieee_app_two_willing_ports_agree_and_entries_stay_removable(void **state)
 static void
 ieee_feature_not_advertised_is_not_negotiated(void **state)
 {
-	struct dcbx_feat_state feat[DCBX_F__MAX];
+	FX_FEAT(feat);
 	struct dcbx_local l;
 	struct ieee_peer p;
 	struct dcb_config oper;
@@ -380,10 +380,10 @@ ieee_invalid_peer_config_is_rejected_counted_and_explained(void **state)
 		dcbx_oper_admin(&l, &admin);
 		dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
 		if (st.feat[r->f].status != DCBX_ST_ERROR ||
-		    strstr(st.feat[r->f].reason, r->reason) == NULL)
+		    strstr(dcbx_reason(&st.feat[r->f]), r->reason) == NULL)
 			fail_msg("%s: %s \"%s\"", r->what,
 			    dcbx_status_name[st.feat[r->f].status],
-			    st.feat[r->f].reason);
+			    dcbx_reason(&st.feat[r->f]));
 		assert_int_equal(st.invalid_peer, r->counted);
 		/* The broken feature runs the admin config... */
 		if (r->f == DCBX_F_ETS)
@@ -676,10 +676,11 @@ rx_same_dcbx_tlvs_are_not_negotiated_again(void **state)
 	 * Another TTL (any non-DCBX TLV) with the same DCBX TLVs: not
 	 * evaluated, so a reason planted in the state survives.
 	 */
-	strcpy(host.st.feat[DCBX_F_PFC].reason, "planted");
+	dcbx_feat_set(&host.st.feat[DCBX_F_PFC],
+	    host.st.feat[DCBX_F_PFC].status, "planted");
 	sw.ll.ttl = 77;
 	assert_int_equal(fx_send(&sw, &host), 0);
-	assert_string_equal(host.st.feat[DCBX_F_PFC].reason, "planted");
+	assert_string_equal(dcbx_reason(&host.st.feat[DCBX_F_PFC]), "planted");
 	/* Another neighbour count is another input. */
 	{
 		uint8_t buf[LLDP_MAX_PDU];
@@ -700,9 +701,10 @@ rx_same_dcbx_tlvs_are_not_negotiated_again(void **state)
 	}
 	/* Any other call forgets the last input: evaluated again. */
 	(void)dcbx_local_changed(&host.st, &host.l);
-	strcpy(host.st.feat[DCBX_F_PFC].reason, "planted");
+	dcbx_feat_set(&host.st.feat[DCBX_F_PFC],
+	    host.st.feat[DCBX_F_PFC].status, "planted");
 	(void)fx_send(&sw, &host);
-	assert_string_not_equal(host.st.feat[DCBX_F_PFC].reason, "planted");
+	assert_string_not_equal(dcbx_reason(&host.st.feat[DCBX_F_PFC]), "planted");
 	/* Changed DCBX content is negotiated at once. */
 	sw.l.admin.pfc.pfc_en = 0x81;
 	(void)dcbx_local_changed(&sw.st, &sw.l);

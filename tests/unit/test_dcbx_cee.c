@@ -309,7 +309,7 @@ cee_feature_state_machine_table(void **state)
 		    st.cx->cee_tx.feat[r->f].error != r->err)
 			fail_msg("%s: %s \"%s\", adopted %d, error bit %d",
 			    r->what, dcbx_status_name[st.feat[r->f].status],
-			    st.feat[r->f].reason, feat_adopted(r, &st, &t),
+			    dcbx_reason(&st.feat[r->f]), feat_adopted(r, &st, &t),
 			    st.cx->cee_tx.feat[r->f].error);
 		assert_int_equal(st.cx->cee_tx.feat[r->f].willing, r->lw);
 		dcbx_free(&st);
@@ -401,10 +401,10 @@ cee_invalid_peer_feature_is_rejected_and_flagged(void **state)
 			t.cfg.ets.tc_bw[2] = 50;
 		cee_settle(&st, &l, &t);
 		if (st.feat[r->f].status != DCBX_ST_ERROR ||
-		    strstr(st.feat[r->f].reason, r->reason) == NULL)
+		    strstr(dcbx_reason(&st.feat[r->f]), r->reason) == NULL)
 			fail_msg("%s: %s \"%s\"", r->what,
 			    dcbx_status_name[st.feat[r->f].status],
-			    st.feat[r->f].reason);
+			    dcbx_reason(&st.feat[r->f]));
 		assert_true(st.cx->cee_tx.feat[r->f].error);
 		assert_true(st.invalid_peer > 0);
 		dcbx_free(&st);
@@ -491,11 +491,11 @@ auto_detection_table(void **state)
 		    r->cee ? &t : NULL, MAC_HI, r->npeers);
 		if (st.active != r->active ||
 		    st.feat[DCBX_F_PFC].status != r->st ||
-		    strstr(st.feat[DCBX_F_PFC].reason, r->reason) == NULL)
+		    strstr(dcbx_reason(&st.feat[DCBX_F_PFC]), r->reason) == NULL)
 			fail_msg("%s: %s, %s \"%s\"", r->what,
 			    dcbx_mode_name[st.active],
 			    dcbx_status_name[st.feat[DCBX_F_PFC].status],
-			    st.feat[DCBX_F_PFC].reason);
+			    dcbx_reason(&st.feat[DCBX_F_PFC]));
 		/* A switch is reported, and only a switch. */
 		assert_int_equal((flags & DCBX_CHG_MODE) != 0,
 		    st.active != (r->mode == DCBX_CFG_CEE ? DCBX_MODE_CEE :
@@ -537,7 +537,7 @@ cee_peer_then_cin_keeps_no_stale_control(void **state)
 			assert_int_equal(flags & DCBX_CHG_TX, 0);
 	}
 	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_ERROR);
-	assert_non_null(strstr(st.feat[DCBX_F_PFC].reason, "CIN"));
+	assert_non_null(strstr(dcbx_reason(&st.feat[DCBX_F_PFC]), "CIN"));
 	if (st.cx != NULL)
 		assert_int_equal(st.cx->cee.ctrl.seq, 0);
 	dcbx_free(&st);

@@ -228,30 +228,48 @@ feat_reason_is_what_snprintf_writes(void **state)
 	    "long clause that runs on and on and on and on";
 	static const char *const words[] = { "", "x", long_clause };
 	static const int nums[] = { 0, 7, -42, 168, 2147483647, -2147483647 };
-	struct dcbx_feat_state fs;
-	char ref[512];		/* cut at 127 below, as fs.reason is */
+	struct dcbx_feat_state feat[DCBX_F__MAX], *fs = &feat[0];
+	char ref[512];		/* cut at 127 below, as the reason is */
+	const char *held;
 	int i, j;
 
 	(void)state;
+	memset(feat, 0, sizeof(feat));
 	for (i = 0; i < 3; i++)
 		for (j = 0; j < 6; j++) {
-			dcbx_feat_set(&fs, DCBX_ST_PEER, "%s: %u entries, %d%% "
+			dcbx_feat_set(fs, DCBX_ST_PEER, "%s: %u entries, %d%% "
 			    "and %s; %s %s", words[i], (unsigned int)nums[j],
 			    nums[j], words[2], words[i], words[2]);
 			snprintf(ref, sizeof(ref), "%s: %u entries, %d%% and "
 			    "%s; %s %s", words[i], (unsigned int)nums[j],
 			    nums[j], words[2], words[i], words[2]);
-			ref[sizeof(fs.reason) - 1] = '\0';
-			assert_string_equal(fs.reason, ref);
-			assert_int_equal(fs.status, DCBX_ST_PEER);
-			dcbx_feat_set(&fs, DCBX_ST_LOCAL, "%s", words[i]);
-			assert_string_equal(fs.reason, words[i]);
+			ref[DCBX_REASON_MAX - 1] = '\0';
+			assert_string_equal(dcbx_reason(fs), ref);
+			assert_int_equal(fs->status, DCBX_ST_PEER);
+			dcbx_feat_set(fs, DCBX_ST_LOCAL, "%s", words[i]);
+			assert_string_equal(dcbx_reason(fs), words[i]);
 		}
 	/* Not plain: left to vsnprintf(). */
-	dcbx_feat_set(&fs, DCBX_ST_ERROR, "0x%04x", 0x8906u);
-	assert_string_equal(fs.reason, "0x8906");
-	dcbx_feat_set(&fs, DCBX_ST_ERROR, "constant, 100%% plain");
-	assert_string_equal(fs.reason, "constant, 100% plain");
+	dcbx_feat_set(fs, DCBX_ST_ERROR, "0x%04x", 0x8906u);
+	assert_string_equal(dcbx_reason(fs), "0x8906");
+	dcbx_feat_set(fs, DCBX_ST_ERROR, "constant, 100%% plain");
+	assert_string_equal(dcbx_reason(fs), "constant, 100% plain");
+	/* The same text again keeps the copy held; a new one replaces it. */
+	held = fs->reason;
+	assert_true(fs->owned);
+	dcbx_feat_set(fs, DCBX_ST_LOCAL, "constant, %u%% plain", 100u);
+	assert_ptr_equal(fs->reason, held);
+	assert_int_equal(fs->status, DCBX_ST_LOCAL);
+	/* A sentence without conversions is kept by pointer, no copy. */
+	dcbx_feat_set(fs, DCBX_ST_PEER, long_clause);
+	assert_ptr_equal(fs->reason, long_clause);
+	assert_false(fs->owned);
+	dcbx_feat_set(fs, DCBX_ST_PEER, "%s", long_clause);
+	assert_ptr_equal(fs->reason, long_clause);	/* equal: kept */
+	dcbx_feat_set(&feat[1], DCBX_ST_PEER, "%d", 1);
+	dcbx_feat_free(feat);
+	assert_null(feat[1].reason);
+	assert_string_equal(dcbx_reason(&feat[1]), "");
 }
 
 int

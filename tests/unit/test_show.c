@@ -140,8 +140,8 @@ show_dcbx_keys_nulls_and_values(void **state)
 	p->dcbx.oper.ets.tc_bw[1] = 40;
 	p->dcbx.oper.pfc.pfc_en = 1u << 3;
 	p->dcbx.feat[DCBX_F_PFC].status = DCBX_ST_MISMATCH;
-	snprintf(p->dcbx.feat[DCBX_F_PFC].reason,
-	    sizeof(p->dcbx.feat[DCBX_F_PFC].reason), "PFC differs");
+	dcbx_feat_set(&p->dcbx.feat[DCBX_F_PFC],
+	    p->dcbx.feat[DCBX_F_PFC].status, "PFC differs");
 	p->dcbx.invalid_peer = 5;
 	p->dcbx.nomem = 2;
 	p->dcbx_coalesced = 7;

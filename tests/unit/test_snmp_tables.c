@@ -102,8 +102,8 @@ set_port(void)
 	tp.conf.role = CONF_ROLE_WILLING;
 	tp.conf.advertise = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
 	tp.dcbx.feat[DCBX_F_PFC].status = DCBX_ST_MISMATCH;
-	snprintf(tp.dcbx.feat[DCBX_F_PFC].reason,
-	    sizeof(tp.dcbx.feat[DCBX_F_PFC].reason), "pfc differs");
+	dcbx_feat_set(&tp.dcbx.feat[DCBX_F_PFC],
+	    tp.dcbx.feat[DCBX_F_PFC].status, "pfc differs");
 }
 
 static int
