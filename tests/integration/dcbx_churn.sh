@@ -27,16 +27,21 @@ dx_start a a "$NS_TMP/c.conf" || bail "dcbxd"
 # Changes the port makes on its own before the flood (link-up at a known
 # speed re-derives the local side) are not the flood's.
 wait_for 10 sh -c "grep -q 'd2a: link up' '$NS_TMP/a.log'"
-lines0=$(grep -c "operational config changed" "$NS_TMP/a.log")
-coalesced() {
-	ctl_get "$NS_TMP/a.sock" '(if type == "array" then .[0] else . end) |
-	    .coalesced' show dcbx dev d2a
+# The log's DCBX change lines, and the changes left out of it so far.
+changed_lines() { grep -c "operational config changed" "$NS_TMP/a.log"; }
+left_out() {
+	sed -n 's/.*: \([0-9]*\) DCBX change messages left out.*/\1/p' \
+	    "$NS_TMP/a.log" | awk '{ s += $1 } END { print s + 0 }'
 }
+# show-dcbx of d2a: the port's object (an array of one, or the object).
+DCBX0='(if type == "array" then .[0] else . end)'
+coalesced() { ctl_get "$NS_TMP/a.sock" "$DCBX0 | .coalesced" show dcbx dev d2a; }
 in_ge() { [ "$(dx_stat a d2a statsFramesInTotal)" -ge "$1" ]; }
 oper_pfc_3() {
-	dx_jq a '(if type == "array" then .[0] else . end) |
-	    [.pfc.oper.prio_pfc | to_entries[] | select(.value) | .key] == [3]' show dcbx dev d2a
+	dx_jq a "$DCBX0 |
+	    [.pfc.oper.prio_pfc | to_entries[] | select(.value) | .key] == [3]" show dcbx dev d2a
 }
+lines0=$(changed_lines)
 # Both phases end on variant 1 (PFC on priority 3 only): an even count
 # of PDUs, each phase starting with variant 0.
 sent=$(nsx b "$FLOOD" -i d2b -r 150 -t 5 -c 600 -d ieee -v | awk '{ print $2 }')
@@ -46,9 +51,8 @@ in1=$(dx_stat a d2a statsFramesInTotal)
 sleep 1.2
 nsx b "$FLOOD" -i d2b -r 20 -c 2 -d ieee -v >/dev/null
 wait_for 5 in_ge $((sent + 2))
-lines=$(( $(grep -c "operational config changed" "$NS_TMP/a.log") - lines0 ))
-left=$(sed -n 's/.*: \([0-9]*\) DCBX change messages left out.*/\1/p' \
-    "$NS_TMP/a.log" | awk '{ s += $1 } END { print s + 0 }')
+lines=$(( $(changed_lines) - lines0 ))
+left=$(left_out)
 in2=$(dx_stat a d2a statsFramesInTotal)
 co=$(coalesced)
 perbucket=$(grep "operational config changed" "$NS_TMP/a.log" |
@@ -73,15 +77,14 @@ covered() { [ $((lines + left + co)) -le "$in2" ] &&
 check "logged + left out + coalesced accounts for every change" covered
 check "the last PDU's configuration is operational (PFC on 3 only)" oper_pfc_3
 # The packet ring: reads of a hundred frames and more.
-lines0=$(grep -c "operational config changed" "$NS_TMP/a.log")
+lines0=$(changed_lines)
 left0=$left
 sent=$(nsx b "$FLOOD" -i d2b -r 2000 -t 2 -c 2000 -d ieee -v | awk '{ print $2 }')
 wait_for 5 in_ge $((in2 + sent))
 in3=$(dx_stat a d2a statsFramesInTotal)
 co2=$(coalesced)
-lines=$(( $(grep -c "operational config changed" "$NS_TMP/a.log") - lines0 ))
-left=$(sed -n 's/.*: \([0-9]*\) DCBX change messages left out.*/\1/p' \
-    "$NS_TMP/a.log" | awk '{ s += $1 } END { print s + 0 }')
+lines=$(( $(changed_lines) - lines0 ))
+left=$(left_out)
 diag "ring: sent $sent, received $((in3 - in2)), lines $lines, left out" \
     "$((left - left0)) (written so far), coalesced $((co2 - co))"
 check "the flood went to a packet ring" grep -q "switched to a packet ring" \
@@ -99,8 +102,8 @@ nsx b "$FLOOD" -i d2b -c 1 -T 0 -d ieee >/dev/null
 check "a shutdown LLDPDU behind the changes removes the neighbour" \
     wait_for 5 dx_nbrs a 0
 admin_pfc() {
-	dx_jq a '(if type == "array" then .[0] else . end) |
-	    .pfc.status == "no-peer" and .pfc.oper == .pfc.admin' show dcbx dev d2a
+	dx_jq a "$DCBX0 |
+	    .pfc.status == \"no-peer\" and .pfc.oper == .pfc.admin" show dcbx dev d2a
 }
 check "the port runs its admin config again" wait_for 5 admin_pfc
 diag "coalesced before $co, after $(coalesced)"
