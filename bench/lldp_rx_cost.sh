@@ -21,7 +21,7 @@
 # Limits: softirq work deferred to ksoftirqd is not counted (its CPU is
 # logged, system-wide: on a shared box other load dominates it, 4-19 ms
 # a second in trials, too noisy to subtract); nor the block-retire timer
-# of a packet ring (timer softirq, 10 a second per ring); the wakeup of an
+# of a packet ring (timer softirq, 2 a second per ring); the wakeup of an
 # idle CPU is partly paid by that CPU's idle task, counted for neither.
 
 # The 100 neighbours' case sends TTL 1, and each case starts once dcbxd
@@ -99,7 +99,7 @@ rx_run() {
 	_t0=0; [ "$1" = dcbxd ] && _t0=$(bl_dx_stat dx bd0 statsFramesOutTotal)
 	_c0=$(bl_cpu "$_ns"); _k0=$(rx_ksoftirqd)
 	_o=$(nsx src "$FLOOD" -i "$_if" -n "$2" -r "$RATE" -t "$SECS" $3)
-	sleep 0.3			# let the daemon drain (ring blocks: 200 ms)
+	sleep 0.6			# let the daemon drain (ring blocks: 500 ms)
 	_c1=$(bl_cpu "$_ns"); _k1=$(rx_ksoftirqd)
 	_r1=$(rx_count "$1")
 	_t1=0; [ "$1" = dcbxd ] && _t1=$(bl_dx_stat dx bd0 statsFramesOutTotal)

@@ -140,6 +140,8 @@ port_rx_drops(struct port *p)
 	return (p->rx_drops);
 }
 
+static void	port_ring_judge(struct port *, bool);
+
 /*
  * The ring's frames: first what the port socket still holds from before
  * the switch (older; while some are left the ring waits: it stays
@@ -165,6 +167,7 @@ port_ring_readable(int fd, bool rd, bool wr, void *arg)
 		got += (int)sock_ring_read(&p->ring, port_rx_one, p);
 	port_rx_end(p);
 	rx_pol_ring_frames(&p->rxp, (unsigned int)got);
+	port_ring_judge(p, true);
 }
 
 void
@@ -229,19 +232,45 @@ port_rx_flush(struct port *p, const char *why)
 	port_ring_off(p, why);
 }
 
-/* Each window while the ring is open: is the port quiet again? */
+/*
+ * The ring's windows (rx_pol_ring_window()), judged after each read and by
+ * the timer once reads stop: while frames flow the kernel hands a block
+ * over at least every SOCK_RING_TOV_MS, so the timer, pushed back by
+ * every read, never fires and a flood costs no wakeup of its own for it.
+ * The kernel's drop counters are read once a window.
+ */
 static void
-port_ring_check(void *arg)
+port_ring_judge(struct port *p, bool after_read)
 {
-	struct port *p = arg;
+	uint64_t now = ev_now_ms();
 
-	(void)port_rx_drops(p);
-	if (rx_pol_ring_window(&p->rxp)) {
+	if (p->ring.fd < 0)
+		return;
+	switch (rx_pol_ring_window(&p->rxp, now)) {
+	case RX_RING_KEEP:
+		break;
+	case RX_RING_CLOSE:
 		port_ring_off(p, "port quiet again");
 		if (p->ring.fd < 0)
 			return;
+		/* Still open (port_ring_off() said why): a window. */
+		/* FALLTHROUGH */
+	case RX_RING_WINDOW:
+		(void)port_rx_drops(p);
+		break;
 	}
-	ev_timer_arm(p->ring_timer, RX_WIN_MS);
+	if (after_read)
+		ev_timer_arm(p->ring_timer, RX_WIN_MS + SOCK_RING_TOV_MS);
+	else if (now - p->rxp.win_ms < RX_WIN_MS)	/* at its end */
+		ev_timer_arm(p->ring_timer, p->rxp.win_ms + RX_WIN_MS - now);
+	else		/* a close that failed: again in a window */
+		ev_timer_arm(p->ring_timer, RX_WIN_MS);
+}
+
+static void
+port_ring_check(void *arg)
+{
+	port_ring_judge(arg, false);
 }
 
 static void
@@ -269,7 +298,7 @@ port_ring_open(struct port *p)
 	p->rx_floods++;
 	p->rx_queued = true;	/* older frames wait in the socket queue */
 	rx_pol_ring_opened(&p->rxp, now);
-	ev_timer_arm(p->ring_timer, RX_WIN_MS);
+	ev_timer_arm(p->ring_timer, RX_WIN_MS + SOCK_RING_TOV_MS);
 }
 
 /*

@@ -23,7 +23,7 @@ rx_pol_count(struct rx_policy *rp, uint64_t now, unsigned int got)
 void
 rx_pol_ring_opened(struct rx_policy *rp, uint64_t now)
 {
-	(void)now;
+	rp->win_ms = now;
 	rp->quiet = 0;
 	rp->win_n = 0;
 	rp->hold_ms = 0;
@@ -82,17 +82,23 @@ rx_pol_ring_frames(struct rx_policy *rp, unsigned int got)
 	rp->win_n += got;
 }
 
-bool
-rx_pol_ring_window(struct rx_policy *rp)
+enum rx_ring_verdict
+rx_pol_ring_window(struct rx_policy *rp, uint64_t now)
 {
-	bool off = false;
+	enum rx_ring_verdict v = RX_RING_KEEP;
 
-	if (rp->win_n >= RX_RING_OFF)
-		rp->quiet = 0;
-	else if (++rp->quiet >= RX_RING_QUIET)
-		off = true;
-	rp->win_n = 0;
-	return (off);
+	while (now - rp->win_ms >= RX_WIN_MS) {
+		v = RX_RING_WINDOW;
+		if (rp->win_n >= RX_RING_OFF)
+			rp->quiet = 0;
+		else if (++rp->quiet >= RX_RING_QUIET)
+			v = RX_RING_CLOSE;
+		rp->win_n = 0;
+		rp->win_ms += RX_WIN_MS;
+		if (v == RX_RING_CLOSE)
+			break;
+	}
+	return (v);
 }
 
 void

@@ -75,11 +75,21 @@ void	rx_pol_ring_failed(struct rx_policy *, uint64_t now);
 int	rx_pol_drained(struct rx_policy *, unsigned int got, bool more);
 /* Frames read from the ring (counted into the window, not judged). */
 void	rx_pol_ring_frames(struct rx_policy *, unsigned int got);
+/* What rx_pol_ring_window() says. */
+enum rx_ring_verdict {
+	RX_RING_KEEP,		/* no window ended since it was last asked */
+	RX_RING_WINDOW,		/* one or more ended; the ring stays */
+	RX_RING_CLOSE,		/* quiet long enough: close the ring */
+};
 /*
- * The ring's window ended: true if the port has been quiet long enough
- * to close it.  Either way a new window starts.
+ * The ring's windows that ended by 'now', each judged in turn (at most
+ * RX_RING_QUIET + 1 of them: the silent ones count as quiet).  Asked
+ * after every read of the ring, which keeps it in step while frames flow
+ * with no timer of its own (a block with a frame is handed over within
+ * SOCK_RING_TOV_MS), and from a timer once reads stop.  A new window
+ * starts where the last one ended.
  */
-bool	rx_pol_ring_window(struct rx_policy *);
+enum rx_ring_verdict rx_pol_ring_window(struct rx_policy *, uint64_t now);
 /* The ring closed at 'now': back to moderating the socket queue. */
 void	rx_pol_ring_closed(struct rx_policy *, uint64_t now);
 

@@ -5,7 +5,8 @@
  * quiet port, hold on a busy one, double while drains are small, halve
  * and come back at once on a full budget), and the packet ring's switch
  * (open at the rate threshold within one window, retry only after the
- * back-off that follows a failure, close after quiet windows in a row).
+ * back-off that follows a failure, close after quiet windows in a row,
+ * the windows kept by the clock whether reads or a timer ask).
  * The clock is an argument: no test waits.
  */
 #include "config.h"
@@ -169,36 +170,88 @@ ring_retry_backoff(void **state)
 	assert_true(rx_pol_count(&rp, t + RX_RING_RETRY_MS, RX_RING_ON));
 }
 
+/* One window of the ring, frames read at its middle, judged at its end. */
+static enum rx_ring_verdict
+window(uint64_t *t, unsigned int frames)
+{
+	rx_pol_ring_frames(&rp, frames);
+	*t += RX_WIN_MS;
+	return (rx_pol_ring_window(&rp, *t));
+}
+
 /* The ring closes after RX_RING_QUIET windows in a row under RX_RING_OFF
  * frames; a busy window in between starts the count again. */
 static void
 ring_closes_after_quiet_windows(void **state)
 {
+	uint64_t t = T0;
 	int i;
 
 	(void)state;
 	assert_true(rx_pol_count(&rp, T0, RX_RING_ON));
 	rx_pol_ring_opened(&rp, T0);
 	/* Still a flood: never quiet. */
-	for (i = 0; i < 10; i++) {
-		rx_pol_ring_frames(&rp, RX_RING_OFF);
-		assert_false(rx_pol_ring_window(&rp));
-	}
+	for (i = 0; i < 10; i++)
+		assert_int_equal(window(&t, RX_RING_OFF), RX_RING_WINDOW);
 	/* Quiet windows, interrupted once by a busy one. */
-	for (i = 0; i < RX_RING_QUIET - 1; i++) {
-		rx_pol_ring_frames(&rp, RX_RING_OFF - 1);
-		assert_false(rx_pol_ring_window(&rp));
-	}
-	rx_pol_ring_frames(&rp, RX_RING_OFF);
-	assert_false(rx_pol_ring_window(&rp));
-	for (i = 0; i < RX_RING_QUIET - 1; i++) {
-		rx_pol_ring_frames(&rp, 1);
-		assert_false(rx_pol_ring_window(&rp));
-	}
+	for (i = 0; i < RX_RING_QUIET - 1; i++)
+		assert_int_equal(window(&t, RX_RING_OFF - 1), RX_RING_WINDOW);
+	assert_int_equal(window(&t, RX_RING_OFF), RX_RING_WINDOW);
+	for (i = 0; i < RX_RING_QUIET - 1; i++)
+		assert_int_equal(window(&t, 1), RX_RING_WINDOW);
 	/* The window counts what it saw, not what the ones before did. */
 	rx_pol_ring_frames(&rp, RX_RING_OFF / 2);
-	rx_pol_ring_frames(&rp, RX_RING_OFF / 2 - 1);
-	assert_true(rx_pol_ring_window(&rp));
+	assert_int_equal(window(&t, RX_RING_OFF / 2 - 1), RX_RING_CLOSE);
+}
+
+/* Reads within a window judge nothing: the window ends on the clock, not
+ * on a count of calls, and frames read before its end count in it. */
+static void
+ring_window_ends_on_clock(void **state)
+{
+	uint64_t t;
+
+	(void)state;
+	rx_pol_ring_opened(&rp, T0);
+	/* Blocks handed over every 500 ms, ten frames each. */
+	for (t = T0 + 500; t < T0 + RX_WIN_MS; t += 1) {
+		rx_pol_ring_frames(&rp, 10);
+		assert_int_equal(rx_pol_ring_window(&rp, t), RX_RING_KEEP);
+		t += 499;
+	}
+	assert_int_equal(rp.win_n, 10);
+	rx_pol_ring_frames(&rp, RX_RING_OFF - 10);
+	assert_int_equal(rx_pol_ring_window(&rp, T0 + RX_WIN_MS),
+	    RX_RING_WINDOW);
+	assert_int_equal(rp.quiet, 0);
+	/* The next window starts where that one ended, not at the read. */
+	assert_int_equal(rp.win_ms, T0 + RX_WIN_MS);
+	assert_int_equal(rp.win_n, 0);
+	assert_int_equal(rx_pol_ring_window(&rp, T0 + 2 * RX_WIN_MS - 1),
+	    RX_RING_KEEP);
+}
+
+/* Reads stop (the flood ended): the timer's one late call judges every
+ * window it missed, each silent one quiet, and says close; a clock far
+ * ahead costs no more than RX_RING_QUIET + 1 windows. */
+static void
+ring_silence_judged_at_once(void **state)
+{
+	(void)state;
+	rx_pol_ring_opened(&rp, T0);
+	rx_pol_ring_frames(&rp, 500);
+	/* A busy window, then RX_RING_QUIET - 1 silent ones: not yet. */
+	assert_int_equal(rx_pol_ring_window(&rp, T0 + RX_RING_QUIET *
+	    RX_WIN_MS + 1), RX_RING_WINDOW);
+	assert_int_equal(rp.quiet, RX_RING_QUIET - 1);
+	assert_int_equal(rp.win_ms, T0 + RX_RING_QUIET * RX_WIN_MS);
+	assert_int_equal(rx_pol_ring_window(&rp, T0 + (RX_RING_QUIET + 1) *
+	    RX_WIN_MS), RX_RING_CLOSE);
+	/* Opened again, then the clock jumps an hour. */
+	rx_pol_ring_opened(&rp, T0 + 10 * RX_WIN_MS);
+	assert_int_equal(rx_pol_ring_window(&rp, T0 + 3600 * 1000),
+	    RX_RING_CLOSE);
+	assert_int_equal(rp.win_ms, T0 + (10 + RX_RING_QUIET) * RX_WIN_MS);
 }
 
 /* Closing could fail (frames still steered to the ring): the next quiet
@@ -206,15 +259,16 @@ ring_closes_after_quiet_windows(void **state)
 static void
 ring_close_again_and_restart(void **state)
 {
+	uint64_t t = T0;
 	int i;
 
 	(void)state;
 	assert_true(rx_pol_count(&rp, T0, RX_RING_ON));
 	rx_pol_ring_opened(&rp, T0);
 	for (i = 0; i < RX_RING_QUIET - 1; i++)
-		assert_false(rx_pol_ring_window(&rp));
-	assert_true(rx_pol_ring_window(&rp));	/* ...but unsteering failed */
-	assert_true(rx_pol_ring_window(&rp));
+		assert_int_equal(window(&t, 0), RX_RING_WINDOW);
+	assert_int_equal(window(&t, 0), RX_RING_CLOSE);	/* unsteering failed */
+	assert_int_equal(window(&t, 0), RX_RING_CLOSE);
 	rx_pol_ring_closed(&rp, T0 + 10 * RX_WIN_MS);
 	assert_int_equal(rp.win_ms, T0 + 10 * RX_WIN_MS);
 	assert_int_equal(rp.hold_ms, 0);
@@ -222,10 +276,11 @@ ring_close_again_and_restart(void **state)
 	assert_false(rx_pol_count(&rp, T0 + 10 * RX_WIN_MS, RX_RING_ON - 1));
 	assert_true(rx_pol_count(&rp, T0 + 10 * RX_WIN_MS + 1, 1));
 	/* Opened again: the quiet windows of last time do not count. */
-	rx_pol_ring_opened(&rp, T0 + 10 * RX_WIN_MS + 1);
+	t = T0 + 10 * RX_WIN_MS + 1;
+	rx_pol_ring_opened(&rp, t);
 	for (i = 0; i < RX_RING_QUIET - 1; i++)
-		assert_false(rx_pol_ring_window(&rp));
-	assert_true(rx_pol_ring_window(&rp));
+		assert_int_equal(window(&t, 0), RX_RING_WINDOW);
+	assert_int_equal(window(&t, 0), RX_RING_CLOSE);
 }
 
 int
@@ -240,6 +295,8 @@ main(void)
 		cmocka_unit_test_setup(ring_opens_at_threshold, setup),
 		cmocka_unit_test_setup(ring_retry_backoff, setup),
 		cmocka_unit_test_setup(ring_closes_after_quiet_windows, setup),
+		cmocka_unit_test_setup(ring_window_ends_on_clock, setup),
+		cmocka_unit_test_setup(ring_silence_judged_at_once, setup),
 		cmocka_unit_test_setup(ring_close_again_and_restart, setup),
 	};
 
