@@ -29,11 +29,17 @@
  *
  * Pacing: every tick the sender catches up to rate * elapsed frames, so a
  * slow tick does not lower the average rate.  The run stops after -t
- * seconds or -c frames, whichever comes first.  It prints one line:
- * "sent FRAMES frames in SECONDS s (ENOBUFS RETRIES) send_cpu_ns NS
- * switch_ns NS".
+ * seconds or -c frames, whichever comes first.  It prints one line per
+ * interface: "sent FRAMES frames in SECONDS s (ENOBUFS RETRIES)
+ * send_cpu_ns NS switch_ns NS iface NAME".
  *
- * Usage: lldp-flood -i IFACE [-n NBRS] [-b BASE] [-r PPS] [-t SECONDS]
+ * Up to FLOOD_IF_MAX interfaces (-i again): each gets the same frames at
+ * the same rate, interleaved frame by frame (the first interface served
+ * rotates), so that one run measures a daemon's link and a baseline link
+ * under the same conditions: on a shared VM the cost of a send drifts by
+ * more than a daemon's share of it between runs a few seconds apart.
+ *
+ * Usage: lldp-flood -i IFACE [-i IFACE]... [-n NBRS] [-b BASE] [-r PPS] [-t SECONDS]
  *                   [-c FRAMES] [-T TTL] [-v] [-d ieee|cee] [-A ACK]
  *                   [-S SECONDS]
  * (-T 0: shutdown LLDPDUs, which end the neighbour at the receiver.)
@@ -60,9 +66,11 @@
 #define FLOOD_FRAME_MAX	512
 #define FLOOD_TICK_NS	200000		/* 0.2 ms between catch-ups */
 #define FLOOD_CTR_LEN	10		/* digits of the -v counter */
+#define FLOOD_IF_MAX	4
 
 struct flood_opts {
-	const char	*ifname;
+	const char	*ifname[FLOOD_IF_MAX];
+	unsigned int	 nif;
 	unsigned int	 nbrs;
 	unsigned int	 base;
 	unsigned int	 rate;		/* frames per second */
@@ -267,7 +275,11 @@ flood_parse(int argc, char **argv, struct flood_opts *o)
 	o->cee_ack = 1;
 	while ((ch = getopt(argc, argv, "i:n:b:r:t:c:T:vd:A:S:")) != -1) {
 		switch (ch) {
-		case 'i': o->ifname = optarg; break;
+		case 'i':
+			if (o->nif == FLOOD_IF_MAX)
+				flood_usage();
+			o->ifname[o->nif++] = optarg;
+			break;
 		case 'n': o->nbrs = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'b': o->base = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'r': o->rate = (unsigned int)strtoul(optarg, NULL, 0); break;
@@ -288,7 +300,7 @@ flood_parse(int argc, char **argv, struct flood_opts *o)
 		default: flood_usage();
 		}
 	}
-	if (o->ifname == NULL || o->nbrs == 0 || o->nbrs > 1000000 ||
+	if (o->nif == 0 || o->nbrs == 0 || o->nbrs > 1000000 ||
 	    o->rate == 0 || !(o->seconds > 0 && o->seconds <= 3600) ||
 	    o->ttl > 65535 || o->switch_s < 0)
 		flood_usage();
@@ -316,56 +328,88 @@ struct flood_result {
 	uint64_t	sent;
 	uint64_t	retries;	/* ENOBUFS */
 	uint64_t	send_cpu_ns;	/* thread CPU inside send() */
-	uint64_t	switch_ns;	/* -S: CLOCK_REALTIME of the switch */
+	int		full;		/* queue full: wait for the next tick */
 };
 
 /*
- * Send until the deadline or the count.  Frames fr[2 * i + variant]: with
- * -S variant 1 from then on; else with -v (and DCBX TLVs) alternating.
+ * The frame to send as number 'k': fr[2 * neighbour + variant], with -S
+ * variant 1 once switched; else with -v (and DCBX TLVs) alternating.
  */
-static void
-flood_run(int fd, const struct flood_opts *o, struct flood_frame *fr,
-    struct flood_result *r)
+static struct flood_frame *
+flood_frame(const struct flood_opts *o, struct flood_frame *fr, uint64_t k,
+    int switched)
 {
-	struct timespec tick = { 0, FLOOD_TICK_NS };
-	uint64_t t0 = flood_now_ns(), due, el, c0, round;
-	uint64_t limit = (uint64_t)(o->seconds * 1e9);
-	uint64_t sw = o->switch_s > 0 ? (uint64_t)(o->switch_s * 1e9) : 0;
+	uint64_t round = k / o->nbrs;
 	struct flood_frame *f;
 	int var;
 
+	if (o->switch_s > 0)
+		var = switched;
+	else
+		var = o->vary && o->dcbx != FLOOD_DCBX_NONE ? (int)(round & 1) : 0;
+	f = &fr[2 * (k % o->nbrs) + (uint64_t)var];
+	if (o->vary)
+		flood_stamp(f, round + 1);
+	return (f);
+}
+
+/*
+ * Send until the deadline or the count, on every interface: each catches
+ * up to the frames due, one frame per interface in turn, the interface
+ * served first rotating.  One whose queue is full waits for the next
+ * tick.  Returns the switch time (-S), CLOCK_REALTIME ns, or 0.
+ */
+static uint64_t
+flood_run(const int *fd, const struct flood_opts *o, struct flood_frame *fr,
+    struct flood_result *r)
+{
+	struct timespec tick = { 0, FLOOD_TICK_NS };
+	uint64_t t0 = flood_now_ns(), due, el, c0, turn = 0, switch_ns = 0;
+	uint64_t limit = (uint64_t)(o->seconds * 1e9);
+	uint64_t sw = o->switch_s > 0 ? (uint64_t)(o->switch_s * 1e9) : 0;
+	unsigned int i, k;
+	int busy;
+
 	while ((el = flood_now_ns() - t0) < limit &&
-	    (o->count == 0 || r->sent < o->count)) {
+	    (o->count == 0 || r[0].sent < o->count)) {
 		due = (uint64_t)((double)el * o->rate / 1e9) + 1;
 		if (o->count != 0 && due > o->count)
 			due = o->count;
-		if (sw != 0 && el >= sw && r->switch_ns == 0)
-			r->switch_ns = flood_real_ns();
-		while (r->sent < due) {
-			round = r->sent / o->nbrs;
-			if (sw != 0)
-				var = r->switch_ns != 0;
-			else
-				var = o->vary && o->dcbx != FLOOD_DCBX_NONE ?
-				    (int)(round & 1) : 0;
-			f = &fr[2 * (r->sent % o->nbrs) + (uint64_t)var];
-			if (o->vary)
-				flood_stamp(f, round + 1);
-			c0 = flood_cpu_ns();
-			if (send(fd, f->b, f->len, 0) < 0) {
-				r->send_cpu_ns += flood_cpu_ns() - c0;
-				if (errno != ENOBUFS && errno != EAGAIN) {
-					perror("send");
-					return;
+		if (sw != 0 && el >= sw && switch_ns == 0)
+			switch_ns = flood_real_ns();
+		for (i = 0; i < o->nif; i++)
+			r[i].full = 0;
+		do {
+			busy = 0;
+			for (i = 0; i < o->nif; i++) {
+				struct flood_frame *f;
+				struct flood_result *ri;
+
+				k = (unsigned int)((turn + i) % o->nif);
+				ri = &r[k];
+				if (ri->full || ri->sent >= due)
+					continue;
+				f = flood_frame(o, fr, ri->sent, switch_ns != 0);
+				busy = 1;
+				c0 = flood_cpu_ns();
+				if (send(fd[k], f->b, f->len, 0) < 0) {
+					ri->send_cpu_ns += flood_cpu_ns() - c0;
+					if (errno != ENOBUFS && errno != EAGAIN) {
+						perror("send");
+						return (switch_ns);
+					}
+					ri->retries++;
+					ri->full = 1;
+					continue;
 				}
-				r->retries++;
-				break;		/* queue full: next tick */
+				ri->send_cpu_ns += flood_cpu_ns() - c0;
+				ri->sent++;
 			}
-			r->send_cpu_ns += flood_cpu_ns() - c0;
-			r->sent++;
-		}
+			turn++;
+		} while (busy);
 		nanosleep(&tick, NULL);
 	}
+	return (switch_ns);
 }
 
 int
@@ -373,10 +417,10 @@ main(int argc, char **argv)
 {
 	struct flood_opts o;
 	struct flood_frame *fr;
-	struct flood_result r;
-	uint64_t t0;
+	struct flood_result r[FLOOD_IF_MAX];
+	uint64_t t0, el, switch_ns;
 	unsigned int i;
-	int fd;
+	int fd[FLOOD_IF_MAX];
 
 	flood_parse(argc, argv, &o);
 	if ((fr = calloc(o.nbrs, 2 * sizeof(*fr))) == NULL) {
@@ -387,16 +431,20 @@ main(int argc, char **argv)
 		flood_build(&fr[2 * i], o.base + i, o.ttl, &o, 0);
 		flood_build(&fr[2 * i + 1], o.base + i, o.ttl, &o, 1);
 	}
-	if ((fd = flood_socket(o.ifname)) < 0)
-		return (1);
-	memset(&r, 0, sizeof(r));
+	for (i = 0; i < o.nif; i++)
+		if ((fd[i] = flood_socket(o.ifname[i])) < 0)
+			return (1);
+	memset(r, 0, sizeof(r));
 	t0 = flood_now_ns();
-	flood_run(fd, &o, fr, &r);
-	printf("sent %" PRIu64 " frames in %.3f s (%" PRIu64 " ENOBUFS "
-	    "retries) send_cpu_ns %" PRIu64 " switch_ns %" PRIu64 "\n",
-	    r.sent, (double)(flood_now_ns() - t0) / 1e9, r.retries,
-	    r.send_cpu_ns, r.switch_ns);
-	close(fd);
+	switch_ns = flood_run(fd, &o, fr, r);
+	el = flood_now_ns() - t0;
+	for (i = 0; i < o.nif; i++) {
+		printf("sent %" PRIu64 " frames in %.3f s (%" PRIu64 " ENOBUFS "
+		    "retries) send_cpu_ns %" PRIu64 " switch_ns %" PRIu64
+		    " iface %s\n", r[i].sent, (double)el / 1e9, r[i].retries,
+		    r[i].send_cpu_ns, switch_ns, o.ifname[i]);
+		close(fd[i]);
+	}
 	free(fr);
 	return (0);
 }

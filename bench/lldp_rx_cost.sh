@@ -6,7 +6,10 @@
 # One sender namespace floods three veth links at a fixed rate for a
 # bounded time (bench/lldp-flood): one ends at dcbxd (a willing port, mode
 # auto), one at lldpd, one in a namespace with no daemon at all (the
-# baseline).  The links are flooded in turn, never at once.  Per run:
+# baseline).  The daemons' links are flooded in turn, never at once; the
+# baseline link gets the same frames in the same run, interleaved frame
+# by frame with the daemon's (a baseline from a separate run drifted by
+# more than dcbxd's whole kernel share, +-1.5 us at 1k/s).  Per run:
 #   daemon   CPU of the daemon's processes (schedstat, ns), before/after;
 #   kernel   the sender's thread CPU inside send() (lldp-flood sums it):
 #            on a veth the receiver's softirq -- netif_rx, the packet taps
@@ -15,7 +18,7 @@
 #            context when the send re-enables bottom halves, and this
 #            kernel has no IRQ_TIME_ACCOUNTING, so that time is the
 #            sender's.  Minus the same per frame on the baseline link
-#            (sending, and a veth with no tap).
+#            in the same run (sending, and a veth with no tap).
 # each divided by the PDUs the daemon counted (dcbxd statsFramesInTotal,
 # lldpd "rx").  total = daemon + kernel; ratio = dcbxd/lldpd of totals.
 # Limits: softirq work deferred to ksoftirqd is not counted (its CPU is
@@ -83,28 +86,30 @@ rx_count() {
 	case $1 in
 	dcbxd) bl_dx_stat dx bd0 statsFramesInTotal ;;
 	lldpd) bl_ll_stat lut ll bl0 rx ;;
-	none) echo 0 ;;
 	esac
 }
 
-# rx_run DAEMON NBRS FLOOD-FLAGS: one run, prints
-# "daemon_ns send_ns ksoftirqd_ns counted sent tx".
+# rx_run DAEMON NBRS FLOOD-FLAGS: one run, the daemon's link and the
+# baseline interleaved; prints "daemon_ns send_ns base_send_ns
+# ksoftirqd_ns counted sent base_sent tx".
 rx_run() {
 	case $1 in
 	dcbxd) _ns=dut; _if=bfd ;;
 	lldpd) _ns=lut; _if=bfl ;;
-	none) _ns=nut; _if=bfn ;;
 	esac
 	_r0=$(rx_count "$1")
 	_t0=0; [ "$1" = dcbxd ] && _t0=$(bl_dx_stat dx bd0 statsFramesOutTotal)
 	_c0=$(bl_cpu "$_ns"); _k0=$(rx_ksoftirqd)
-	_o=$(nsx src "$FLOOD" -i "$_if" -n "$2" -r "$RATE" -t "$SECS" $3)
+	_o=$(nsx src "$FLOOD" -i "$_if" -i bfn -n "$2" -r "$RATE" -t "$SECS" $3)
 	sleep 0.6			# let the daemon drain (ring blocks: 500 ms)
 	_c1=$(bl_cpu "$_ns"); _k1=$(rx_ksoftirqd)
 	_r1=$(rx_count "$1")
 	_t1=0; [ "$1" = dcbxd ] && _t1=$(bl_dx_stat dx bd0 statsFramesOutTotal)
-	echo "$((_c1 - _c0)) $(echo "$_o" | awk '{ print $11 }') $((_k1 - _k0))" \
-	    "$((_r1 - _r0)) $(echo "$_o" | awk '{ print $2 }') $((_t1 - _t0))"
+	_s=$(echo "$_o" | awk -v i="$_if" '$15 == i { print $11, $2 }')
+	_b=$(echo "$_o" | awk '$15 == "bfn" { print $11, $2 }')
+	set -- $_s $_b
+	echo "$((_c1 - _c0)) $1 $3 $((_k1 - _k0)) $((_r1 - _r0)) $2 $4" \
+	    "$((_t1 - _t0))"
 }
 
 # rx_case NAME NBRS FLOOD-FLAGS: warm-up, then RUNS runs of each.
@@ -117,18 +122,19 @@ rx_case() {
 	: >"$NS_TMP/runs"
 	_lost=0; _dtx=0
 	for _i in $(seq "$RUNS"); do
-		_b=$(rx_run none "$2" "$3")
 		_d=$(rx_run dcbxd "$2" "$3")
 		_l=$(rx_run lldpd "$2" "$3")
-		bl_log "raw (daemon_ns send_ns ksoftirqd_ns counted sent tx): none $_b; dcbxd $_d; lldpd $_l"
-		# us per PDU: daemon, kernel, total, for dcbxd then lldpd
-		echo "$_b $_d $_l" | awk '{
-		    if ($10 == 0) $10 = 1; if ($16 == 0) $16 = 1
-		    b = $2 / $5		# baseline: send to a link with no daemon
-		    dd = $7 / $10 / 1e3; dk = ($8 / $11 - b) / 1e3
-		    ld = $13 / $16 / 1e3; lk = ($14 / $17 - b) / 1e3
+		bl_log "raw (daemon_ns send_ns base_send_ns ksoftirqd_ns counted sent base_sent tx): dcbxd $_d; lldpd $_l"
+		# us per PDU: daemon, kernel, total, for dcbxd then lldpd; the
+		# kernel's share: the send to the daemon's link minus the send
+		# to the baseline link, each per frame sent, in the same run
+		echo "$_d $_l" | awk '{
+		    if ($5 == 0) $5 = 1; if ($13 == 0) $13 = 1
+		    if ($7 == 0) $7 = 1; if ($15 == 0) $15 = 1
+		    dd = $1 / $5 / 1e3; dk = ($2 / $6 - $3 / $7) / 1e3
+		    ld = $9 / $13 / 1e3; lk = ($10 / $14 - $11 / $15) / 1e3
 		    printf "%.3f %.3f %.3f %.3f %.3f %.3f %d %d\n", dd, dk, dd + dk,
-		        ld, lk, ld + lk, ($11 - $10) + ($17 - $16), $12 }' >>"$NS_TMP/runs"
+		        ld, lk, ld + lk, ($6 - $5) + ($14 - $13), $8 }' >>"$NS_TMP/runs"
 		bl_log "$1 @$RATE/s run $_i: $(tail -1 "$NS_TMP/runs" | awk '{
 		    printf "dcbxd %s+%s us, lldpd %s+%s us, lost %s, dcbxd sent %s", $1, $2, $4, $5, $7, $8 }')"
 	done
