@@ -23,6 +23,7 @@ struct dcbxd {
 	uint8_t		chassis_mac[6];	/* chassis ID, fixed at first use */
 	bool		has_chassis;
 	uint64_t	start_ms;
+	unsigned int	rings_open;	/* packet rings (port_rx.c) */
 	struct notifier	bus;		/* the event bus (notify.h) */
 };
 

@@ -225,6 +225,7 @@ static const struct field dcbxd_fields[] = {
 	F_UINT("tx-credit-max", struct conf, tx_credit_max, 1, 100),
 	F_UINT("reinit-delay", struct conf, reinit_delay, 1, 10),
 	F_UINT("max-neighbors", struct conf, max_neighbors, 1, 65535),
+	F_UINT("packet-rings", struct conf, packet_rings, 0, 4096),
 	F_STR("system-name", struct conf, sys_name),
 	F_STR("system-description", struct conf, sys_desc),
 	F_STR("control-socket", struct conf, ctl_socket),
@@ -580,6 +581,7 @@ conf_defaults(struct conf *c)
 	c->tx_credit_max = 5;
 	c->reinit_delay = 2;
 	c->max_neighbors = 32;
+	c->packet_rings = 16;
 	if (gethostname(c->sys_name, sizeof(c->sys_name) - 1) != 0 ||
 	    c->sys_name[0] == '\0')
 		snprintf(c->sys_name, sizeof(c->sys_name), "localhost");

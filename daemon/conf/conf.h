@@ -93,6 +93,7 @@ struct conf {
 	unsigned int	tx_credit_max;		/* txCreditMax, 1..100 */
 	unsigned int	reinit_delay;		/* reinitDelay, 1..10 s */
 	unsigned int	max_neighbors;		/* per port */
+	unsigned int	packet_rings;		/* open at once, 1 MiB each */
 	char		sys_name[256];		/* default: hostname */
 	char		sys_desc[256];		/* default: uname */
 	char		ctl_socket[108];

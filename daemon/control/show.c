@@ -553,11 +553,12 @@ show_stats(const struct port *p)
 		eng = p->backend.ops->show(&mp->backend);
 	/*
 	 * The receive path: "ring" while a flood is on (port_rx.c), how many
-	 * floods switched it, and frames the kernel dropped for want of
-	 * room in the socket queue or the ring.
+	 * floods switched it, how often it was refused a ring because every
+	 * ring allowed (packet-rings) was open, and frames the kernel
+	 * dropped for want of room in the socket queue or the ring.
 	 */
 	return (json_pack("{s:s, s:o, s:{s:o, s:o, s:I}, s:o, s:o, s:o, "
-	    "s:{s:s, s:I, s:I}}",
+	    "s:{s:s, s:I, s:I, s:I}}",
 	    "ifname", p->ifname, "lldp", lldp,
 	    "pfc", "requests", show_u64x8(bs.pfc_requests),
 	    "indications", show_u64x8(bs.pfc_indications),
@@ -567,6 +568,7 @@ show_stats(const struct port *p)
 	    "remote_tables", show_rem(&p->rem_stats),
 	    "rx", "mode", p->ring.fd >= 0 ? "ring" : "socket",
 	    "floods", (json_int_t)p->rx_floods,
+	    "ring_refused", (json_int_t)p->rx_ring_refused,
 	    "kernel_drops", (json_int_t)port_rx_drops(mp)));
 }
 

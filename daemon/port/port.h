@@ -63,6 +63,8 @@ struct port {
 	bool		 ring_warned;	/* said that unsteering failed */
 	uint8_t		 rx_batch;	/* PORT_BATCH_* (port_int.h) */
 	uint64_t	 rx_floods;	/* times the ring was attached */
+	uint64_t	 rx_ring_refused; /* rings refused (packet-rings) */
+	uint64_t	 ring_refused_said; /* ms, when last said; 0: never */
 	uint64_t	 rx_drops;	/* frames the kernel dropped, summed */
 	struct agent	*agent[LLDP_AGENT__MAX];
 	uint64_t	 lldp_stats[LLDP_STAT__MAX]; /* 802.1AB statistics */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "agent.h"
+#include "dcbxd.h"
 #include "event.h"
 #include "log.h"
 #include "port.h"
@@ -174,6 +175,8 @@ void
 port_ring_close(struct port *p)
 {
 	(void)port_rx_drops(p);
+	if (p->ring.fd >= 0)
+		p->daemon->rings_open--;
 	ev_io_free(p->ring_io);
 	p->ring_io = NULL;
 	sock_ring_close(&p->ring);
@@ -273,12 +276,33 @@ port_ring_check(void *arg)
 	port_ring_judge(arg, false);
 }
 
+#define PORT_RING_SAY_MS	60000
+
 static void
 port_ring_open(struct port *p)
 {
+	struct dcbxd *d = p->daemon;
 	uint64_t now = ev_now_ms();
 	int rc = -ENOMEM;
 
+	if (d->rings_open >= d->conf.packet_rings) {
+		/*
+		 * A flood on every port must not pin a MiB on each.  Said
+		 * at most once a minute a port: it asks every window.
+		 */
+		if (p->ring_refused_said == 0 ||
+		    now - p->ring_refused_said >= PORT_RING_SAY_MS) {
+			p->ring_refused_said = now != 0 ? now : 1;
+			log_warnx(LOG_SUB_LLDP, "%s: busy port (%u frames in %"
+			    PRIu64 " ms): no packet ring, %u of packet-rings "
+			    "= %u open; staying on the socket queue",
+			    p->ifname, p->rxp.win_n, now - p->rxp.win_ms,
+			    d->rings_open, d->conf.packet_rings);
+		}
+		p->rx_ring_refused++;
+		rx_pol_ring_refused(&p->rxp, now);
+		return;
+	}
 	if ((p->ring_timer == NULL &&
 	    (p->ring_timer = ev_timer_new(port_ring_check, p)) == NULL) ||
 	    (rc = sock_ring_open(p->fd, p->ifindex, &p->ring)) < 0 ||
@@ -296,6 +320,7 @@ port_ring_open(struct port *p)
 	    now - p->rxp.win_ms);
 	p->ring_warned = false;
 	p->rx_floods++;
+	d->rings_open++;
 	p->rx_queued = true;	/* older frames wait in the socket queue */
 	rx_pol_ring_opened(&p->rxp, now);
 	ev_timer_arm(p->ring_timer, RX_WIN_MS + SOCK_RING_TOV_MS);

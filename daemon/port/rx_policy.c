@@ -35,6 +35,12 @@ rx_pol_ring_failed(struct rx_policy *rp, uint64_t now)
 	rp->retry_ms = now + RX_RING_RETRY_MS;
 }
 
+void
+rx_pol_ring_refused(struct rx_policy *rp, uint64_t now)
+{
+	rp->retry_ms = now + RX_WIN_MS;
+}
+
 /*
  * The hold after a drain: short after a silence, doubling while drains
  * stay under half the budget, so a steady flood settles at RX_BURST/2 ..

@@ -67,6 +67,8 @@ struct rx_policy {
 bool	rx_pol_count(struct rx_policy *, uint64_t now, unsigned int got);
 void	rx_pol_ring_opened(struct rx_policy *, uint64_t now);
 void	rx_pol_ring_failed(struct rx_policy *, uint64_t now);
+/* Every ring the daemon may have is in use: ask again in a window. */
+void	rx_pol_ring_refused(struct rx_policy *, uint64_t now);
 /*
  * A drain of the socket queue read 'got' frames ('more': its budget ran
  * out first): RX_WATCH, or ms to leave the socket unwatched (0: come back

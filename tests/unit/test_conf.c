@@ -69,6 +69,7 @@ conf_load_reads_the_issue_example(void **state)
 	assert_int_equal(load(example, &c, err, sizeof(err)), 0);
 	assert_int_equal(c.tx_interval, 30);
 	assert_int_equal(c.max_neighbors, 32);
+	assert_int_equal(c.packet_rings, 16);	/* the default */
 	assert_int_equal(c.nports, 2);
 	sw = &c.ports[1];
 	assert_string_equal(sw->match, "swp1");
@@ -288,6 +289,8 @@ static const struct {
 	{ "dcbxd: { tx-interval = 32769; };\n",
 	  "1: tx-interval 32769 is out of range 5..32768" },
 	{ "dcbxd: { tx-hold = 11; };\n", "1: tx-hold 11 is out of range 2..10" },
+	{ "dcbxd: { packet-rings = 4097; };\n",
+	  "1: packet-rings 4097 is out of range 0..4096" },
 	{ "dcbxd: { tx-fast = 0; };\n", "1: tx-fast 0 is out of range 1..3600" },
 	{ "dcbxd: { tx-fast-init = 9; };\n",
 	  "1: tx-fast-init 9 is out of range 1..8" },

@@ -170,6 +170,21 @@ ring_retry_backoff(void **state)
 	assert_true(rx_pol_count(&rp, t + RX_RING_RETRY_MS, RX_RING_ON));
 }
 
+/* Refused a ring because every ring allowed is open (packet-rings): no
+ * back-off as after a failure, the port asks again a window later. */
+static void
+ring_refused_asks_again_soon(void **state)
+{
+	(void)state;
+	assert_true(rx_pol_count(&rp, T0, RX_RING_ON));
+	rx_pol_ring_refused(&rp, T0);
+	assert_false(rx_pol_count(&rp, T0 + RX_WIN_MS - 1, RX_RING_ON));
+	assert_true(rx_pol_count(&rp, T0 + RX_WIN_MS, RX_RING_ON));
+	/* A failure after that still backs off the long way. */
+	rx_pol_ring_failed(&rp, T0 + RX_WIN_MS);
+	assert_false(rx_pol_count(&rp, T0 + 2 * RX_WIN_MS, RX_RING_ON));
+}
+
 /* One window of the ring, frames read at its middle, judged at its end. */
 static enum rx_ring_verdict
 window(uint64_t *t, unsigned int frames)
@@ -294,6 +309,7 @@ main(void)
 		cmocka_unit_test_setup(busy_port_holds_lone_frame, setup),
 		cmocka_unit_test_setup(ring_opens_at_threshold, setup),
 		cmocka_unit_test_setup(ring_retry_backoff, setup),
+		cmocka_unit_test_setup(ring_refused_asks_again_soon, setup),
 		cmocka_unit_test_setup(ring_closes_after_quiet_windows, setup),
 		cmocka_unit_test_setup(ring_window_ends_on_clock, setup),
 		cmocka_unit_test_setup(ring_silence_judged_at_once, setup),

@@ -223,6 +223,7 @@ show_stats_keys_and_counter_names(void **state)
 	p->rem_stats = (struct agent_rem_stats){ .inserts = 1, .deletes = 2,
 	    .drops = 3, .ageouts = 4 };
 	p->rx_floods = 6;
+	p->rx_ring_refused = 7;
 	o = show_stats(p);
 	KEY_STR(o, "ifname", "eth1");
 	v = json_object_get(o, "lldp");
@@ -247,6 +248,7 @@ show_stats_keys_and_counter_names(void **state)
 	v = json_object_get(o, "rx");
 	KEY_STR(v, "mode", "socket");
 	KEY_INT(v, "floods", 6);
+	KEY_INT(v, "ring_refused", 7);
 	KEY_INT(v, "kernel_drops", 0);
 	json_decref(o);
 
