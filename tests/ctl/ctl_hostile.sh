@@ -194,18 +194,26 @@ def pipeliners(n=25):
 
 def long_lines(n=20):
     base = rss_kb()
-    socks, refused = [], 0
+    socks, pushers, refused = [], [], 0
     chunk = b'{"cmd":"version","args":{"x":"' + b"a" * ((4 << 20) - 200)
     for i in range(n):
         s = conn()
         socks.append(s)
         def push(s=s):
+            s.settimeout(30)	# a loaded daemon reads 80 MiB slowly
             try:
                 s.sendall(chunk)
             except OSError:
                 pass
-        threading.Thread(target=push, daemon=True).start()
-    time.sleep(2)
+        t = threading.Thread(target=push, daemon=True)
+        t.start()
+        pushers.append(t)
+    # Until every line is in (taken, or refused and closed): a fixed wait,
+    # or the 5 s timeout of conn(), counted too few refusals on a loaded
+    # machine (2-4 of 20).
+    end = time.time() + 40
+    for t in pushers:
+        t.join(max(0.1, end - time.time()))
     peak = rss_kb() - base
     for s in socks:
         s.settimeout(0.5)
