@@ -17,8 +17,7 @@
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
-FLOOD=$top_builddir/bench/lldp-flood
-[ -x "$FLOOD" ] || skip_all "bench/lldp-flood not built"
+flood_need
 plan 12
 ns_setup d
 ns_pair d2a d2b

@@ -15,6 +15,19 @@ dx_need() {
 	ip netns del "dxprobe$$"
 }
 
+# flood_need: $FLOOD, the bench's LLDPDU sender (bench/lldp-flood), or
+# skip the whole file.
+flood_need() {
+	FLOOD=$top_builddir/bench/lldp-flood
+	[ -x "$FLOOD" ] || skip_all "bench/lldp-flood not built"
+}
+
+# backlog_drops: frames the kernel dropped before any socket saw them
+# (netdev backlog full), summed over CPUs, so far (whole machine).
+backlog_drops() {
+	$PY -c 'print(sum(int(l.split()[1], 16) for l in open("/proc/net/softnet_stat")))'
+}
+
 # dx_conf FILE [INTERVAL HOLD [EXTRA-GLOBAL [PORTS]]]
 dx_conf() {
 	_ports=${5:-}

@@ -13,10 +13,6 @@ ns_setup d
 ns_pair d2a d2b
 dx_conf "$NS_TMP/c.conf" 5 2
 dx_start a a "$NS_TMP/c.conf" || bail "dcbxd"
-# Frames the kernel drops before any socket sees them (netdev backlog full).
-backlog_drops() {
-	$PY -c 'print(sum(int(l.split()[1], 16) for l in open("/proc/net/softnet_stat")))'
-}
 bl0=$(backlog_drops)
 # Sender: every kind of bad LLDPDU, as fast as one process can, for 3 s.
 bg_start b "$NS_TMP/flood.out" $PY -c '

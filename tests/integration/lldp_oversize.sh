@@ -50,10 +50,6 @@ print(sent)
 EOP
 disc() { dx_stat a o2a statsFramesDiscardedTotal; }
 rx() { ctl_get "$NS_TMP/a.sock" ".[0].rx.$1" show stats dev o2a; }
-# Frames the kernel drops before any socket sees them (netdev backlog).
-backlog_drops() {
-	$PY -c 'print(sum(int(l.split()[1], 16) for l in open("/proc/net/softnet_stat")))'
-}
 
 d0=$(disc)
 for spec in "1 1500" "2 1501" "3 1600" "4 3742" "5 8944"; do

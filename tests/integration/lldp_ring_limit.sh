@@ -9,8 +9,7 @@
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
-FLOOD=$top_builddir/bench/lldp-flood
-[ -x "$FLOOD" ] || skip_all "bench/lldp-flood not built"
+flood_need
 plan 11
 ns_setup r
 ns_pair d2a d2b
@@ -20,10 +19,6 @@ dx_conf "$NS_TMP/c.conf" 5 2 "packet-rings = 1;"
 dx_start a a "$NS_TMP/c.conf" || bail "dcbxd"
 rx() { ctl_get "$NS_TMP/a.sock" ".[0].rx.$2" show stats dev "$1"; }
 mode_is() { [ "$(rx "$1" mode)" = "$2" ]; }
-# Frames the kernel drops before any socket sees them (netdev backlog full).
-backlog_drops() {
-	$PY -c 'print(sum(int(l.split()[1], 16) for l in open("/proc/net/softnet_stat")))'
-}
 
 # Port d2a: a flood until stopped (bounded at 60 s) takes the one ring.
 bg_start b "$NS_TMP/fa.out" "$FLOOD" -i d2b -b 1 -r 2000 -t 60
