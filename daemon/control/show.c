@@ -554,13 +554,11 @@ show_stats(const struct port *p)
 	/*
 	 * The receive path: "ring" while a flood is on (port_rx.c), how many
 	 * floods switched it, how often it was refused a ring because every
-	 * ring allowed (packet-rings) was open, the ring's frames that the
-	 * kernel wrote as a repeat mark instead of a copy (sock.h), and
-	 * frames the kernel dropped for want of room in the socket queue or
-	 * the ring.
+	 * ring allowed (packet-rings) was open, and frames the kernel
+	 * dropped for want of room in the socket queue or the ring.
 	 */
 	return (json_pack("{s:s, s:o, s:{s:o, s:o, s:I}, s:o, s:o, s:o, "
-	    "s:{s:s, s:I, s:I, s:I, s:I}}",
+	    "s:{s:s, s:I, s:I, s:I}}",
 	    "ifname", p->ifname, "lldp", lldp,
 	    "pfc", "requests", show_u64x8(bs.pfc_requests),
 	    "indications", show_u64x8(bs.pfc_indications),
@@ -571,7 +569,6 @@ show_stats(const struct port *p)
 	    "rx", "mode", p->ring.fd >= 0 ? "ring" : "socket",
 	    "floods", (json_int_t)p->rx_floods,
 	    "ring_refused", (json_int_t)p->rx_ring_refused,
-	    "repeats", (json_int_t)port_rx_repeats(p),
 	    "kernel_drops", (json_int_t)port_rx_drops(mp)));
 }
 

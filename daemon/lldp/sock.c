@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,7 +19,6 @@
 #include "lldp.h"
 #include "log.h"
 #include "sock.h"
-#include "sock_filter.h"
 
 #ifndef PACKET_IGNORE_OUTGOING
 #define PACKET_IGNORE_OUTGOING	23	/* Linux 4.20 */
@@ -29,6 +27,40 @@
 /* 802.1p priority 7: LLDP is network control traffic. */
 #define SOCK_PRIORITY		7
 #define SOCK_RCVBUF		(256 * 1024)
+
+/*
+ * Accept: DA 01-80-c2-00-00-{0e,03,00} and EtherType 0x88cc, either
+ * directly or after one 802.1Q/802.1ad tag, unless it is our own frame
+ * on its way out (PACKET_IGNORE_OUTGOING does that too, but not for a
+ * socket in a fanout group: sock_ring_open()).  Keep at most one octet
+ * more than SOCK_FRAME_MAX: the kernel trims the frame to what the filter
+ * returns, and recvmsg() (MSG_TRUNC) and the ring's tp_len then report
+ * the trimmed length, so a filter returning SOCK_FRAME_MAX would make a
+ * jumbo LLDPDU look like a maximum frame and be decoded cut short.  One
+ * octet more says "longer than any LLDPDU" on both paths at no copy.
+ */
+static struct sock_filter sock_bpf[] = {
+	/* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PKTTYPE),
+	/* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 14, 0),
+	/* 2 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+	/* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x0180c200, 0, 12),
+	/* 4 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 4),
+	/* 5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x000e, 2, 0),
+	/* 6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x0003, 1, 0),
+	/* 7 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x0000, 0, 8),
+	/* 8 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 12),
+	/* 9 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, LLDP_ETHERTYPE, 4, 0),
+	/* 10 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x8100, 1, 0),
+	/* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x88a8, 0, 4),
+	/* 12 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 16),
+	/* 13 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, LLDP_ETHERTYPE, 0, 2),
+	/* 14 */ BPF_STMT(BPF_RET | BPF_K, SOCK_FRAME_MAX + 1),
+	/* 15 */ BPF_STMT(BPF_RET | BPF_K, 0),
+	/* 16 */ BPF_STMT(BPF_RET | BPF_K, 0),
+};
+
+/* Instruction 9 jumps to 14 (accept), 1 to 16 (drop): keep it honest. */
+_Static_assert(sizeof(sock_bpf) / sizeof(sock_bpf[0]) == 17, "bpf length");
 
 static int
 sock_membership(int fd, int ifindex, int agent, bool add)
@@ -66,15 +98,11 @@ sock_set_agents(int fd, int ifindex, uint8_t old, uint8_t agents)
 static int
 sock_filter_set(int fd, bool lldp)
 {
-	struct sock_filter f[SOCK_FILTER_LLDP_LEN] = {
-		BPF_STMT(BPF_RET | BPF_K, 0)
+	static struct sock_filter none[] = { BPF_STMT(BPF_RET | BPF_K, 0) };
+	struct sock_fprog prog = {
+		.len = lldp ? sizeof(sock_bpf) / sizeof(sock_bpf[0]) : 1,
+		.filter = lldp ? sock_bpf : none,
 	};
-	struct sock_fprog prog = { .len = 1, .filter = f };
-
-	if (lldp) {
-		memcpy(f, sock_filter_lldp, sizeof(f));
-		prog.len = SOCK_FILTER_LLDP_LEN;
-	}
 
 	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
 	    sizeof(prog)) < 0)
@@ -191,20 +219,6 @@ sock_recv_batch(int fd, struct sock_batch *b)
 }
 
 /*
- * Repeat marking (sock.h).  Templates by mark - 1; cur is the slot the
- * filter compares with now (-1: none yet).
- */
-struct sock_repeat {
-	int		cur;
-	unsigned int	blocks;		/* read since the last install */
-	size_t		tlen[2];	/* 0: no template */
-	uint8_t		t[2][SOCK_FRAME_MAX];
-	size_t		clen;		/* a candidate from this read; 0: none */
-	uint8_t		c[SOCK_FRAME_MAX];
-	bool		failed;		/* said that an install failed */
-};
-
-/*
  * The steering program of a fanout group: every frame to member 'to'
  * (0: the port's socket, which joined first; 1: the ring socket).  The
  * kernel swaps programs under RCU, so each frame goes to exactly one.
@@ -295,9 +309,6 @@ sock_ring_open(int fd, int ifindex, struct sock_ring *r)
 		goto fail;
 	}
 	r->map = map;
-	r->rep = calloc(1, sizeof(*r->rep));	/* none: no marks */
-	if (r->rep != NULL)
-		r->rep->cur = -1;
 	arg = id | PACKET_FANOUT_CBPF << 16;
 	if ((rc = sock_bind(r->fd, ifindex)) < 0)
 		goto fail;
@@ -343,89 +354,26 @@ sock_ring_close(struct sock_ring *r)
 		    SOCK_RING_BLOCKS);
 	if (r->fd >= 0)
 		close(r->fd);
-	free(r->rep);
-	r->rep = NULL;
 	r->map = NULL;
 	r->fd = -1;
-}
-
-/* A block's last two whole frames are the same: a candidate. */
-static void
-sock_repeat_seen(struct sock_repeat *rp, const uint8_t *a, size_t alen,
-    const uint8_t *b, size_t blen)
-{
-	if (rp == NULL || a == NULL || b == NULL || alen != blen ||
-	    alen > SOCK_FRAME_MAX || memcmp(a, b, alen) != 0)
-		return;
-	if (rp->cur >= 0 && rp->tlen[rp->cur] == alen &&
-	    memcmp(rp->t[rp->cur], a, alen) == 0)
-		return;		/* the template already */
-	memcpy(rp->c, a, alen);
-	rp->clen = alen;
-}
-
-/* After a read of 'blocks' blocks: install the candidate if it is time. */
-static void
-sock_repeat_install(struct sock_ring *r, unsigned int blocks)
-{
-	static struct sock_filter prog[SOCK_FILTER_REPEAT_MAX];
-	struct sock_repeat *rp = r->rep;
-	struct sock_fprog fp;
-	int next, n;
-
-	if (rp == NULL)
-		return;
-	rp->blocks += blocks;
-	if (rp->clen == 0 || (rp->cur >= 0 && rp->blocks < 2))
-		return;
-	next = rp->cur < 0 ? 0 : 1 - rp->cur;
-	/* Nothing marked for slot next waits any more (sock.h). */
-	memcpy(rp->t[next], rp->c, rp->clen);
-	rp->tlen[next] = rp->clen;
-	rp->clen = 0;
-	n = sock_filter_repeat(rp->t[next], rp->tlen[next],
-	    (unsigned int)next + 1, prog, SOCK_FILTER_REPEAT_MAX);
-	fp.len = (unsigned short)(n > 0 ? n : 0);
-	fp.filter = prog;
-	if (n < 0 || setsockopt(r->fd, SOL_SOCKET, SO_ATTACH_FILTER, &fp,
-	    sizeof(fp)) < 0) {
-		if (!rp->failed)
-			log_warnx(LOG_SUB_LLDP, "packet ring: cannot attach "
-			    "the repeat filter: %s", strerror(n < 0 ? -n :
-			    errno));
-		rp->failed = true;
-		rp->tlen[next] = 0;
-		return;
-	}
-	rp->cur = next;
-	rp->blocks = 0;
-	r->templates++;
 }
 
 /*
  * One closed block: its frames in order.  The kernel wrote the offsets;
  * they are still checked against the block, so that a surprise there
- * ends the block early rather than reading outside the mapping.  A mark
- * (sock.h: a frame cut to one or two octets by the repeat filter) stands
- * for its template; one whose template is not held, or not as long, is
- * handed over as cut short (it cannot happen: a bug, but no crash).
+ * ends the block early rather than reading outside the mapping.
  */
 static unsigned int
-sock_ring_block(struct sock_ring *r, const uint8_t *blk, sock_frame_cb *cb,
-    void *arg)
+sock_ring_block(const uint8_t *blk, sock_frame_cb *cb, void *arg)
 {
 	const struct tpacket_block_desc *bd = (const void *)blk;
 	const size_t hlen = TPACKET_ALIGN(sizeof(struct tpacket3_hdr));
-	struct sock_repeat *rp = r->rep;
 	uint32_t i, n = bd->hdr.bh1.num_pkts;
 	size_t off = bd->hdr.bh1.offset_to_first_pkt;
-	const uint8_t *last = NULL, *prev = NULL;
-	size_t last_len = 0, prev_len = 0;
 
 	for (i = 0; i < n; i++) {
 		const struct tpacket3_hdr *h;
 		const struct sockaddr_ll *sll;
-		const uint8_t *frame;
 		size_t len;
 
 		if (off < sizeof(*bd) || off > SOCK_RING_BLOCK - hlen -
@@ -437,36 +385,16 @@ sock_ring_block(struct sock_ring *r, const uint8_t *blk, sock_frame_cb *cb,
 		    h->tp_mac > SOCK_RING_BLOCK - off ||
 		    h->tp_snaplen > SOCK_RING_BLOCK - off - h->tp_mac)
 			break;
-		frame = (const uint8_t *)h + h->tp_mac;
 		/* Cut short (the filter keeps SOCK_FRAME_MAX): say so. */
 		len = h->tp_snaplen == h->tp_len ? h->tp_len :
 		    h->tp_len > SOCK_FRAME_MAX ? h->tp_len : SOCK_FRAME_MAX + 1;
-		if (h->tp_snaplen >= 1 && h->tp_snaplen <= 2 &&
-		    h->tp_len > h->tp_snaplen) {
-			unsigned int m = h->tp_snaplen - 1;
-
-			if (rp != NULL && rp->tlen[m] == h->tp_len) {
-				frame = rp->t[m];
-				len = rp->tlen[m];
-				r->repeats++;
-			}
-		} else if (len <= SOCK_FRAME_MAX &&
-		    sll->sll_pkttype != PACKET_OUTGOING) {
-			prev = last;
-			prev_len = last_len;
-			last = frame;
-			last_len = len;
-		}
 		/* Belt and braces if PACKET_IGNORE_OUTGOING is unsupported. */
 		if (sll->sll_pkttype != PACKET_OUTGOING)
-			cb(arg, frame, len);
-		if (h->tp_next_offset == 0) {
-			i++;
-			break;
-		}
+			cb(arg, (const uint8_t *)h + h->tp_mac, len);
+		if (h->tp_next_offset == 0)
+			return (i + 1);
 		off += h->tp_next_offset;
 	}
-	sock_repeat_seen(rp, prev, prev_len, last, last_len);
 	return (i);
 }
 
@@ -484,12 +412,11 @@ sock_ring_read(struct sock_ring *r, sock_frame_cb *cb, void *arg)
 		if ((__atomic_load_n(&bd->hdr.bh1.block_status,
 		    __ATOMIC_ACQUIRE) & TP_STATUS_USER) == 0)
 			break;
-		got += sock_ring_block(r, blk, cb, arg);
+		got += sock_ring_block(blk, cb, arg);
 		__atomic_store_n(&bd->hdr.bh1.block_status, TP_STATUS_KERNEL,
 		    __ATOMIC_RELEASE);
 		r->cur = (r->cur + 1) % SOCK_RING_BLOCKS;
 	}
-	sock_repeat_install(r, k);
 	if (k == 0) {
 		/*
 		 * Woken with nothing to read: a socket error (ENETDOWN when
@@ -520,7 +447,7 @@ sock_ring_finish(struct sock_ring *r, sock_frame_cb *cb, void *arg)
 	bd = (const void *)(r->map + (size_t)r->cur * SOCK_RING_BLOCK);
 	if ((__atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE) &
 	    TP_STATUS_USER) == 0 && bd->hdr.bh1.num_pkts > 0)
-		got += sock_ring_block(r, (const uint8_t *)bd, cb, arg);
+		got += sock_ring_block((const uint8_t *)bd, cb, arg);
 	return (got);
 }
 

@@ -88,31 +88,11 @@ int	sock_recv_batch(int fd, struct sock_batch *);
  */
 #define SOCK_RING_TOV_MS	500
 
-/*
- * Repeats.  A flooding peer mostly sends one LLDPDU over and over.  Once
- * the last two frames of a block are the same, that frame becomes the
- * ring filter's template (sock_filter_repeat()): the kernel then writes
- * an equal frame into the ring as a mark of one or two octets instead of
- * copying it, and the reader hands the template to cb in its place.  The
- * caller sees every frame octet for octet, as before; the kernel copies
- * a slot header instead of the frame, and a block holds several times as
- * many.  The mark's length tells the two last templates apart; a new one
- * is installed only once the reader has had two blocks since the last,
- * so no frame marked for a template still waits when it is replaced
- * (each install leaves at most a frame or two in flight, which the block
- * being filled or the next one takes).  Without memory for the templates
- * (~4.6 kB, while the ring is open) the ring copies every frame.
- */
-struct sock_repeat;
-
 struct sock_ring {
 	int		 fd;		/* -1: none */
 	uint8_t		*map;
 	unsigned int	 cur;		/* next block to look at */
 	bool		 steered;	/* frames go to the ring */
-	struct sock_repeat *rep;	/* NULL: no repeat marking */
-	uint64_t	 repeats;	/* frames handed over as marks */
-	uint64_t	 templates;	/* templates installed */
 };
 
 int	sock_ring_open(int fd, int ifindex, struct sock_ring *);

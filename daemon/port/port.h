@@ -66,8 +66,6 @@ struct port {
 	uint64_t	 rx_ring_refused; /* rings refused (packet-rings) */
 	uint64_t	 ring_refused_said; /* ms, when last said; 0: never */
 	uint64_t	 rx_drops;	/* frames the kernel dropped, summed */
-	uint64_t	 rx_repeats;	/* ring frames marked as repeats (sock.h),
-					 * of rings closed; port_rx_repeats() */
 	struct agent	*agent[LLDP_AGENT__MAX];
 	uint64_t	 lldp_stats[LLDP_STAT__MAX]; /* 802.1AB statistics */
 	struct agent_rem_stats rem_stats;	/* this port's share */
@@ -191,8 +189,6 @@ void	port_shutdown_all(void);
 struct port	*port_find(const char *ifname);
 /* Frames the kernel dropped on this port's socket (queue or ring full). */
 uint64_t	 port_rx_drops(struct port *);
-/* Frames the ring's filter marked as repeats of its template (sock.h). */
-uint64_t	 port_rx_repeats(const struct port *);
 struct port	*port_first(void);		/* then p->next */
 unsigned int	 port_count(void);
 /* Every port sorted by name, NULL-terminated; free() it.  NULL: ENOMEM. */

@@ -141,12 +141,6 @@ port_rx_drops(struct port *p)
 	return (p->rx_drops);
 }
 
-uint64_t
-port_rx_repeats(const struct port *p)
-{
-	return (p->rx_repeats + p->ring.repeats);
-}
-
 static void	port_ring_judge(struct port *, bool);
 
 /*
@@ -183,8 +177,6 @@ port_ring_close(struct port *p)
 	(void)port_rx_drops(p);
 	if (p->ring.fd >= 0)
 		p->daemon->rings_open--;
-	p->rx_repeats += p->ring.repeats;
-	p->ring.repeats = 0;
 	ev_io_free(p->ring_io);
 	p->ring_io = NULL;
 	sock_ring_close(&p->ring);
