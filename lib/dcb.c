@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * dcb.c -- the model: defaults, validation, comparison, keyword tables.
+ * dcb.c -- the model: defaults, validation, comparison, keyword tables,
+ * the kept form.
  */
 #include "dcb.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const struct dcb_kw dcb_tsa_kw[] = {
@@ -409,6 +412,93 @@ dcb_config_equal(const struct dcb_config *a, const struct dcb_config *b)
 	if ((a->has & DCB_HAS_APP) && !dcb_app_table_equal(&a->app, &b->app))
 		return false;
 	return true;
+}
+
+/*
+ * The entries in a block of their own, never realloc()ed in place: on
+ * failure the old ones must still be there.  The same count reuses them,
+ * so a renegotiation that changes only a priority allocates nothing.
+ */
+static int
+kept_entries(struct dcb_config_kept *k, const struct dcb_app *e,
+    uint16_t n)
+{
+	struct dcb_app *a = k->app;
+
+	if (n != k->napp || (n > 0 && a == NULL)) {
+		a = NULL;
+		if (n > 0 && (a = malloc(n * sizeof(*a))) == NULL)
+			return (-ENOMEM);
+		free(k->app);
+		k->app = a;
+		k->napp = n;
+	}
+	if (n > 0)
+		memcpy(a, e, n * sizeof(*a));
+	return (0);
+}
+
+int
+dcb_config_keep(struct dcb_config_kept *k, const struct dcb_config *c)
+{
+	uint16_t n = c->app.n <= DCB_APP_MAX ? c->app.n : DCB_APP_MAX;
+
+	if (kept_entries(k, c->app.e, n) != 0)
+		return (-ENOMEM);
+	k->has = c->has;
+	k->app_willing = c->app.willing;
+	k->ets = c->ets;
+	k->reco = c->reco;
+	k->pfc = c->pfc;
+	return (0);
+}
+
+struct dcb_config *
+dcb_config_unpack(const struct dcb_config_kept *k, struct dcb_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->has = k->has;
+	c->ets = k->ets;
+	c->reco = k->reco;
+	c->pfc = k->pfc;
+	c->app.willing = k->app_willing;
+	c->app.n = k->napp;
+	if (k->napp > 0)
+		memcpy(c->app.e, k->app, k->napp * sizeof(k->app[0]));
+	return (c);
+}
+
+bool
+dcb_config_kept_equal(const struct dcb_config_kept *k,
+    const struct dcb_config *c)
+{
+	struct dcb_config u;
+
+	return (dcb_config_equal(dcb_config_unpack(k, &u), c));
+}
+
+int
+dcb_config_kept_copy(struct dcb_config_kept *dst,
+    const struct dcb_config_kept *src)
+{
+	if (dst == src)
+		return (0);
+	if (kept_entries(dst, src->app, src->napp) != 0)
+		return (-ENOMEM);
+	dst->has = src->has;
+	dst->app_willing = src->app_willing;
+	dst->ets = src->ets;
+	dst->reco = src->reco;
+	dst->pfc = src->pfc;
+	return (0);
+}
+
+void
+dcb_config_kept_free(struct dcb_config_kept *k)
+{
+	free(k->app);
+	k->app = NULL;
+	k->napp = 0;
 }
 
 int

@@ -81,6 +81,40 @@ struct dcb_config {
 	struct dcb_app_table	app;
 };
 
+/*
+ * A dcb_config as stored for the life of a port (its admin policy, its
+ * operational config): the same fields, with only the APP entries it holds
+ * on the heap.  A port with no APP entries keeps 72 bytes instead of 738.
+ * ets, reco, pfc and has read as in a dcb_config; the APP table is
+ * napp entries at app (NULL when napp is 0) -- dcb_config_unpack() gives
+ * the whole struct back.  A zeroed one is valid and empty.  Each one owns
+ * its entries: copy with dcb_config_kept_copy(), never by assignment.
+ */
+struct dcb_config_kept {
+	uint8_t		has;		/* DCB_HAS_* */
+	bool		app_willing;
+	uint16_t	napp;
+	struct dcb_ets	ets, reco;
+	struct dcb_pfc	pfc;
+	struct dcb_app	*app;
+};
+/*
+ * Store c in k, reusing k's entries when the count is the same.  Returns
+ * 0, or -ENOMEM with k unchanged.
+ */
+int	dcb_config_keep(struct dcb_config_kept *k, const struct dcb_config *c);
+/* The whole config back in buf; returns buf. */
+struct dcb_config *dcb_config_unpack(const struct dcb_config_kept *,
+	    struct dcb_config *buf);
+/* dcb_config_equal() of the unpacked config and c. */
+bool	dcb_config_kept_equal(const struct dcb_config_kept *,
+	    const struct dcb_config *);
+/* A deep copy; 0, or -ENOMEM with dst unchanged. */
+int	dcb_config_kept_copy(struct dcb_config_kept *dst,
+	    const struct dcb_config_kept *src);
+/* Give the entries back; k is then empty (napp 0) and may be reused. */
+void	dcb_config_kept_free(struct dcb_config_kept *k);
+
 /* Reason codes shared by decoders and validators; dcb_strerror() names them. */
 enum dcb_err {
 	DCB_OK = 0,

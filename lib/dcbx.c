@@ -215,16 +215,43 @@ start_mode(const struct dcbx_local *l)
 	return l->mode == DCBX_CFG_CEE ? DCBX_MODE_CEE : DCBX_MODE_IEEE;
 }
 
+/*
+ * Store the oper config derived in o.  Without memory for its APP entries
+ * the port falls back on the admin config, as when the peer's TLVs cannot
+ * be kept; when even the admin table does not fit, the previous oper stays
+ * (what the backend runs already).  Either way every feature reads as an
+ * error and dcbx_rx() caches nothing, so the next PDU retries.
+ */
+static void
+oper_store(struct dcbx_state *st, const struct dcbx_local *l,
+    const struct dcb_config *o)
+{
+	struct dcb_config a;
+
+	st->oper_lost = false;
+	if (dcb_config_keep(&st->oper, o) == 0)
+		return;
+	st->nomem++;
+	st->oper_lost = true;
+	dcbx_oper_admin(l, &a);
+	(void)dcb_config_keep(&st->oper, &a);
+	feat_all(st, DCBX_ST_ERROR, "out of memory: the operational APP "
+	    "table was not kept, using the admin config");
+}
+
 void
 dcbx_init(struct dcbx_state *st, const struct dcbx_local *l)
 {
+	struct dcb_config o;
+
 	memset(st, 0, sizeof(*st));
 	st->active = start_mode(l);
-	dcbx_oper_admin(l, &st->oper);
+	dcbx_oper_admin(l, &o);
 	feat_all(st, DCBX_ST_NO_PEER, "no neighbour: using the admin config");
 	dcbx_cee_reset(st);
 	if (st->active == DCBX_MODE_CEE)
-		(void)dcbx_cee_eval(st, l);
+		(void)dcbx_cee_eval(st, l, &o);
+	oper_store(st, l, &o);
 }
 
 void
@@ -233,6 +260,7 @@ dcbx_free(struct dcbx_state *st)
 	free(st->ieee);
 	free(st->cx);
 	free(st->rx_key);
+	dcb_config_kept_free(&st->oper);
 	dcbx_feat_free(st->feat);
 	st->ieee = NULL;
 	st->cx = NULL;
@@ -277,28 +305,35 @@ ieee_absent_why(const struct dcbx_state *st)
 	return "the neighbour sends no DCBX TLVs";
 }
 
-/* Re-derive oper and feat[] from the stored inputs; returns TX flags. */
+/*
+ * Re-derive oper and feat[] from the stored inputs; returns TX flags.  The
+ * derivation works on a whole dcb_config (CEE edits one feature of the
+ * previous oper at a time), stored at its size at the end.
+ */
 static int
 dcbx_eval(struct dcbx_state *st, const struct dcbx_local *l)
 {
+	struct dcb_config o;
 	int flags = 0;
 
 	cee_trim(st);
+	dcb_config_unpack(&st->oper, &o);
 	if (st->active == DCBX_MODE_CEE)
-		flags = dcbx_cee_eval(st, l);
+		flags = dcbx_cee_eval(st, l, &o);
 	else if (st->npeers > 1) {
-		dcbx_oper_admin(l, &st->oper);
+		dcbx_oper_admin(l, &o);
 		feat_all(st, DCBX_ST_MULTIPLE_PEERS, "more than one neighbour "
 		    "on the port: DCBX ignores them until one remains");
 	} else if (!st->have_ieee) {
-		dcbx_oper_admin(l, &st->oper);
+		dcbx_oper_admin(l, &o);
 		feat_all(st, DCBX_ST_NO_PEER, ieee_absent_why(st));
 	} else {
 		struct ieee_peer p;
 
 		dcbx_ieee_unpack(st->ieee, &p);
-		dcbx_ieee_negotiate(l, &p, st->peer_mac, &st->oper, st->feat);
+		dcbx_ieee_negotiate(l, &p, st->peer_mac, &o, st->feat);
 	}
+	oper_store(st, l, &o);
 	if (st->lost)
 		feat_all(st, DCBX_ST_ERROR, "out of memory: the peer's DCBX "
 		    "TLVs were not kept, using the admin config");
@@ -320,7 +355,7 @@ snap_take(const struct dcbx_state *st, struct snap *s)
 	int f;
 
 	s->active = st->active;
-	s->oper = st->oper;
+	dcb_config_unpack(&st->oper, &s->oper);
 	for (f = 0; f < DCBX_F__MAX; f++) {
 		/* The text, not the pointer: the event may free it. */
 		s->status[f] = st->feat[f].status;
@@ -344,11 +379,12 @@ oper_equal(const struct dcb_config *a, const struct dcb_config *b)
 static int
 snap_diff(const struct dcbx_state *st, const struct snap *s)
 {
+	struct dcb_config o;
 	int f, flags = 0;
 
 	if (s->active != st->active)
 		flags |= DCBX_CHG_MODE | DCBX_CHG_TX;
-	if (!oper_equal(&s->oper, &st->oper)) {
+	if (!oper_equal(&s->oper, dcb_config_unpack(&st->oper, &o))) {
 		flags |= DCBX_CHG_OPER;
 		/* IEEE TLVs carry the operational tables. */
 		if (st->active == DCBX_MODE_IEEE)
@@ -627,8 +663,8 @@ dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
 	    kind != 0 ? &cee : NULL, peer_mac, npeers);
 	if (known)
 		flags |= DCBX_CHG_PEER;
-	if (klen != 0 && !st->lost && !(st->active == DCBX_MODE_CEE &&
-	    st->my_ack != st->seq)) {
+	if (klen != 0 && !st->lost && !st->oper_lost &&
+	    !(st->active == DCBX_MODE_CEE && st->my_ack != st->seq)) {
 		/* Kept at its size: a few dozen bytes for most peers. */
 		if (klen != st->rx_key_len) {
 			if ((kept = realloc(st->rx_key, klen)) == NULL) {

@@ -122,14 +122,18 @@ void	dcbx_ieee_unpack(const struct dcbx_ieee_kept *, struct ieee_peer *);
 /*
  * Per-port negotiation state.  Read the first block; the rest is private.
  * Tables are kept only while they hold something: the peer's IEEE TLVs,
- * the CEE part and the last input live on the heap (dcbx_free() releases
- * them).  An allocation that fails is counted in nomem and the port runs
- * its admin config with every feature in error until a later call
- * succeeds; nothing is cached meanwhile, so the next PDU retries.
+ * the CEE part, the last input and oper's APP entries live on the heap
+ * (dcbx_free() releases them).  An allocation that fails is counted in
+ * nomem and the port runs its admin config with every feature in error
+ * until a later call succeeds; nothing is cached meanwhile, so the next
+ * PDU retries.
+ *
+ * oper is kept at its size (struct dcb_config_kept): read ets, reco, pfc
+ * and has in place; the APP table with dcb_config_unpack() or napp/app.
  */
 struct dcbx_state {
 	enum dcbx_mode		active;		/* what we speak now */
-	struct dcb_config	oper;		/* operational config */
+	struct dcb_config_kept	oper;		/* operational config */
 	struct dcbx_feat_state	feat[DCBX_F__MAX];
 	bool			peer_present;	/* one neighbour sending DCBX */
 	unsigned int		npeers;		/* neighbours on the port */
@@ -141,6 +145,7 @@ struct dcbx_state {
 	/* Last TLVs of the single peer, vetted (see dcbx_rx_tlvs()). */
 	bool			have_ieee, have_cee;
 	bool			lost;		/* last input not kept */
+	bool			oper_lost;	/* oper not kept (nomem) */
 	uint8_t			cee_subtype;	/* have_cee: CEE or CIN */
 	struct dcbx_ieee_kept	*ieee;		/* have_ieee: the peer's */
 	struct dcbx_cee		*cx;		/* active CEE or a CEE peer */
@@ -277,7 +282,9 @@ void	dcbx_cee_reset(struct dcbx_state *);
 /* The CEE part, allocated on first need; NULL: no memory (counted). */
 struct dcbx_cee *dcbx_cee_get(struct dcbx_state *);
 int	dcbx_cee_rx_ctrl(struct dcbx_state *, const struct cee_tlv *);
-int	dcbx_cee_eval(struct dcbx_state *, const struct dcbx_local *);
+/* CEE feature by feature, editing the oper config being derived. */
+int	dcbx_cee_eval(struct dcbx_state *, const struct dcbx_local *,
+	    struct dcb_config *oper);
 void	dcbx_cee_write(const struct dcbx_state *, struct wcur *);
 
 #endif /* DCBX_H */

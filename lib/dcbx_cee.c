@@ -124,22 +124,23 @@ cee_app_merge(const struct dcb_app_table *local,
 
 /* Feature f of the operational config back to the admin one. */
 static void
-use_admin(struct dcbx_state *st, const struct dcbx_local *l, int f)
+use_admin(struct dcb_config *o, const struct dcbx_local *l, int f)
 {
 	struct dcb_config a;
 
 	dcbx_oper_admin(l, &a);
 	if (f == DCBX_F_ETS)
-		st->oper.ets = a.ets;
+		o->ets = a.ets;
 	else if (f == DCBX_F_PFC)
-		st->oper.pfc = a.pfc;
+		o->pfc = a.pfc;
 	else
-		st->oper.app = a.app;
+		o->app = a.app;
 }
 
 /* Local willing, peer not: run the peer's config if it fits this port. */
 static void
-cee_adopt(struct dcbx_state *st, const struct dcbx_local *l, int f)
+cee_adopt(struct dcbx_state *st, const struct dcbx_local *l,
+    struct dcb_config *o, int f)
 {
 	const struct dcb_config *p = &st->cx->cee.cfg;
 	struct dcb_config c;
@@ -161,15 +162,18 @@ cee_adopt(struct dcbx_state *st, const struct dcbx_local *l, int f)
 		c.app.willing = l->willing;
 	}
 	if (err != DCB_OK) {
-		use_admin(st, l, f);
+		use_admin(o, l, f);
 		st->cee_err[f] = true;
 		dcbx_feat_set(&st->feat[f], DCBX_ST_ERROR, "peer %s does not "
 		    "fit this port: %s", cee_name[f], why.buf);
 		return;
 	}
-	st->oper.ets = f == DCBX_F_ETS ? c.ets : st->oper.ets;
-	st->oper.pfc = f == DCBX_F_PFC ? c.pfc : st->oper.pfc;
-	st->oper.app = f == DCBX_F_APP ? c.app : st->oper.app;
+	if (f == DCBX_F_ETS)
+		o->ets = c.ets;
+	else if (f == DCBX_F_PFC)
+		o->pfc = c.pfc;
+	else
+		o->app = c.app;
 	st->cee_err[f] = false;
 	dcbx_feat_set(&st->feat[f], DCBX_ST_PEER, "willing: adopted the "
 	    "non-willing peer's %s", cee_name[f]);
@@ -197,17 +201,18 @@ cee_compatible(const struct dcbx_state *st, const struct dcbx_local *l,
 
 /* Both sides present, synchronised and on version 0: who wins. */
 static void
-cee_decide(struct dcbx_state *st, const struct dcbx_local *l, int f)
+cee_decide(struct dcbx_state *st, const struct dcbx_local *l,
+    struct dcb_config *o, int f)
 {
 	const struct cee_feat *pf = &st->cx->cee.feat[f];
 	struct dcbx_feat_state *fs = &st->feat[f];
 	bool lw = l->willing, pw = pf->willing;
 
 	if (lw && !pw && pf->enable && !pf->error) {
-		cee_adopt(st, l, f);
+		cee_adopt(st, l, o, f);
 		return;
 	}
-	use_admin(st, l, f);
+	use_admin(o, l, f);
 	st->cee_err[f] = false;
 	if (!pf->enable)
 		dcbx_feat_set(fs, DCBX_ST_LOCAL, "the peer has %s disabled",
@@ -265,7 +270,8 @@ cee_blocked(const struct dcbx_state *st, const struct dcbx_local *l, int f,
 
 /* Evaluate feature f (OL dcb_protocol.c, CEE branch). */
 static void
-cee_feat(struct dcbx_state *st, const struct dcbx_local *l, int f)
+cee_feat(struct dcbx_state *st, const struct dcbx_local *l,
+    struct dcb_config *o, int f)
 {
 	const int wi = f == DCBX_F_ETS ? 0 : f == DCBX_F_PFC ? 2 : 3;
 	struct dcbx_feat_state *fs = &st->feat[f];
@@ -274,11 +280,11 @@ cee_feat(struct dcbx_state *st, const struct dcbx_local *l, int f)
 	bool err;
 
 	if ((why = cee_blocked(st, l, f, &s, &err)) != NULL) {
-		use_admin(st, l, f);
+		use_admin(o, l, f);
 		st->cee_err[f] = err;
 		dcbx_feat_text(fs, s, why);	/* cee_blocked(): static */
 	} else if (st->cx->cee_bad & fbit[f]) {
-		use_admin(st, l, f);
+		use_admin(o, l, f);
 		st->cee_err[f] = true;
 		dcbx_feat_set(fs, DCBX_ST_ERROR, "peer %s rejected: %s",
 		    cee_name[f], st->cx->cee_why[wi].buf[0] != '\0' ?
@@ -288,13 +294,13 @@ cee_feat(struct dcbx_state *st, const struct dcbx_local *l, int f)
 	    CEE_OUR_VER || st->cx->cee.feat[f].oper_ver != CEE_OUR_VER) {
 		/* Wait; what we run meanwhile is admin unless adopted. */
 		if (fs->status != DCBX_ST_PEER)
-			use_admin(st, l, f);
+			use_admin(o, l, f);
 		if (fs->status == DCBX_ST_NO_PEER)
 			dcbx_feat_set(fs, DCBX_ST_NO_PEER, "CEE peer found: "
 			    "waiting for it to acknowledge our SeqNo %u",
 			    (unsigned int)st->feat_seq[f]);
 	} else
-		cee_decide(st, l, f);
+		cee_decide(st, l, o, f);
 }
 
 /* Our CEE TLV content from the current state (control filled at write). */
@@ -344,7 +350,8 @@ cee_diff(const struct cee_tlv *a, const struct cee_tlv *b)
 }
 
 int
-dcbx_cee_eval(struct dcbx_state *st, const struct dcbx_local *l)
+dcbx_cee_eval(struct dcbx_state *st, const struct dcbx_local *l,
+    struct dcb_config *o)
 {
 	struct cee_tlv t;
 	unsigned int m = 0;
@@ -352,7 +359,7 @@ dcbx_cee_eval(struct dcbx_state *st, const struct dcbx_local *l)
 
 	if (dcbx_cee_get(st) == NULL) {
 		/* Nothing to advertise from: dcbx_cee_write() sends none. */
-		dcbx_oper_admin(l, &st->oper);
+		dcbx_oper_admin(l, o);
 		for (f = 0; f < DCBX_F__MAX; f++)
 			dcbx_feat_set(&st->feat[f], DCBX_ST_ERROR, "out of "
 			    "memory: no CEE DCBX state, using the admin "
@@ -360,7 +367,7 @@ dcbx_cee_eval(struct dcbx_state *st, const struct dcbx_local *l)
 		return 0;
 	}
 	for (f = 0; f < DCBX_F__MAX; f++)
-		cee_feat(st, l, f);
+		cee_feat(st, l, o, f);
 	cee_build(st, l, &t);
 	if (st->cx->cee_tx_set && (m = cee_diff(&t, &st->cx->cee_tx)) == 0)
 		return 0;

@@ -227,7 +227,7 @@ void
 dcbx_ieee_write(const struct dcbx_state *st, const struct dcbx_local *l,
     struct wcur *w)
 {
-	const struct dcb_config *o = &st->oper;
+	const struct dcb_config_kept *o = &st->oper;
 	/*
 	 * Only a controller recommends: two willing ports that both sent a
 	 * recommendation would each adopt the other's and swap configs.

@@ -184,12 +184,12 @@ app_sel(uint8_t sel)
 static void
 chk_app(struct dctx *x)
 {
-	const struct dcb_config *o = &x->p->dcbx.oper;
+	const struct dcb_config_kept *o = &x->p->dcbx.oper;
 	const struct dcb_app *e;
 	size_t i;
 
-	for (i = 0; i < o->app.n; i++) {
-		e = &o->app.e[i];
+	for (i = 0; i < o->napp; i++) {
+		e = &o->app[i];
 		if ((o->pfc.pfc_en >> e->priority) & 1)
 			continue;
 		finding(x, "warning", "app-without-pfc", "APP %s %u maps "
@@ -219,7 +219,7 @@ strict_above(const struct dcb_ets *ets, int tc)
 static void
 chk_ets(struct dctx *x)
 {
-	const struct dcb_config *o = &x->p->dcbx.oper;
+	const struct dcb_config_kept *o = &x->p->dcbx.oper;
 	uint8_t done = 0, above;
 	char a[24];
 	int p, tc;

@@ -623,8 +623,9 @@ json_t *
 show_dcbx(const struct port *p)
 {
 	struct dcbx_local dl;
-	struct dcb_config peer;
-	const struct dcb_config *a = &dl.admin, *o = &p->dcbx.oper;
+	struct dcb_config peer, oper;
+	const struct dcb_config *a = &dl.admin;
+	const struct dcb_config *o = dcb_config_unpack(&p->dcbx.oper, &oper);
 	const struct dcb_config *pc = show_peer_cfg(p, &peer);
 	json_t *ets = show_feat(p, DCBX_F_ETS), *pfc = show_feat(p, DCBX_F_PFC);
 	json_t *app = show_feat(p, DCBX_F_APP);

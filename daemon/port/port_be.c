@@ -183,6 +183,7 @@ static void
 port_be_fallback(struct port *p, int rc)
 {
 	struct conf_port ro = p->conf;
+	struct dcb_config oper;
 	char why[BACKEND_TEXT_MAX + 1];
 
 	snprintf(why, sizeof(why), "%s refused the config (%s): read-only",
@@ -196,7 +197,8 @@ port_be_fallback(struct port *p, int rc)
 		return;
 	backend_set_why(&p->backend, why);
 	p->pfcwd_off = 0;	/* read-only: nothing to override */
-	(void)backend_apply(&p->backend, &p->dcbx.oper, port_be_version(p));
+	(void)backend_apply(&p->backend, dcb_config_unpack(&p->dcbx.oper,
+	    &oper), port_be_version(p));
 	port_dcbx_tx_changed(p);
 }
 
@@ -250,9 +252,7 @@ port_be_result(struct port *p, int rc)
 static const struct dcb_config *
 port_be_want(const struct port *p, struct dcb_config *buf)
 {
-	if (p->pfcwd_off == 0)
-		return (&p->dcbx.oper);
-	*buf = p->dcbx.oper;
+	dcb_config_unpack(&p->dcbx.oper, buf);
 	buf->pfc.pfc_en &= (uint8_t)~p->pfcwd_off;
 	return (buf);
 }

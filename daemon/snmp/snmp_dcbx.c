@@ -232,10 +232,12 @@ snmp_dcbx_build(struct snmp_view *vw)
 		struct dx_row r = { vw, DX_LOCAL, { (uint32_t)p->ifindex }, 1 };
 
 		struct dcbx_local dl;
+		struct dcb_config oper;
 
 		port_dcbx_local(p, &dl);
 		dx_tx_enable(vw, p);
-		dx_config(&r, &p->dcbx.oper, local_reco(p));
+		dx_config(&r, dcb_config_unpack(&p->dcbx.oper, &oper),
+		    local_reco(p));
 		r.branch = DX_ADMIN;
 		dx_config(&r, &dl.admin, local_reco(p));
 		c->p = p;

@@ -15,9 +15,13 @@
 static inline void
 dcbx_check_state(const struct dcbx_state *st)
 {
-	if (dcb_ets_validate(&st->oper.ets, NULL) != DCB_OK ||
-	    dcb_pfc_validate(&st->oper.pfc, NULL) != DCB_OK ||
-	    dcb_app_table_validate(&st->oper.app, NULL) != DCB_OK)
+	static struct dcb_config oper;
+
+	dcb_config_unpack(&st->oper, &oper);
+	if (dcb_ets_validate(&oper.ets, NULL) != DCB_OK ||
+	    dcb_pfc_validate(&oper.pfc, NULL) != DCB_OK ||
+	    dcb_app_table_validate(&oper.app, NULL) != DCB_OK ||
+	    (st->oper.napp > 0) != (st->oper.app != NULL))
 		abort();
 	for (int f = 0; f < DCBX_F__MAX; f++)
 		if (st->feat[f].status >= DCBX_ST__MAX ||

@@ -105,6 +105,20 @@ fx_cee(struct cee_tlv *t, uint32_t seq, uint32_t ack, bool willing)
 	}
 }
 
+/*
+ * st's oper APP table as a whole table (oper is kept at its size).  Two
+ * buffers taken in turn, so that one assertion may compare two states.
+ */
+static inline const struct dcb_app_table *
+fx_oper_app(const struct dcbx_state *st)
+{
+	static struct dcb_config buf[2];
+	static int turn;
+	struct dcb_config *c = &buf[turn ^= 1];
+
+	return (&dcb_config_unpack(&st->oper, c)->app);
+}
+
 static inline bool
 fx_ets_tables_equal(const struct dcb_ets *a, const struct dcb_ets *b)
 {

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: ISC */
-/* Unit tests for the DCB model: defaults, validation, equality, APP edits. */
+/*
+ * Unit tests for the DCB model: defaults, validation, equality, APP edits,
+ * the kept form (its allocation failures: test_dcbx_mem.c).
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -447,6 +450,122 @@ config_equal_compares_only_present_parts(void **state)
 	assert_false(dcb_config_equal(&a, &b));
 }
 
+/* A config with n APP entries, all distinct. */
+static void
+kept_sample(struct dcb_config *c, unsigned int n)
+{
+	dcb_config_default(c);
+	ets_sample(&c->ets);
+	c->pfc.pfc_en = 0x18;
+	c->app.willing = true;
+	for (unsigned int i = 0; i < n; i++)
+		assert_int_equal(dcb_app_add(&c->app, &(struct dcb_app){
+		    DCB_APP_SEL_ETHERTYPE, (uint8_t)(i % 8),
+		    (uint16_t)(0x8000 + i) }), DCB_OK);
+}
+
+/*
+ * Kept and unpacked, a config comes back field for field, the APP entries
+ * in their order; a zeroed kept config is a valid empty one.
+ */
+static void
+kept_config_unpacks_to_what_was_kept(void **state)
+{
+	static struct dcb_config c, back;
+	struct dcb_config_kept k;
+
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	assert_ptr_equal(dcb_config_unpack(&k, &back), &back);
+	assert_int_equal(back.has, 0);
+	assert_int_equal(back.app.n, 0);
+	kept_sample(&c, DCB_APP_MAX);
+	assert_int_equal(dcb_config_keep(&k, &c), 0);
+	assert_int_equal(k.napp, DCB_APP_MAX);
+	assert_int_equal(k.has, c.has);
+	assert_true(k.app_willing);
+	assert_true(dcb_ets_equal(&k.ets, &c.ets));
+	assert_true(dcb_ets_equal(&k.reco, &c.reco));
+	assert_true(dcb_pfc_equal(&k.pfc, &c.pfc));
+	dcb_config_unpack(&k, &back);
+	assert_true(dcb_config_equal(&back, &c));
+	assert_true(back.app.willing);
+	assert_int_equal(back.app.n, DCB_APP_MAX);
+	assert_memory_equal(back.app.e, c.app.e, sizeof(c.app.e));	/* in order */
+	assert_true(dcb_config_kept_equal(&k, &c));
+	/* No entries: nothing on the heap. */
+	kept_sample(&c, 0);
+	assert_int_equal(dcb_config_keep(&k, &c), 0);
+	assert_int_equal(k.napp, 0);
+	assert_null(k.app);
+	assert_true(dcb_config_kept_equal(&k, &c));
+	dcb_config_kept_free(&k);
+}
+
+/* The same count reuses the entries; another count replaces them. */
+static void
+kept_config_reuses_entries_of_the_same_count(void **state)
+{
+	static struct dcb_config c;
+	struct dcb_config_kept k;
+	const struct dcb_app *was;
+
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	kept_sample(&c, 2);
+	assert_int_equal(dcb_config_keep(&k, &c), 0);
+	was = k.app;
+	c.app.e[1].priority = 7;
+	assert_false(dcb_config_kept_equal(&k, &c));
+	assert_int_equal(dcb_config_keep(&k, &c), 0);
+	assert_ptr_equal(k.app, was);
+	assert_int_equal(k.app[1].priority, 7);
+	assert_true(dcb_config_kept_equal(&k, &c));
+	kept_sample(&c, 3);
+	assert_int_equal(dcb_config_keep(&k, &c), 0);
+	assert_int_equal(k.napp, 3);
+	assert_true(dcb_config_kept_equal(&k, &c));
+	dcb_config_kept_free(&k);
+	assert_null(k.app);
+	assert_int_equal(k.napp, 0);
+	dcb_config_kept_free(&k);	/* twice: harmless */
+}
+
+/*
+ * kept_equal is dcb_config_equal: order-insensitive APP entries, parts
+ * outside has ignored.  A copy owns its own entries.
+ */
+static void
+kept_config_compares_and_copies_deep(void **state)
+{
+	static struct dcb_config c, d;
+	struct dcb_config_kept k, cp;
+
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	memset(&cp, 0, sizeof(cp));
+	kept_sample(&c, 3);
+	assert_int_equal(dcb_config_keep(&k, &c), 0);
+	d = c;
+	d.app.e[0] = c.app.e[2];
+	d.app.e[2] = c.app.e[0];
+	assert_true(dcb_config_kept_equal(&k, &d));
+	d.pfc.pfc_en = 0x01;
+	assert_false(dcb_config_kept_equal(&k, &d));
+	d.has = c.has = DCB_HAS_ETS | DCB_HAS_APP;
+	assert_int_equal(dcb_config_keep(&k, &c), 0);
+	assert_true(dcb_config_kept_equal(&k, &d));
+	assert_int_equal(dcb_config_kept_copy(&cp, &k), 0);
+	assert_int_equal(cp.napp, 3);
+	assert_ptr_not_equal(cp.app, k.app);
+	assert_true(dcb_config_kept_equal(&cp, &c));
+	assert_int_equal(dcb_config_kept_copy(&cp, &cp), 0);	/* itself */
+	assert_true(dcb_config_kept_equal(&cp, &c));
+	dcb_config_kept_free(&k);
+	assert_true(dcb_config_kept_equal(&cp, &c));	/* still whole */
+	dcb_config_kept_free(&cp);
+}
+
 static void
 app_add_refuses_duplicate_and_overflow(void **state)
 {
@@ -550,6 +669,9 @@ main(void)
 		cmocka_unit_test(app_table_equal_ignores_order_and_willing),
 		cmocka_unit_test(app_table_equal_counts_repeats),
 		cmocka_unit_test(config_equal_compares_only_present_parts),
+		cmocka_unit_test(kept_config_unpacks_to_what_was_kept),
+		cmocka_unit_test(kept_config_reuses_entries_of_the_same_count),
+		cmocka_unit_test(kept_config_compares_and_copies_deep),
 		cmocka_unit_test(app_add_refuses_duplicate_and_overflow),
 		cmocka_unit_test(app_del_removes_exact_entry_and_keeps_order),
 		cmocka_unit_test(app_sort_orders_by_selector_protocol_priority),

@@ -141,6 +141,7 @@ ieee_pfc_tie_break_converges_from_both_sides(void **state)
 	fx_agent(&lo, true, MAC_LO, DCBX_CFG_IEEE);
 	fx_agent(&hi, true, MAC_HI, DCBX_CFG_IEEE);
 	hi.l.admin.pfc.pfc_en = 0x30;
+	dcbx_free(&hi.st);
 	dcbx_init(&hi.st, &hi.l);
 	fx_converge(&lo, &hi);
 	assert_int_equal(lo.st.oper.pfc.pfc_en, 0x30);
@@ -244,6 +245,8 @@ app_pair(struct fx_agent *lo, struct fx_agent *hi)
 	fx_app(&lo->l.admin.app, DCB_APP_SEL_DSCP, 26, 2);
 	fx_app(&hi->l.admin.app, DCB_APP_SEL_ETHERTYPE, 0x8906, 5);
 	fx_app(&hi->l.admin.app, DCB_APP_SEL_DGRAM, 4791, 4);
+	dcbx_free(&lo->st);	/* fx_agent()'s, before the new policy */
+	dcbx_free(&hi->st);
 	dcbx_init(&lo->st, &lo->l);
 	dcbx_init(&hi->st, &hi->l);
 }
@@ -269,10 +272,10 @@ ieee_app_two_willing_ports_agree_and_entries_stay_removable(void **state)
 	fx_converge(&lo, &hi);		/* lo speaks first */
 	app_pair(&lo2, &hi2);
 	fx_converge(&hi2, &lo2);	/* hi speaks first */
-	assert_true(dcb_app_table_equal(&lo.st.oper.app, &want));
-	assert_true(dcb_app_table_equal(&hi.st.oper.app, &want));
-	assert_true(dcb_app_table_equal(&lo2.st.oper.app, &want));
-	assert_true(dcb_app_table_equal(&hi2.st.oper.app, &want));
+	assert_true(dcb_app_table_equal(fx_oper_app(&lo.st), &want));
+	assert_true(dcb_app_table_equal(fx_oper_app(&hi.st), &want));
+	assert_true(dcb_app_table_equal(fx_oper_app(&lo2.st), &want));
+	assert_true(dcb_app_table_equal(fx_oper_app(&hi2.st), &want));
 	/* lo drops DSCP 26 from its admin table: gone on both ends. */
 	lo.l.admin.app.n = 0;
 	fx_app(&lo.l.admin.app, DCB_APP_SEL_ETHERTYPE, 0x8906, 3);
@@ -282,8 +285,8 @@ ieee_app_two_willing_ports_agree_and_entries_stay_removable(void **state)
 	fx_app(&want, DCB_APP_SEL_ETHERTYPE, 0x8906, 5);
 	fx_app(&want, DCB_APP_SEL_DGRAM, 4791, 4);
 	dcb_app_sort(&want);
-	assert_true(dcb_app_table_equal(&lo.st.oper.app, &want));
-	assert_true(dcb_app_table_equal(&hi.st.oper.app, &want));
+	assert_true(dcb_app_table_equal(fx_oper_app(&lo.st), &want));
+	assert_true(dcb_app_table_equal(fx_oper_app(&hi.st), &want));
 	fx_free(&lo);
 	fx_free(&hi);
 	fx_free(&lo2);
@@ -391,7 +394,7 @@ ieee_invalid_peer_config_is_rejected_counted_and_explained(void **state)
 		if (r->f == DCBX_F_PFC)
 			assert_true(dcb_pfc_equal(&st.oper.pfc, &admin.pfc));
 		if (r->f == DCBX_F_APP)
-			assert_true(dcb_app_table_equal(&st.oper.app,
+			assert_true(dcb_app_table_equal(fx_oper_app(&st),
 			    &admin.app));
 		/* ...and a sound one is still adopted. */
 		assert_int_equal(st.feat[r->f == DCBX_F_PFC ? DCBX_F_APP :
@@ -509,7 +512,7 @@ multiple_peers_suspend_dcbx_until_one_remains(void **state)
 	for (f = 0; f < DCBX_F__MAX; f++)
 		assert_int_equal(st.feat[f].status, DCBX_ST_MULTIPLE_PEERS);
 	assert_true(dcb_pfc_equal(&st.oper.pfc, &admin.pfc));
-	assert_true(dcb_app_table_equal(&st.oper.app, &admin.app));
+	assert_true(dcb_app_table_equal(fx_oper_app(&st), &admin.app));
 	assert_int_equal(st.invalid_peer, 0);
 	assert_int_equal(dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 3), 0);
 	/* One ages out: wait for the survivor's next PDU... */
@@ -567,7 +570,7 @@ peer_gone_reverts_to_admin_and_says_why(void **state)
 		assert_false(st.peer_present);
 		assert_true(dcb_ets_equal(&st.oper.ets, &admin.ets));
 		assert_true(dcb_pfc_equal(&st.oper.pfc, &admin.pfc));
-		assert_true(dcb_app_table_equal(&st.oper.app, &admin.app));
+		assert_true(dcb_app_table_equal(fx_oper_app(&st), &admin.app));
 		assert_int_equal(st.feat[DCBX_F_APP].status, DCBX_ST_NO_PEER);
 		fx_assert_reason(&st.feat[DCBX_F_APP], gone_rows[i].reason);
 		dcbx_free(&st);
@@ -609,6 +612,7 @@ ieee_controller_sends_reco_and_willing_host_adopts_it(void **state)
 	fx_agent(&host, true, MAC_HI, DCBX_CFG_AUTO);
 	fx_peer_cfg(&sw.l.admin);
 	sw.l.admin.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
+	dcbx_free(&sw.st);
 	dcbx_init(&sw.st, &sw.l);
 	/* Even asked to, a willing port sends no recommendation. */
 	host.l.advertise |= DCB_HAS_RECO;
@@ -623,7 +627,7 @@ ieee_controller_sends_reco_and_willing_host_adopts_it(void **state)
 	fx_app(&want, DCB_APP_SEL_ANY, 4791, 5);
 	fx_app(&want, DCB_APP_SEL_DSCP, 46, 5);
 	fx_app(&want, DCB_APP_SEL_DSCP, 26, 3);
-	assert_true(dcb_app_table_equal(&host.st.oper.app, &want));
+	assert_true(dcb_app_table_equal(fx_oper_app(&host.st), &want));
 	for (int f = 0; f < DCBX_F__MAX; f++) {
 		assert_int_equal(host.st.feat[f].status, DCBX_ST_PEER);
 		assert_int_equal(sw.st.feat[f].status, DCBX_ST_LOCAL);
@@ -650,6 +654,7 @@ ieee_reco_sent_is_the_admin_recommendation(void **state)
 	fx_peer_cfg(&c);
 	sw.l.admin.reco = c.reco;
 	sw.l.admin.has |= DCB_HAS_RECO;
+	dcbx_free(&sw.st);
 	dcbx_init(&sw.st, &sw.l);
 	fx_converge(&sw, &host);
 	assert_true(fx_ets_tables_equal(&host.st.ieee->reco,

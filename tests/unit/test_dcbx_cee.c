@@ -287,7 +287,7 @@ feat_adopted(const struct feat_row *r, const struct dcbx_state *st,
 		return fx_ets_tables_equal(&st->oper.ets, &t->cfg.ets);
 	if (r->f == DCBX_F_PFC)
 		return st->oper.pfc.pfc_en == t->cfg.pfc.pfc_en;
-	return st->oper.app.n == 3;	/* peer's 2 + our DSCP 26 */
+	return st->oper.napp == 3;	/* peer's 2 + our DSCP 26 */
 }
 
 static void
@@ -711,10 +711,10 @@ cee_controller_advertises_udp_port_policy_to_willing_host(void **state)
 	dcbx_init(&host.st, &host.l);
 	fx_converge(&sw, &host);
 	assert_int_equal(host.st.feat[DCBX_F_APP].status, DCBX_ST_PEER);
-	assert_non_null(app_find(&host.st.oper.app, DCB_APP_SEL_ANY, 4791, 5));
-	assert_null(app_find(&host.st.oper.app, DCB_APP_SEL_DGRAM, 4791, 2));
+	assert_non_null(app_find(fx_oper_app(&host.st), DCB_APP_SEL_ANY, 4791, 5));
+	assert_null(app_find(fx_oper_app(&host.st), DCB_APP_SEL_DGRAM, 4791, 2));
 	/* The controller keeps its own selector for its backend. */
-	assert_non_null(app_find(&sw.st.oper.app, DCB_APP_SEL_DGRAM, 4791, 5));
+	assert_non_null(app_find(fx_oper_app(&sw.st), DCB_APP_SEL_DGRAM, 4791, 5));
 	assert_int_equal(sw.st.feat[DCBX_F_APP].status, DCBX_ST_LOCAL);
 	fx_free(&sw);
 	fx_free(&host);

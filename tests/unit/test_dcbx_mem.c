@@ -10,6 +10,7 @@
  */
 #include "dcbx_fx.h"
 
+#include <errno.h>
 #include <stdio.h>
 
 static const uint8_t ALL = DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC |
@@ -88,7 +89,7 @@ ieee_peer_kept_at_its_size(void **state)
 	assert_true(dcb_pfc_equal(&back.cfg.pfc, &p.cfg.pfc));
 	assert_true(dcb_ets_equal(&back.cfg.reco, &p.cfg.reco));
 	/* The adopted table is the peer's 168 entries. */
-	assert_int_equal(st.oper.app.n, DCB_APP_MAX);
+	assert_int_equal(st.oper.napp, DCB_APP_MAX);
 	/* An empty table: no entries kept. */
 	p.cfg.app.n = 0;
 	dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
@@ -182,6 +183,106 @@ nomem_cee_state_sends_nothing_until_memory_is_back(void **state)
 	fx_encode(&a, buf, &pdu);
 	assert_int_equal(pdu.norg, 1);
 	fx_free(&a);
+}
+
+/*
+ * The kept form of a config (lib/dcb.c) out of memory: -ENOMEM, and the
+ * destination as it was, entries and all.
+ */
+static void
+nomem_keeping_a_config_leaves_it_unchanged(void **state)
+{
+	static struct dcb_config c, d;
+	struct dcb_config_kept k, cp;
+
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	memset(&cp, 0, sizeof(cp));
+	fx_peer_cfg(&c);			/* 3 APP entries */
+	assert_int_equal(dcb_config_keep(&k, &c), 0);
+	d = c;
+	d.pfc.pfc_en = 0x01;
+	d.app.n = 2;
+	fail_alloc = 1;
+	assert_int_equal(dcb_config_keep(&k, &d), -ENOMEM);
+	assert_true(dcb_config_kept_equal(&k, &c));
+	assert_int_equal(k.pfc.pfc_en, c.pfc.pfc_en);
+	fail_alloc = 1;
+	assert_int_equal(dcb_config_kept_copy(&cp, &k), -ENOMEM);
+	assert_int_equal(cp.napp, 0);
+	assert_null(cp.app);
+	assert_int_equal(dcb_config_kept_copy(&cp, &k), 0);
+	assert_true(dcb_config_kept_equal(&cp, &c));
+	/* The same count needs no allocation: it cannot fail. */
+	d.app.n = 3;
+	fail_alloc = 1;
+	assert_int_equal(dcb_config_keep(&k, &d), 0);
+	assert_int_equal(fail_alloc, 1);
+	fail_alloc = 0;
+	assert_true(dcb_config_kept_equal(&k, &d));
+	dcb_config_kept_free(&k);
+	dcb_config_kept_free(&cp);
+}
+
+/*
+ * Out of memory at each allocation a willing host makes for the
+ * controller's PDU, the operational APP table's included: counted, never
+ * a crash, nothing cached; with memory back the same PDU ends where a
+ * clean run does.  When the oper config is what could not be kept, the
+ * admin one runs with every feature in error.
+ */
+static void
+nomem_at_each_allocation_of_a_pdu_is_retried(void **state)
+{
+	struct fx_agent sw, host, ref;
+	struct dcb_config admin, want, got;
+	uint8_t buf[LLDP_MAX_PDU];
+	struct lldp_pdu pdu;
+	bool saw_oper_lost = false;
+	int n, f;
+
+	(void)state;
+	fx_link(&sw, DCBX_CFG_IEEE, &ref, DCBX_CFG_IEEE);
+	fx_encode(&sw, buf, &pdu);
+	(void)dcbx_rx(&ref.st, &ref.l, &pdu, sw.l.mac, 1);
+	dcb_config_unpack(&ref.st.oper, &want);
+	assert_int_equal(ref.st.feat[DCBX_F_APP].status, DCBX_ST_PEER);
+	assert_int_not_equal(want.app.n, 0);
+	for (n = 1; n <= 8; n++) {
+		fx_agent(&host, true, MAC_HI, DCBX_CFG_IEEE);
+		dcbx_oper_admin(&host.l, &admin);
+		fail_alloc = n;
+		(void)dcbx_rx(&host.st, &host.l, &pdu, sw.l.mac, 1);
+		if (fail_alloc != 0) {		/* fewer than n: done */
+			fail_alloc = 0;
+			assert_int_equal(host.st.nomem, 0);
+			fx_free(&host);
+			break;
+		}
+		assert_int_equal(host.st.nomem, 1);
+		if (host.st.oper_lost) {
+			saw_oper_lost = true;
+			assert_false(host.st.rx_same_ok);
+			assert_true(dcb_config_kept_equal(&host.st.oper, &admin));
+			for (f = 0; f < DCBX_F__MAX; f++) {
+				assert_int_equal(host.st.feat[f].status,
+				    DCBX_ST_ERROR);
+				fx_assert_reason(&host.st.feat[f],
+				    "out of memory");
+			}
+		}
+		(void)dcbx_rx(&host.st, &host.l, &pdu, sw.l.mac, 1);
+		assert_false(host.st.oper_lost);
+		assert_true(dcb_config_equal(dcb_config_unpack(&host.st.oper,
+		    &got), &want));
+		for (f = 0; f < DCBX_F__MAX; f++)
+			assert_int_equal(host.st.feat[f].status,
+			    ref.st.feat[f].status);
+		fx_free(&host);
+	}
+	assert_true(saw_oper_lost);
+	fx_free(&sw);
+	fx_free(&ref);
 }
 
 /* dcbctl and SNMP show one peer config: that of the active mode. */
@@ -279,6 +380,8 @@ main(void)
 		cmocka_unit_test(peer_config_is_the_active_modes),
 		cmocka_unit_test(ieee_peer_kept_at_its_size),
 		cmocka_unit_test(nomem_keeping_the_peer_is_counted_and_retried),
+		cmocka_unit_test(nomem_keeping_a_config_leaves_it_unchanged),
+		cmocka_unit_test(nomem_at_each_allocation_of_a_pdu_is_retried),
 		cmocka_unit_test(
 		    nomem_cee_state_sends_nothing_until_memory_is_back),
 		cmocka_unit_test(feat_reason_is_what_snprintf_writes),

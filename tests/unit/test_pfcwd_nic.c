@@ -126,13 +126,16 @@ port_nic(uint8_t action)
 	struct dcbnl_probe_result pr;
 	struct dcbnl_opts o = { .restore_on_close = false };
 	struct port *p = calloc(1, sizeof(*p));
+	struct dcb_config oper;
 
 	assert_non_null(p);
 	snprintf(p->ifname, sizeof(p->ifname), "%s", FAKE_IFNAME);
 	p->daemon = &ctx;
-	dcb_config_default(&p->dcbx.oper);
-	p->dcbx.oper.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
-	p->dcbx.oper.pfc.pfc_en = 0x18;		/* PFC on 3 and 4 */
+	dcb_config_default(&oper);
+	oper.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
+	oper.pfc.pfc_en = 0x18;		/* PFC on 3 and 4 */
+	/* No APP entries: nothing on the heap for the teardown to free. */
+	assert_int_equal(dcb_config_keep(&p->dcbx.oper, &oper), 0);
 	p->dcbx.active = DCBX_MODE_IEEE;
 	p->conf.has_pfcwd = true;
 	p->conf.pfcwd = (struct pfcwd_cfg){ action, 200, 400 };

@@ -247,6 +247,13 @@ oper_cfg(uint8_t pfc_en)
 	return (c);
 }
 
+/* Store c as the port's oper config (kept at its size: teardown frees). */
+static void
+set_oper(struct port *p, struct dcb_config c)
+{
+	assert_int_equal(dcb_config_keep(&p->dcbx.oper, &c), 0);
+}
+
 /* A port as port_create() leaves it: timers started, then the backend. */
 static struct port *
 port_add(const char *ifname)
@@ -256,7 +263,7 @@ port_add(const char *ifname)
 	assert_non_null(p);
 	snprintf(p->ifname, sizeof(p->ifname), "%s", ifname);
 	p->daemon = &daemon_ctx;
-	p->dcbx.oper = oper_cfg(0x08);
+	set_oper(p, oper_cfg(0x08));
 	p->dcbx.active = DCBX_MODE_IEEE;
 	assert_int_equal(port_be_start(p), 0);
 	p->next = ports;
@@ -318,6 +325,7 @@ teardown(void **state)
 			p->backend_open = false;
 		if (p->backend_open)
 			backend_close(&p->backend);
+		dcb_config_kept_free(&p->dcbx.oper);
 		free(p);
 	}
 	assert_int_equal(fake_ev_timers_live(), 0);
@@ -429,7 +437,7 @@ check_fallback(int rc)
 	fake_ev_advance(600000);
 	assert_int_equal(s.applies, 1);
 	/* Later applies go to the read-only backend and succeed. */
-	p->dcbx.oper = oper_cfg(0x10);
+	set_oper(p, oper_cfg(0x10));
 	port_apply_oper(p);
 	assert_int_equal(p->backend.applies, n + 1);
 	assert_int_equal(evs.backend_error, 1);
@@ -603,7 +611,7 @@ port_dcbnl(uint8_t pfc_en, enum dcbx_mode mode)
 {
 	struct port *p = port_dcbnl_open(0);
 
-	p->dcbx.oper = oper_cfg(pfc_en);
+	set_oper(p, oper_cfg(pfc_en));
 	p->dcbx.active = mode;
 	port_apply_oper(p);
 	assert_string_equal(backend_error(&p->backend), "");
@@ -830,14 +838,15 @@ static void
 own_cee_app_echoes_are_not_foreign(void **state)
 {
 	struct port *p = port_dcbnl_open(0);
+	struct dcb_config c = oper_cfg(0x08);
 	int i;
 
 	(void)state;
-	p->dcbx.oper = oper_cfg(0x08);
-	dcb_app_add(&p->dcbx.oper.app, &(struct dcb_app){ DCB_APP_SEL_ETHERTYPE,
+	dcb_app_add(&c.app, &(struct dcb_app){ DCB_APP_SEL_ETHERTYPE,
 	    3, 0x8906 });
-	dcb_app_add(&p->dcbx.oper.app, &(struct dcb_app){ DCB_APP_SEL_ANY, 4,
+	dcb_app_add(&c.app, &(struct dcb_app){ DCB_APP_SEL_ANY, 4,
 	    3260 });
+	set_oper(p, c);
 	p->dcbx.active = DCBX_MODE_CEE;
 	port_apply_oper(p);
 	assert_string_equal(backend_error(&p->backend), "");
