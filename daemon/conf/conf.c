@@ -98,14 +98,14 @@ static void
 parse_engine(struct field_ctx *x, const config_setting_t *s, void *obj,
     const struct field *f)
 {
-	((struct conf_port *)obj)->has_engine = true;
+	((struct conf_entry *)obj)->port.has_engine = true;
 	field_parse_sub(x, s, obj, f);
 }
 
 static void
 emit_engine(config_setting_t *g, const void *obj, const struct field *f)
 {
-	if (((const struct conf_port *)obj)->has_engine)
+	if (((const struct conf_entry *)obj)->port.has_engine)
 		field_emit_sub(g, obj, f);
 }
 
@@ -139,7 +139,7 @@ static void
 parse_pfcwd(struct field_ctx *x, const config_setting_t *s, void *obj,
     const struct field *f)
 {
-	struct conf_port *p = obj;
+	struct conf_port *p = &((struct conf_entry *)obj)->port;
 
 	p->has_pfcwd = true;
 	field_parse_sub(x, s, obj, f);
@@ -150,7 +150,7 @@ parse_pfcwd(struct field_ctx *x, const config_setting_t *s, void *obj,
 static void
 emit_pfcwd(config_setting_t *g, const void *obj, const struct field *f)
 {
-	if (((const struct conf_port *)obj)->has_pfcwd)
+	if (((const struct conf_entry *)obj)->port.has_pfcwd)
 		field_emit_sub(g, obj, f);
 }
 
@@ -278,8 +278,8 @@ conf_caps(const struct conf *c, uint16_t *sys, uint16_t *en)
 	if (*sys == 0) {
 		*sys = 0x0080;		/* station-only */
 		for (i = 0; i < c->nports; i++)
-			if (!c->ports[i].exclude &&
-			    c->ports[i].role == CONF_ROLE_CONTROLLER)
+			if (!c->ports[i].port.exclude &&
+			    c->ports[i].port.role == CONF_ROLE_CONTROLLER)
 				*sys = 0x0004;	/* bridge */
 	}
 	*en = c->caps_enabled != 0 ? c->caps_enabled : *sys;
@@ -334,15 +334,15 @@ static const struct field ets_fields[] = {
 };
 
 static const struct field pfc_fields[] = {
-	F_BOOL("willing", struct conf_port, admin.pfc.willing),
-	ROW("prio-pfc", field_parse_priolist, field_emit_priolist, struct conf_port,
-	    admin.pfc.pfc_en, 0, 7, NULL, NULL),
-	F_UINT("pfc-cap", struct conf_port, admin.pfc.pfc_cap, 0, DCB_NPRIO),
-	F_BOOL("macsec-bypass", struct conf_port, admin.pfc.mbc),
-	F_UINT("delay", struct conf_port, admin.pfc.delay, 0, 65535),
-	ROW("cable-length", field_parse_cable, field_emit_cable, struct conf_port, cable_m,
-	    1, 100000, NULL, NULL),
-	F_UINT("mtu", struct conf_port, mtu, 0, 65535),
+	F_BOOL("willing", struct conf_entry, admin.pfc.willing),
+	ROW("prio-pfc", field_parse_priolist, field_emit_priolist,
+	    struct conf_entry, admin.pfc.pfc_en, 0, 7, NULL, NULL),
+	F_UINT("pfc-cap", struct conf_entry, admin.pfc.pfc_cap, 0, DCB_NPRIO),
+	F_BOOL("macsec-bypass", struct conf_entry, admin.pfc.mbc),
+	F_UINT("delay", struct conf_entry, admin.pfc.delay, 0, 65535),
+	ROW("cable-length", field_parse_cable, field_emit_cable,
+	    struct conf_entry, port.cable_m, 1, 100000, NULL, NULL),
+	F_UINT("mtu", struct conf_entry, port.mtu, 0, 65535),
 	F_END
 };
 
@@ -380,7 +380,7 @@ static void
 parse_app(struct field_ctx *x, const config_setting_t *s, void *obj,
     const struct field *f)
 {
-	struct dcb_app_table *t = &((struct conf_port *)obj)->admin.app;
+	struct dcb_app_table *t = &((struct conf_entry *)obj)->admin.app;
 	struct dcb_why why = { "" };
 	struct dcb_app a;
 	int i, n0, rc;
@@ -418,7 +418,8 @@ parse_app(struct field_ctx *x, const config_setting_t *s, void *obj,
 static void
 emit_app(config_setting_t *g, const void *obj, const struct field *f)
 {
-	const struct dcb_app_table *t = &((const struct conf_port *)obj)->admin.app;
+	const struct dcb_app_table *t =
+	    &((const struct conf_entry *)obj)->admin.app;
 	config_setting_t *l = config_setting_add(g, f->name, CONFIG_TYPE_LIST);
 	unsigned int i;
 
@@ -427,46 +428,52 @@ emit_app(config_setting_t *g, const void *obj, const struct field *f)
 		    &t->e[i], app_fields);
 }
 
+/* The rows of a ports entry, over struct conf_entry. */
 const struct field conf_port_fields[] = {
-	F_STR("match", struct conf_port, match),
-	F_BOOL("exclude", struct conf_port, exclude),
-	F_KW("admin-status", struct conf_port, admin_status, conf_admin_kw),
-	F_MASK("agents", struct conf_port, agents, conf_agent_kw),
-	F_KW("role", struct conf_port, role, conf_role_kw),
-	F_KW("mode", struct conf_port, mode, conf_mode_kw),
-	F_KW("backend", struct conf_port, backend, conf_backend_kw),
-	F_MASK("advertise", struct conf_port, advertise, conf_advertise_kw),
-	F_KW("firmware-dcbx", struct conf_port, firmware_dcbx, conf_fw_dcbx_kw),
-	F_SUB("ets", field_parse_sub, field_emit_sub, struct conf_port, admin.ets,
-	    ets_fields),
+	F_STR("match", struct conf_entry, port.match),
+	F_BOOL("exclude", struct conf_entry, port.exclude),
+	F_KW("admin-status", struct conf_entry, port.admin_status,
+	    conf_admin_kw),
+	F_MASK("agents", struct conf_entry, port.agents, conf_agent_kw),
+	F_KW("role", struct conf_entry, port.role, conf_role_kw),
+	F_KW("mode", struct conf_entry, port.mode, conf_mode_kw),
+	F_KW("backend", struct conf_entry, port.backend, conf_backend_kw),
+	F_MASK("advertise", struct conf_entry, port.advertise,
+	    conf_advertise_kw),
+	F_KW("firmware-dcbx", struct conf_entry, port.firmware_dcbx,
+	    conf_fw_dcbx_kw),
+	F_SUB("ets", field_parse_sub, field_emit_sub, struct conf_entry,
+	    admin.ets, ets_fields),
 	/* The recommendation TLV has no willing bit (802.1Q-2018 D.2.10). */
-	F_SUB("reco", field_parse_sub, field_emit_sub, struct conf_port, admin.reco,
-	    ets_fields + 1),
-	/* pfc rows reach into struct conf_port (cable-length, mtu). */
+	F_SUB("reco", field_parse_sub, field_emit_sub, struct conf_entry,
+	    admin.reco, ets_fields + 1),
+	/* pfc rows reach into struct conf_entry (cable-length, mtu). */
 	{ "pfc", field_parse_sub, field_emit_sub, 0, 0, 0, 0, NULL, pfc_fields },
-	ROW("app", parse_app, emit_app, struct conf_port, admin.app, 0, 0,
+	ROW("app", parse_app, emit_app, struct conf_entry, admin.app, 0, 0,
 	    NULL, NULL),
-	F_SUB("engine", parse_engine, emit_engine, struct conf_port, engine,
-	    engine_fields),
-	F_SUB("pfc-watchdog", parse_pfcwd, emit_pfcwd, struct conf_port, pfcwd,
-	    pfcwd_fields),
+	F_SUB("engine", parse_engine, emit_engine, struct conf_entry,
+	    port.engine, engine_fields),
+	F_SUB("pfc-watchdog", parse_pfcwd, emit_pfcwd, struct conf_entry,
+	    port.pfcwd, pfcwd_fields),
 	F_END
 };
 
 void
-conf_port_defaults(struct conf_port *p)
+conf_port_defaults(struct conf_entry *ce)
 {
-	memset(p, 0, sizeof(*p));
+	struct conf_port *p = &ce->port;
+
+	memset(ce, 0, sizeof(*ce));
 	p->admin_status = CONF_ADMIN_RXTX;
 	p->agents = 1 << LLDP_AGENT_NEAREST_BRIDGE;
 	p->role = CONF_ROLE_WILLING;
 	p->mode = CONF_MODE_AUTO;
 	p->backend = CONF_BACKEND_AUTO;
 	p->advertise = DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC | DCB_HAS_APP;
-	dcb_config_default(&p->admin);
-	p->admin.ets.ets_cap = DCB_NTC;
-	p->admin.reco = p->admin.ets;
-	p->admin.pfc.pfc_cap = DCB_NPRIO;
+	dcb_config_default(&ce->admin);
+	ce->admin.ets.ets_cap = DCB_NTC;
+	ce->admin.reco = ce->admin.ets;
+	ce->admin.pfc.pfc_cap = DCB_NPRIO;
 	p->cable_m = 100;
 	p->engine.queue_memory = 1 << 20;
 	p->engine.stall_ms = 100;
@@ -481,37 +488,38 @@ conf_port_defaults(struct conf_port *p)
  */
 static void
 port_finish(struct field_ctx *x, const config_setting_t *e,
-    const struct conf *c, struct conf_port *p, int n0)
+    const struct conf *c, struct conf_entry *ce, int n0)
 {
 	const config_setting_t *ets = field_member(e, "ets");
 	const config_setting_t *pfc = field_member(e, "pfc");
 	const config_setting_t *reco = field_member(e, "reco");
-	bool willing = p->role == CONF_ROLE_WILLING;
+	struct dcb_config *a = &ce->admin;
+	bool willing = ce->port.role == CONF_ROLE_WILLING;
 	struct dcb_why why = { "" };
 
-	p->line = config_setting_source_line(e);
+	ce->port.line = config_setting_source_line(e);
 	if (field_member(ets, "willing") == NULL)
-		p->admin.ets.willing = willing;
+		a->ets.willing = willing;
 	if (field_member(pfc, "willing") == NULL)
-		p->admin.pfc.willing = willing;
-	p->admin.app.willing = willing;
+		a->pfc.willing = willing;
+	a->app.willing = willing;
 	if (reco == NULL)
-		p->admin.reco = p->admin.ets;
-	p->admin.reco.willing = false;
-	p->admin.has = DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC | DCB_HAS_APP;
-	conf_check_match(x, e, c, p);
+		a->reco = a->ets;
+	a->reco.willing = false;
+	a->has = DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC | DCB_HAS_APP;
+	conf_check_match(x, e, c, &ce->port);
 	if (x->nerr != n0)
 		return;		/* no verdicts on half-parsed blocks */
 	check_dcb(x, ets != NULL ? ets : e, "ets",
-	    dcb_ets_validate(&p->admin.ets, &why), &why);
+	    dcb_ets_validate(&a->ets, &why), &why);
 	if (reco != NULL)	/* else a copy of ets: one verdict is enough */
-		check_dcb(x, reco, "reco", dcb_ets_validate(&p->admin.reco,
+		check_dcb(x, reco, "reco", dcb_ets_validate(&a->reco,
 		    &why), &why);
 	check_dcb(x, pfc != NULL ? pfc : e, "pfc",
-	    dcb_pfc_validate(&p->admin.pfc, &why), &why);
+	    dcb_pfc_validate(&a->pfc, &why), &why);
 	check_dcb(x, field_member(e, "app") != NULL ?
 	    field_member(e, "app") : e, "app",
-	    dcb_app_table_validate(&p->admin.app, &why), &why);
+	    dcb_app_table_validate(&a->app, &why), &why);
 }
 
 static void
@@ -533,7 +541,7 @@ parse_ports(struct field_ctx *x, const config_setting_t *s, void *obj,
 	}
 	for (i = 0; i < n; i++) {
 		const config_setting_t *e = config_setting_get_elem(s, i);
-		struct conf_port *p = &c->ports[c->nports];
+		struct conf_entry *p = &c->ports[c->nports];
 
 		n0 = x->nerr;
 		conf_port_defaults(p);

@@ -62,6 +62,10 @@ struct conf_engine {
 	uint32_t	stall_ms;		/* host stall before giving up XOFF */
 };
 
+/*
+ * A port's settings, less its admin DCB policy: what struct port keeps as
+ * they are (the policy it keeps at its size, struct dcb_config_kept).
+ */
 struct conf_port {
 	char		match[IFNAMSIZ * 2];	/* name or fnmatch(3) pattern */
 	int		line;			/* where it was defined */
@@ -73,7 +77,6 @@ struct conf_port {
 	enum conf_backend backend;
 	uint8_t		advertise;		/* DCB_HAS_* sent in our TLVs */
 	enum conf_fw_dcbx firmware_dcbx;	/* when the firmware runs DCBX */
-	struct dcb_config admin;		/* the admin DCB policy */
 	uint32_t	cable_m;		/* cable length, metres */
 	uint32_t	mtu;			/* max frame for headroom, 0: link MTU */
 	bool		has_engine;		/* an engine = { } block was given */
@@ -81,6 +84,15 @@ struct conf_port {
 	/* pfc-watchdog = { action; detection-time; restoration-time; } */
 	bool		has_pfcwd;		/* the block was given: watch */
 	struct pfcwd_cfg pfcwd;
+};
+
+/*
+ * One entry of ports = ( ... ): the settings and the admin DCB policy
+ * whole.  A plain value (no pointers): copy it as you like.
+ */
+struct conf_entry {
+	struct conf_port	port;
+	struct dcb_config	admin;		/* the admin DCB policy */
 };
 
 struct conf {
@@ -126,7 +138,7 @@ struct conf {
 	unsigned int	metrics_timeout;	/* seconds per read/write */
 	/* ports = ( ... ) */
 	size_t		nports;
-	struct conf_port *ports;
+	struct conf_entry *ports;
 };
 
 /* Fill *c with every default (no ports). */
@@ -146,7 +158,7 @@ void	conf_free(struct conf *);
  * engine.tap is filled in as "dcb-<ifname>" (cut to IFNAMSIZ - 1).
  */
 bool	conf_port_for(const struct conf *, const char *ifname,
-	    struct conf_port *);
+	    struct conf_entry *);
 /*
  * Does this match string name interfaces, rather than catch all of them?
  * An exact name, or a pattern with a literal prefix ("veth*", "dcb-*"):

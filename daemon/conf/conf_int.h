@@ -14,9 +14,12 @@
 #include "conf.h"
 #include "conf_field.h"
 
-/* conf.c: the rows of a ports entry, its defaults, and the reader. */
+/*
+ * conf.c: the rows of a ports entry (over struct conf_entry), its
+ * defaults, and the reader.
+ */
 extern const struct field conf_port_fields[];
-void	conf_port_defaults(struct conf_port *);
+void	conf_port_defaults(struct conf_entry *);
 /*
  * The file at path, or text read as if it were that file (its @include
  * directives resolve from path's directory either way); 0, or -1 with
@@ -42,6 +45,6 @@ void	conf_check_match(struct field_ctx *, const config_setting_t *e,
 /* The index of the most specific entry for ifname (first on a tie), or -1. */
 int	conf_port_best(const struct conf *, const char *ifname);
 /* What an entry { match = ifname; } alone would give. */
-void	conf_port_unlisted(struct conf_port *, const char *ifname);
+void	conf_port_unlisted(struct conf_entry *, const char *ifname);
 
 #endif /* CONF_INT_H */

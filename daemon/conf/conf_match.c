@@ -79,10 +79,10 @@ conf_check_match(struct field_ctx *x, const config_setting_t *e,
 		    "an interface name (%d characters)", p->match,
 		    IFNAMSIZ - 1);
 	for (i = 0; i < c->nports; i++)
-		if (strcmp(c->ports[i].match, p->match) == 0)
+		if (strcmp(c->ports[i].port.match, p->match) == 0)
 			field_err(x, field_member(e, "match"), "match \"%s\" is "
 			    "already used at line %d", p->match,
-			    c->ports[i].line);
+			    c->ports[i].port.line);
 }
 
 /*
@@ -113,7 +113,7 @@ conf_port_best(const struct conf *c, const char *ifname)
 	size_t i;
 
 	for (i = 0; i < c->nports; i++)
-		if ((r = match_rank(c->ports[i].match, ifname)) > rank) {
+		if ((r = match_rank(c->ports[i].port.match, ifname)) > rank) {
 			rank = r;
 			best = (int)i;
 		}
@@ -122,19 +122,20 @@ conf_port_best(const struct conf *c, const char *ifname)
 
 /* What an entry { match = ifname; } alone would give. */
 void
-conf_port_unlisted(struct conf_port *p, const char *ifname)
+conf_port_unlisted(struct conf_entry *ce, const char *ifname)
 {
-	conf_port_defaults(p);
-	snprintf(p->match, sizeof(p->match), "%s", ifname);
-	p->admin.ets.willing = p->admin.pfc.willing = true;
-	p->admin.app.willing = true;
-	p->admin.has = DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC | DCB_HAS_APP;
+	conf_port_defaults(ce);
+	snprintf(ce->port.match, sizeof(ce->port.match), "%s", ifname);
+	ce->admin.ets.willing = ce->admin.pfc.willing = true;
+	ce->admin.app.willing = true;
+	ce->admin.has = DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC | DCB_HAS_APP;
 }
 
 /* Without a matching entry, *out holds the defaults for ifname. */
 bool
-conf_port_for(const struct conf *c, const char *ifname, struct conf_port *out)
+conf_port_for(const struct conf *c, const char *ifname, struct conf_entry *out)
 {
+	struct conf_port *p = &out->port;
 	int i = conf_port_best(c, ifname);
 
 	if (i < 0) {
@@ -143,8 +144,8 @@ conf_port_for(const struct conf *c, const char *ifname, struct conf_port *out)
 	}
 	*out = c->ports[i];
 	/* "dcb-" + a 15-character name does not fit: keep the front. */
-	if (out->engine.tap[0] == '\0')
-		snprintf(out->engine.tap, sizeof(out->engine.tap), "dcb-%.*s",
+	if (p->engine.tap[0] == '\0')
+		snprintf(p->engine.tap, sizeof(p->engine.tap), "dcb-%.*s",
 		    IFNAMSIZ - 5, ifname);
-	return !out->exclude;
+	return !p->exclude;
 }

@@ -38,7 +38,7 @@ persist_check(const char *path, const char *text, const char *ifname,
     const struct dcb_config *adm, char *err, size_t errlen)
 {
 	struct conf chk;
-	struct conf_port p;
+	struct conf_entry p;
 	int rc = 0;
 
 	if (conf_load_src(path, text, &chk, err, errlen) != 0)
@@ -164,7 +164,7 @@ conf_clean_temps(const char *path)
 /* Swap the blocks of the policy parts that adm carries. */
 /* -1 with err set if a part has no field (a table out of step). */
 static int
-persist_replace(config_setting_t *e, const struct conf_port *p, uint8_t has,
+persist_replace(config_setting_t *e, const struct conf_entry *p, uint8_t has,
     char *err, size_t errlen)
 {
 	static const struct { uint8_t bit; const char *name; } part[] = {
@@ -193,7 +193,7 @@ persist_replace(config_setting_t *e, const struct conf_port *p, uint8_t has,
 }
 
 static void
-persist_merge(struct conf_port *p, const struct dcb_config *adm)
+persist_merge(struct conf_entry *p, const struct dcb_config *adm)
 {
 	if (adm->has & DCB_HAS_ETS)
 		p->admin.ets = adm->ets;
@@ -302,7 +302,7 @@ conf_persist_admin(const struct conf *c, const char *ifname,
 	struct field_ctx x = { c->path, err, errlen, 0, 0 };
 	struct dcb_why why = { "" };
 	struct conf cur;
-	struct conf_port p;
+	struct conf_entry p;
 	config_t cf;
 	char *text = NULL;
 	size_t len;
@@ -336,7 +336,7 @@ conf_persist_admin(const struct conf *c, const char *ifname,
 		    CONFIG_TYPE_LIST);
 	e = i >= 0 ? config_setting_get_elem(ports, (unsigned)i) : NULL;
 	if (from_include(ports, c->path) ||
-	    (e != NULL && !conf_is_pattern(p.match) &&
+	    (e != NULL && !conf_is_pattern(p.port.match) &&
 	    from_include(e, c->path))) {
 		snprintf(err, errlen, "%s: the settings of %s come from %s "
 		    "(@include): --persist rewrites only %s; change them there",
@@ -344,12 +344,12 @@ conf_persist_admin(const struct conf *c, const char *ifname,
 		    from_include(e, c->path) ? e : ports), c->path);
 		goto out;
 	}
-	if (e != NULL && !conf_is_pattern(p.match)) {
+	if (e != NULL && !conf_is_pattern(p.port.match)) {
 		if (persist_replace(e, &p, adm->has, err, errlen) != 0)
 			goto out;
 	} else {
 		/* A pattern's settings, pinned to this one interface. */
-		snprintf(p.match, sizeof(p.match), "%s", ifname);
+		snprintf(p.port.match, sizeof(p.port.match), "%s", ifname);
 		e = config_setting_add(ports, NULL, CONFIG_TYPE_GROUP);
 		field_emit_block(e, &p, conf_port_fields);
 	}

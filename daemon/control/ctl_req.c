@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,15 +160,18 @@ cmd_set(struct client *c, json_t *args)
 	json_t *err;
 	char why[512], ign[512];
 	uint8_t parts;
+	int rc;
 
 	(void)c;
 	if ((p = ctl_dev(args, true, &err)) == NULL)
 		return (err);
-	adm = old = p->conf.admin;
+	dcb_config_unpack(&p->admin, &adm);
+	old = adm;
 	if (set_edit(args, &adm, &parts, why, sizeof(why)) != 0)
 		return (proto_err("EINVAL", "%s: %s", dev, why));
-	if (port_set_admin(p, &adm, why, sizeof(why)) != 0)
-		return (proto_err("EINVAL", "%s", why));
+	if ((rc = port_set_admin(p, &adm, why, sizeof(why))) != 0)
+		return (proto_err(rc == -ENOMEM ? "ENOMEM" : "EINVAL", "%s",
+		    why));
 	if (persist) {
 		part = adm;
 		part.has = parts;

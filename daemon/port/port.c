@@ -225,6 +225,7 @@ port_free(struct port *p, bool shutdown_pdu)
 	ev_timer_free(p->ring_timer);
 	sock_close(p->fd);
 	dcbx_free(&p->dcbx);
+	dcb_config_kept_free(&p->admin);
 	free(p);
 }
 
@@ -294,8 +295,9 @@ port_is_host_if(int ifindex)
 }
 
 static struct port *
-port_create(const struct link_info *li, const struct conf_port *cp)
+port_create(const struct link_info *li, const struct conf_entry *ce)
 {
+	const struct conf_port *cp = &ce->port;
 	struct port *p;
 	int fd;
 
@@ -304,7 +306,10 @@ port_create(const struct link_info *li, const struct conf_port *cp)
 		    strerror(-fd));
 		return (NULL);
 	}
-	if ((p = calloc(1, sizeof(*p))) == NULL) {
+	if ((p = calloc(1, sizeof(*p))) == NULL ||
+	    dcb_config_keep(&p->admin, &ce->admin) != 0) {
+		log_warnx(LOG_SUB_LLDP, "%s: %s", li->ifname, strerror(ENOMEM));
+		free(p);
 		sock_close(fd);
 		return (NULL);
 	}
@@ -338,12 +343,15 @@ port_create(const struct link_info *li, const struct conf_port *cp)
 	return (p);
 }
 
+/* Does the entry leave what DCBX negotiates with as the port has it? */
 static bool
-port_conf_dcbx_equal(const struct conf_port *a, const struct conf_port *b)
+port_conf_dcbx_equal(const struct port *p, const struct conf_entry *ce)
 {
+	const struct conf_port *a = &p->conf, *b = &ce->port;
+
 	return (a->role == b->role && a->mode == b->mode &&
-	    a->advertise == b->advertise && a->admin.has == b->admin.has &&
-	    dcb_config_equal(&a->admin, &b->admin));
+	    a->advertise == b->advertise &&
+	    dcb_config_kept_equal(&p->admin, &ce->admin));
 }
 
 /* What the engine reads at open: its block, cable length, MTU. */
@@ -367,10 +375,20 @@ port_conf_engine_equal(const struct conf_port *a, const struct conf_port *b)
  * block came or went (backend = auto may now choose otherwise).
  */
 static void
-port_apply_conf(struct port *p, const struct conf_port *cp)
+port_apply_conf(struct port *p, const struct conf_entry *ce)
 {
+	const struct conf_port *cp = &ce->port;
 	struct conf_port old = p->conf;
+	bool dcbx_same = port_conf_dcbx_equal(p, ce);
 
+	/*
+	 * Stored even when equal, as the whole conf_port once was: an equal
+	 * APP table may list its entries in another order, which our APP
+	 * TLV keeps.  The same number of entries allocates nothing.
+	 */
+	if (dcb_config_keep(&p->admin, &ce->admin) != 0)
+		log_warnx(LOG_SUB_DCBX, "%s: admin policy: %s, the previous "
+		    "one stays", p->ifname, strerror(ENOMEM));
 	p->conf = *cp;
 	if (old.agents != cp->agents) {
 		if (port_set_agents(p, cp->agents) < 0)
@@ -386,7 +404,7 @@ port_apply_conf(struct port *p, const struct conf_port *cp)
 	    ((p->backend_open && p->backend.kind == BACKEND_ENGINE) ||
 	    old.has_engine != cp->has_engine))
 		port_backend_reopen(p, "engine settings changed");
-	if (!port_conf_dcbx_equal(&old, cp)) {
+	if (!dcbx_same) {
 		log_info(LOG_SUB_DCBX, "%s: DCBX settings changed", p->ifname);
 		port_dcbx_reconf(p);
 		if (old.role != cp->role)
@@ -492,10 +510,10 @@ port_is_own_tap(const char *ifname)
  * loopback, a device without a MAC address, or our own engine taps.
  */
 static const char *
-port_unwanted(const struct link_info *li, struct conf_port *cp)
+port_unwanted(const struct link_info *li, struct conf_entry *ce)
 {
 	const struct conf *c = &port_daemon->conf;
-	bool listed = conf_port_for(c, li->ifname, cp);
+	bool listed = conf_port_for(c, li->ifname, ce);
 
 	if (li->loopback)
 		return "loopback";
@@ -508,7 +526,7 @@ port_unwanted(const struct link_info *li, struct conf_port *cp)
 		return li->physical ? NULL : "virtual, and no ports list";
 	if (!listed)
 		return "not matched by the ports list (or excluded)";
-	if (!li->physical && !conf_match_names(cp->match))
+	if (!li->physical && !conf_match_names(ce->port.match))
 		return "virtual, and its entry does not name it";
 	return NULL;
 }
@@ -563,7 +581,7 @@ void
 port_link(const struct link_info *li, bool present, void *arg)
 {
 	struct port *p = port_by_index(li->ifindex);
-	struct conf_port cp;
+	struct conf_entry cp;
 	const char *why = NULL;
 
 	(void)arg;
@@ -667,9 +685,12 @@ port_set_admin(struct port *p, const struct dcb_config *adm, char *err,
 		    why.buf : dcb_strerror(rc));
 		return (-EINVAL);
 	}
-	if (dcb_config_equal(&p->conf.admin, adm) && p->conf.admin.has == adm->has)
+	if (dcb_config_kept_equal(&p->admin, adm))
 		return (0);
-	p->conf.admin = *adm;
+	if ((rc = dcb_config_keep(&p->admin, adm)) != 0) {
+		snprintf(err, errlen, "%s: %s", p->ifname, strerror(-rc));
+		return (rc);
+	}
 	log_info(LOG_SUB_DCBX, "%s: admin policy set at run time", p->ifname);
 	port_dcbx_reconf(p);
 	return (0);

@@ -47,6 +47,7 @@ struct port {
 	unsigned int	 mtu;
 	unsigned int	 link_gen;	/* link resync generation */
 	struct conf_port conf;		/* the settings that apply */
+	struct dcb_config_kept admin;	/* and the admin DCB policy */
 	struct dcbxd	*daemon;	/* config, chassis ID, event bus */
 	int		 fd;
 	struct ev_io	*rx_io;
@@ -211,7 +212,7 @@ static inline void
 port_dcbx_local(const struct port *p, struct dcbx_local *dl)
 {
 	memset(dl, 0, sizeof(*dl));
-	dl->admin = p->conf.admin;
+	dcb_config_unpack(&p->admin, &dl->admin);
 	dl->willing = p->conf.role == CONF_ROLE_WILLING;
 	dl->mode = p->conf.mode == CONF_MODE_IEEE ? DCBX_CFG_IEEE :
 	    p->conf.mode == CONF_MODE_CEE ? DCBX_CFG_CEE : DCBX_CFG_AUTO;

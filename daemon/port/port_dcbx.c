@@ -132,7 +132,7 @@ port_pfc_delay(const struct port *p)
 static bool
 port_dcbx_link_facts(struct port *p)
 {
-	uint16_t delay = p->conf.admin.pfc.delay == 0 ? port_pfc_delay(p) : 0;
+	uint16_t delay = p->admin.pfc.delay == 0 ? port_pfc_delay(p) : 0;
 	bool moved = memcmp(p->dcbx_mac, p->mac, 6) != 0 ||
 	    delay != p->dcbx_delay;
 

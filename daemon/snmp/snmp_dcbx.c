@@ -163,8 +163,8 @@ local_reco(const struct port *p)
 	if (!(c->advertise & DCB_HAS_RECO) &&
 	    !(!willing && (c->advertise & DCB_HAS_ETS)))
 		return (NULL);
-	return ((c->admin.has & DCB_HAS_RECO) ? &c->admin.reco :
-	    &c->admin.ets);
+	return ((p->admin.has & DCB_HAS_RECO) ? &p->admin.reco :
+	    &p->admin.ets);
 }
 
 static void

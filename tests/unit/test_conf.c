@@ -62,7 +62,7 @@ conf_load_reads_the_issue_example(void **state)
 {
 	static const uint8_t prio_tc[8] = { 0, 0, 0, 1, 1, 2, 3, 0 };
 	static const uint8_t tc_bw[8] = { 50, 30, 20, 0, 0, 0, 0, 0 };
-	const struct conf_port *sw;
+	const struct conf_entry *sw;
 	struct conf c;
 	char err[512];
 
@@ -72,10 +72,10 @@ conf_load_reads_the_issue_example(void **state)
 	assert_int_equal(c.packet_rings, 16);	/* the default */
 	assert_int_equal(c.nports, 2);
 	sw = &c.ports[1];
-	assert_string_equal(sw->match, "swp1");
-	assert_int_equal(sw->line, 4);
-	assert_int_equal(sw->role, CONF_ROLE_CONTROLLER);
-	assert_int_equal(sw->mode, CONF_MODE_IEEE);
+	assert_string_equal(sw->port.match, "swp1");
+	assert_int_equal(sw->port.line, 4);
+	assert_int_equal(sw->port.role, CONF_ROLE_CONTROLLER);
+	assert_int_equal(sw->port.mode, CONF_MODE_IEEE);
 	assert_memory_equal(sw->admin.ets.prio_tc, prio_tc, 8);
 	assert_memory_equal(sw->admin.ets.tc_bw, tc_bw, 8);
 	assert_int_equal(sw->admin.ets.tc_tsa[2], DCB_TSA_ETS);
@@ -84,7 +84,7 @@ conf_load_reads_the_issue_example(void **state)
 	assert_false(sw->admin.ets.willing);
 	assert_true(dcb_ets_equal(&sw->admin.reco, &sw->admin.ets));
 	assert_int_equal(sw->admin.pfc.pfc_en, 0x18);
-	assert_int_equal(sw->cable_m, 2000);
+	assert_int_equal(sw->port.cable_m, 2000);
 	assert_int_equal(sw->admin.app.n, 3);
 	assert_int_equal(sw->admin.app.e[1].selector, DCB_APP_SEL_ETHERTYPE);
 	assert_int_equal(sw->admin.app.e[1].protocol, 0x8906);
@@ -98,7 +98,7 @@ static void
 conf_load_gives_documented_defaults(void **state)
 {
 	struct conf c;
-	struct conf_port p;
+	struct conf_entry p;
 	char err[512];
 
 	assert_int_equal(load("ports = ( { match = \"eth0\"; } );\n", &c, err,
@@ -111,11 +111,11 @@ conf_load_gives_documented_defaults(void **state)
 	assert_int_equal(c.reinit_delay, 2);
 	assert_string_equal(c.ctl_group, "dcbx");
 	assert_true(conf_port_for(&c, "eth0", &p));
-	assert_int_equal(p.role, CONF_ROLE_WILLING);
-	assert_int_equal(p.mode, CONF_MODE_AUTO);
-	assert_int_equal(p.backend, CONF_BACKEND_AUTO);
-	assert_int_equal(p.admin_status, CONF_ADMIN_RXTX);
-	assert_int_equal(p.advertise, DCB_HAS_ETS | DCB_HAS_RECO |
+	assert_int_equal(p.port.role, CONF_ROLE_WILLING);
+	assert_int_equal(p.port.mode, CONF_MODE_AUTO);
+	assert_int_equal(p.port.backend, CONF_BACKEND_AUTO);
+	assert_int_equal(p.port.admin_status, CONF_ADMIN_RXTX);
+	assert_int_equal(p.port.advertise, DCB_HAS_ETS | DCB_HAS_RECO |
 	    DCB_HAS_PFC | DCB_HAS_APP);
 	assert_int_equal(p.admin.ets.ets_cap, 8);
 	assert_int_equal(p.admin.ets.prio_tc[7], 0);
@@ -124,8 +124,8 @@ conf_load_gives_documented_defaults(void **state)
 	assert_int_equal(p.admin.pfc.pfc_en, 0);
 	assert_int_equal(p.admin.pfc.pfc_cap, 8);
 	assert_int_equal(p.admin.app.n, 0);
-	assert_false(p.has_engine);
-	assert_string_equal(p.engine.tap, "dcb-eth0");
+	assert_false(p.port.has_engine);
+	assert_string_equal(p.port.engine.tap, "dcb-eth0");
 	conf_free(&c);
 }
 
@@ -173,22 +173,22 @@ conf_load_reads_the_pfc_watchdog(void **state)
 	    "detection-time = 100; restoration-time = 60000; }; },\n"
 	    "  { match = \"eth2\"; } );\n", &c, err, sizeof(err)), 0);
 	assert_int_equal(c.pfcwd_poll_ms, 50);
-	assert_true(c.ports[0].has_pfcwd);
-	assert_int_equal(c.ports[0].pfcwd.action, PFCWD_ACT_FORWARD);
-	assert_int_equal(c.ports[0].pfcwd.detect_ms, 300);
+	assert_true(c.ports[0].port.has_pfcwd);
+	assert_int_equal(c.ports[0].port.pfcwd.action, PFCWD_ACT_FORWARD);
+	assert_int_equal(c.ports[0].port.pfcwd.detect_ms, 300);
 	/* Restoration defaults to twice detection, as SONiC's CLI does. */
-	assert_int_equal(c.ports[0].pfcwd.restore_ms, 600);
-	assert_int_equal(c.ports[1].pfcwd.action, PFCWD_ACT_ALERT);
-	assert_int_equal(c.ports[1].pfcwd.restore_ms, 60000);
-	assert_false(c.ports[2].has_pfcwd);
+	assert_int_equal(c.ports[0].port.pfcwd.restore_ms, 600);
+	assert_int_equal(c.ports[1].port.pfcwd.action, PFCWD_ACT_ALERT);
+	assert_int_equal(c.ports[1].port.pfcwd.restore_ms, 60000);
+	assert_false(c.ports[2].port.has_pfcwd);
 	conf_free(&c);
 	/* The defaults: poll 100 ms; an empty block is drop, 200, 400. */
 	assert_int_equal(load("ports = ( { match = \"eth0\"; pfc-watchdog = "
 	    "{ }; } );\n", &c, err, sizeof(err)), 0);
 	assert_int_equal(c.pfcwd_poll_ms, 100);
-	assert_int_equal(c.ports[0].pfcwd.action, PFCWD_ACT_DROP);
-	assert_int_equal(c.ports[0].pfcwd.detect_ms, 200);
-	assert_int_equal(c.ports[0].pfcwd.restore_ms, 400);
+	assert_int_equal(c.ports[0].port.pfcwd.action, PFCWD_ACT_DROP);
+	assert_int_equal(c.ports[0].port.pfcwd.detect_ms, 200);
+	assert_int_equal(c.ports[0].port.pfcwd.restore_ms, 400);
 	conf_free(&c);
 }
 
@@ -238,12 +238,12 @@ conf_load_parses_engine_units_strictly(void **state)
 	    "\"engine\"; engine = { speed = \"1G\"; host-drain-rate = \"100M\";"
 	    " queue-memory = \"16M\"; stall-timeout = 50; }; } );\n", &c, err,
 	    sizeof(err)), 0);
-	assert_true(c.ports[0].has_engine);
-	assert_int_equal(c.ports[0].backend, CONF_BACKEND_ENGINE);
-	assert_int_equal(c.ports[0].engine.speed_bps, 1000000000ULL);
-	assert_int_equal(c.ports[0].engine.host_drain_bps, 100000000ULL);
-	assert_int_equal(c.ports[0].engine.queue_memory, 16ULL << 20);
-	assert_int_equal(c.ports[0].engine.stall_ms, 50);
+	assert_true(c.ports[0].port.has_engine);
+	assert_int_equal(c.ports[0].port.backend, CONF_BACKEND_ENGINE);
+	assert_int_equal(c.ports[0].port.engine.speed_bps, 1000000000ULL);
+	assert_int_equal(c.ports[0].port.engine.host_drain_bps, 100000000ULL);
+	assert_int_equal(c.ports[0].port.engine.queue_memory, 16ULL << 20);
+	assert_int_equal(c.ports[0].port.engine.stall_ms, 50);
 	conf_free(&c);
 }
 
@@ -501,7 +501,7 @@ static void
 conf_port_for_takes_the_most_specific_entry(void **state)
 {
 	struct conf c;
-	struct conf_port p;
+	struct conf_entry p;
 	char err[512];
 
 	assert_int_equal(load("ports = (\n"
@@ -513,15 +513,15 @@ conf_port_for_takes_the_most_specific_entry(void **state)
 	    ");\n", &c, err, sizeof(err)), 0);
 	/* exact name beats every pattern, wherever it is in the file */
 	assert_true(conf_port_for(&c, "eth12", &p));
-	assert_string_equal(p.match, "eth12");
-	assert_int_equal(p.mode, CONF_MODE_IEEE);
+	assert_string_equal(p.port.match, "eth12");
+	assert_int_equal(p.port.mode, CONF_MODE_IEEE);
 	/* longer literal prefix beats shorter, regardless of order */
 	assert_true(conf_port_for(&c, "eth13", &p));
-	assert_string_equal(p.match, "eth1*");
+	assert_string_equal(p.port.match, "eth1*");
 	assert_true(conf_port_for(&c, "eth2", &p));
-	assert_string_equal(p.match, "eth*");
+	assert_string_equal(p.port.match, "eth*");
 	assert_true(conf_port_for(&c, "lo", &p));
-	assert_string_equal(p.match, "*");
+	assert_string_equal(p.port.match, "*");
 	/* an excluded port is not run */
 	assert_false(conf_port_for(&c, "eth9", &p));
 	conf_free(&c);
@@ -529,7 +529,7 @@ conf_port_for_takes_the_most_specific_entry(void **state)
 	assert_int_equal(load("ports = ( { match = \"swp*\"; } );\n", &c, err,
 	    sizeof(err)), 0);
 	assert_false(conf_port_for(&c, "eth0", &p));
-	assert_string_equal(p.match, "eth0");
+	assert_string_equal(p.port.match, "eth0");
 	conf_free(&c);
 }
 
@@ -564,30 +564,30 @@ assert_conf_equal(const struct conf *a, const struct conf *b)
 	assert_int_equal(a->pfcwd_poll_ms, b->pfcwd_poll_ms);
 	assert_int_equal(a->nports, b->nports);
 	for (i = 0; i < a->nports; i++) {
-		const struct conf_port *p = &a->ports[i], *q = &b->ports[i];
+		const struct conf_entry *p = &a->ports[i], *q = &b->ports[i];
 
-		assert_string_equal(p->match, q->match);
-		assert_int_equal(p->exclude, q->exclude);
-		assert_int_equal(p->admin_status, q->admin_status);
-		assert_int_equal(p->agents, q->agents);
-		assert_int_equal(p->firmware_dcbx, q->firmware_dcbx);
-		assert_int_equal(p->role, q->role);
-		assert_int_equal(p->mode, q->mode);
-		assert_int_equal(p->backend, q->backend);
-		assert_int_equal(p->advertise, q->advertise);
+		assert_string_equal(p->port.match, q->port.match);
+		assert_int_equal(p->port.exclude, q->port.exclude);
+		assert_int_equal(p->port.admin_status, q->port.admin_status);
+		assert_int_equal(p->port.agents, q->port.agents);
+		assert_int_equal(p->port.firmware_dcbx, q->port.firmware_dcbx);
+		assert_int_equal(p->port.role, q->port.role);
+		assert_int_equal(p->port.mode, q->port.mode);
+		assert_int_equal(p->port.backend, q->port.backend);
+		assert_int_equal(p->port.advertise, q->port.advertise);
 		assert_true(dcb_config_equal(&p->admin, &q->admin));
 		assert_int_equal(p->admin.app.willing, q->admin.app.willing);
-		assert_int_equal(p->cable_m, q->cable_m);
-		assert_int_equal(p->mtu, q->mtu);
-		assert_int_equal(p->has_engine, q->has_engine);
-		assert_string_equal(p->engine.tap, q->engine.tap);
-		assert_int_equal(p->engine.speed_bps, q->engine.speed_bps);
-		assert_int_equal(p->engine.host_drain_bps,
-		    q->engine.host_drain_bps);
-		assert_int_equal(p->engine.queue_memory, q->engine.queue_memory);
-		assert_int_equal(p->engine.stall_ms, q->engine.stall_ms);
-		assert_int_equal(p->has_pfcwd, q->has_pfcwd);
-		assert_memory_equal(&p->pfcwd, &q->pfcwd, sizeof(p->pfcwd));
+		assert_int_equal(p->port.cable_m, q->port.cable_m);
+		assert_int_equal(p->port.mtu, q->port.mtu);
+		assert_int_equal(p->port.has_engine, q->port.has_engine);
+		assert_string_equal(p->port.engine.tap, q->port.engine.tap);
+		assert_int_equal(p->port.engine.speed_bps, q->port.engine.speed_bps);
+		assert_int_equal(p->port.engine.host_drain_bps,
+		    q->port.engine.host_drain_bps);
+		assert_int_equal(p->port.engine.queue_memory, q->port.engine.queue_memory);
+		assert_int_equal(p->port.engine.stall_ms, q->port.engine.stall_ms);
+		assert_int_equal(p->port.has_pfcwd, q->port.has_pfcwd);
+		assert_memory_equal(&p->port.pfcwd, &q->port.pfcwd, sizeof(p->port.pfcwd));
 	}
 }
 
@@ -624,18 +624,18 @@ static void
 shipped_example_loads_cleanly(void **state)
 {
 	struct conf c;
-	struct conf_port p;
+	struct conf_entry p;
 	char err[1024];
 
 	if (conf_load(TOP_SRCDIR "/conf/dcbxd.conf", &c, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
 	assert_int_equal(c.nports, 4);
 	assert_true(conf_port_for(&c, "swp1", &p));
-	assert_int_equal(p.role, CONF_ROLE_CONTROLLER);
+	assert_int_equal(p.port.role, CONF_ROLE_CONTROLLER);
 	assert_int_equal(p.admin.app.n, 4);
 	assert_true(conf_port_for(&c, "enp1s0", &p));
-	assert_true(p.has_engine);
-	assert_int_equal(p.engine.queue_memory, 16 << 20);
+	assert_true(p.port.has_engine);
+	assert_int_equal(p.port.engine.queue_memory, 16 << 20);
 	assert_false(conf_port_for(&c, "mgmt0", &p));
 	conf_free(&c);
 }
@@ -662,7 +662,7 @@ conf_persist_admin_rewrites_the_exact_entry(void **state)
 {
 	struct dcb_config d = some_policy();
 	struct conf c, after;
-	struct conf_port p, before;
+	struct conf_entry p, before;
 	char err[512];
 
 	assert_int_equal(load(example, &c, err, sizeof(err)), 0);
@@ -679,8 +679,8 @@ conf_persist_admin_rewrites_the_exact_entry(void **state)
 	/* Everything else stays; reco had no block, so it follows ets. */
 	assert_false(dcb_ets_equal(&p.admin.reco, &before.admin.reco));
 	assert_true(dcb_ets_equal(&p.admin.reco, &d.ets));
-	assert_int_equal(p.role, CONF_ROLE_CONTROLLER);
-	assert_int_equal(p.cable_m, 2000);
+	assert_int_equal(p.port.role, CONF_ROLE_CONTROLLER);
+	assert_int_equal(p.port.cable_m, 2000);
 	assert_int_equal(after.tx_interval, 30);
 	conf_free(&after);
 	conf_free(&c);
@@ -691,7 +691,7 @@ conf_persist_admin_pins_a_pattern_port_to_an_exact_entry(void **state)
 {
 	struct dcb_config d = some_policy();
 	struct conf c, after;
-	struct conf_port p;
+	struct conf_entry p;
 	char err[512];
 
 	assert_int_equal(load(example, &c, err, sizeof(err)), 0);
@@ -701,11 +701,11 @@ conf_persist_admin_pins_a_pattern_port_to_an_exact_entry(void **state)
 		fail_msg("%s", err);
 	assert_int_equal(after.nports, 3);
 	assert_true(conf_port_for(&after, "eth3", &p));
-	assert_string_equal(p.match, "eth3");
+	assert_string_equal(p.port.match, "eth3");
 	assert_true(dcb_pfc_equal(&p.admin.pfc, &d.pfc));
 	/* The other eth* ports keep the pattern's policy. */
 	assert_true(conf_port_for(&after, "eth4", &p));
-	assert_string_equal(p.match, "eth*");
+	assert_string_equal(p.port.match, "eth*");
 	assert_int_equal(p.admin.pfc.pfc_en, 0);
 	conf_free(&after);
 	conf_free(&c);
@@ -770,7 +770,7 @@ conf_persist_admin_keeps_include_lines_from_any_directory(void **state)
 	struct dcb_config d = some_policy();
 	char inc[PATH_MAX], main_[PATH_MAX], cwd[PATH_MAX], err[512];
 	struct conf c, after;
-	struct conf_port p;
+	struct conf_entry p;
 	const char *text;
 
 	put_named("global.inc", "dcbxd: { tx-interval = 7; };\n", inc,

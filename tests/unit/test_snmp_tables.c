@@ -72,11 +72,12 @@ set_port(void)
 {
 	static const uint8_t prio_tc[8] = { 0, 0, 0, 1, 1, 2, 3, 2 };
 	static const uint8_t bw[8] = { 50, 30, 20, 0, 0, 0, 0, 0 };
-	struct dcb_config oper, *o = &oper, *a = &tp.conf.admin;
+	struct dcb_config oper, admin, *o = &oper, *a = &admin;
 	int i;
 
 	memset(&tp, 0, sizeof(tp));
 	memset(&oper, 0, sizeof(oper));
+	memset(&admin, 0, sizeof(admin));
 	snprintf(tp.ifname, sizeof(tp.ifname), "eth7");
 	tp.ifindex = IFX;
 	o->has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
@@ -101,6 +102,7 @@ set_port(void)
 		a->ets.tc_tsa[i] = DCB_TSA_ETS;
 	a->pfc.pfc_cap = 8;
 	assert_int_equal(dcb_config_keep(&tp.dcbx.oper, o), 0);
+	assert_int_equal(dcb_config_keep(&tp.admin, a), 0);
 	tp.conf.role = CONF_ROLE_WILLING;
 	tp.conf.advertise = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
 	tp.dcbx.feat[DCBX_F_PFC].status = DCBX_ST_MISMATCH;
@@ -127,6 +129,7 @@ teardown(void **state)
 	(void)state;
 	snmp_view_free(&vw);
 	dcb_config_kept_free(&tp.dcbx.oper);
+	dcb_config_kept_free(&tp.admin);
 	return (0);
 }
 
