@@ -84,6 +84,9 @@ while todo and time.time() < end:
     # that handles LLDP: poll it less often, so as not to slow it down.
     if todo:
         time.sleep(0.002 if all(t[0] == "dx" for t in todo) else 0.1)
+for t in todo:
+    print("# sc_poll: %s at %s of %s after %.0f s" % (t[1], count(t[0], t[1]),
+          t[2], limit), file=sys.stderr)
 print(("timeout" if todo else "%.0f" % ((time.time_ns() - t0) / 1e6)) + run_ms
       + (" " + " ".join(done) if len(specs) > 1 else ""))
 EOP
