@@ -122,6 +122,18 @@ cee_app_merge(const struct dcb_app_table *local,
 	dcbx_app_merge(&keep, peer, out);
 }
 
+/* Feature f of the operational config from config c. */
+static void
+take_feat(struct dcb_config *o, const struct dcb_config *c, int f)
+{
+	if (f == DCBX_F_ETS)
+		o->ets = c->ets;
+	else if (f == DCBX_F_PFC)
+		o->pfc = c->pfc;
+	else
+		o->app = c->app;
+}
+
 /* Feature f of the operational config back to the admin one. */
 static void
 use_admin(struct dcb_config *o, const struct dcbx_local *l, int f)
@@ -129,12 +141,7 @@ use_admin(struct dcb_config *o, const struct dcbx_local *l, int f)
 	struct dcb_config a;
 
 	dcbx_oper_admin(l, &a);
-	if (f == DCBX_F_ETS)
-		o->ets = a.ets;
-	else if (f == DCBX_F_PFC)
-		o->pfc = a.pfc;
-	else
-		o->app = a.app;
+	take_feat(o, &a, f);
 }
 
 /* Local willing, peer not: run the peer's config if it fits this port. */
@@ -168,12 +175,7 @@ cee_adopt(struct dcbx_state *st, const struct dcbx_local *l,
 		    "fit this port: %s", cee_name[f], why.buf);
 		return;
 	}
-	if (f == DCBX_F_ETS)
-		o->ets = c.ets;
-	else if (f == DCBX_F_PFC)
-		o->pfc = c.pfc;
-	else
-		o->app = c.app;
+	take_feat(o, &c, f);
 	st->cee_err[f] = false;
 	dcbx_feat_set(&st->feat[f], DCBX_ST_PEER, "willing: adopted the "
 	    "non-willing peer's %s", cee_name[f]);
