@@ -160,6 +160,21 @@ for c in linkup start; do
 done
 bl_stop da db
 
+# sc_ll_why NS NAME N: after a timeout waiting for lldpd's neighbours to
+# be seen, say on how many of its N interfaces lldpd itself has sent
+# nothing, and whether its link notifications overran.  Seen here, 1024
+# links coming up at once: "netlink receive buffer too small" in lldpd's
+# log, and no frame ever sent on the interfaces whose notifications were
+# lost (lldpd does not dump its links again; SONiC raised lldpd's buffer
+# for this), so dcbxd facing it had nothing to see there.
+sc_ll_why() {
+	_silent=$(bl_llcli "$1" "$2" show statistics |
+	    awk -F= '$1 ~ /^lldp\.[^.]*\.tx\.tx$/ && $2 == 0 { n++ } END { print n + 0 }')
+	_ovr=$(grep -c "netlink receive buffer too small" "$NS_TMP/$2.log")
+	bl_log "lldpd ($1) has sent nothing on $_silent of its $3 interfaces;" \
+	    "its link notifications overran $_ovr times (log: netlink receive buffer too small)"
+}
+
 # ---------------------------------------------------------------- scale
 # scale_run KIND-A KIND-B N: one run, one row in $TABLE2: side A's daemon
 # on bva* (links set up first, no carrier yet), side B's on bvb* (set up
@@ -175,6 +190,8 @@ scale_run() {
 	    sc_poll "$LIMIT" "$_sa:$3" "$_sb:$3")
 	# "ALL UP A B": all seen, the ip -batch, A saw all of B, B all of A
 	set -- "$1" "$2" "$3" $_o
+	[ "$6" = timeout ] && [ "$2" = lldpd ] && sc_ll_why sb b "$3"
+	[ "$7" = timeout ] && [ "$1" = lldpd ] && sc_ll_why sa a "$3"
 	_rss=-; _fds=-; _cpu=-
 	if [ "$1" = "$2" ] && [ "$IDLE" -gt 0 ]; then
 		sleep "$SETTLE"		# past fast transmission, IPv6 DAD

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * tap-probe -- receive on one interface through one kind of packet tap,
+ * so that bench/lldp_tap_cost.sh can price what the kernel does per frame
+ * for each kind.  The sockets are dcbxd's own (daemon/lldp/sock.c): its
+ * filter, its ring geometry, its fanout group.
+ *
+ *   drop   dcbxd's port socket with a filter that drops every frame: the
+ *          price of a tap that keeps nothing
+ *   plain  dcbxd's port socket, read with recvmmsg() (how dcbxd receives
+ *          outside a flood, and how lldpd always does)
+ *   ring   a TPACKET_V3 ring of dcbxd's geometry on a socket of its own,
+ *          in no fanout group
+ *   group  what dcbxd opens in a flood: the port socket and a ring socket
+ *          in one fanout group whose program steers every frame to the
+ *          ring (sock_ring_open())
+ *
+ * It runs until SIGTERM/SIGINT or -t seconds, then prints "MODE got N":
+ * the frames it received, so that the bench can check nothing was lost.
+ *
+ * Usage: tap-probe -i IFACE -m drop|plain|ring|group [-t SECONDS]
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/filter.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+
+#include "lldp/sock.h"
+
+static volatile sig_atomic_t probe_stop;
+
+static void
+probe_signal(int sig)
+{
+	(void)sig;
+	probe_stop = 1;
+}
+
+/* The frames are not looked at: the price asked is the kernel's. */
+static void
+probe_frame(void *arg, const uint8_t *frame, size_t len)
+{
+	(void)arg;
+	(void)frame;
+	(void)len;
+}
+
+static int
+probe_drop_all(int fd)
+{
+	struct sock_filter none[] = { BPF_STMT(BPF_RET | BPF_K, 0) };
+	struct sock_fprog prog = { .len = 1, .filter = none };
+
+	return (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+	    sizeof(prog)));
+}
+
+/* A ring of dcbxd's geometry on fd itself (bound, filtered: sock_open()). */
+static int
+probe_ring_alone(int fd, struct sock_ring *r)
+{
+	struct tpacket_req3 req;
+	int v3 = TPACKET_V3;
+	void *map;
+
+	memset(&req, 0, sizeof(req));
+	req.tp_block_size = SOCK_RING_BLOCK;
+	req.tp_block_nr = SOCK_RING_BLOCKS;
+	req.tp_frame_size = 2048;
+	req.tp_frame_nr = SOCK_RING_BLOCK / 2048 * SOCK_RING_BLOCKS;
+	req.tp_retire_blk_tov = SOCK_RING_TOV_MS;
+	if (setsockopt(fd, SOL_PACKET, PACKET_VERSION, &v3, sizeof(v3)) < 0 ||
+	    setsockopt(fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req)) < 0)
+		return (-1);
+	map = mmap(NULL, (size_t)SOCK_RING_BLOCK * SOCK_RING_BLOCKS,
+	    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+	if (map == MAP_FAILED)
+		return (-1);
+	memset(r, 0, sizeof(*r));
+	r->fd = fd;
+	r->map = map;
+	return (0);
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct sock_batch b;
+	struct sock_ring ring = { .fd = -1 };
+	const char *ifname = NULL, *mode = NULL;
+	unsigned long got = 0;
+	struct pollfd pfd;
+	time_t end;
+	int ch, fd, ifindex, secs = 3600, n, rc = 0;
+
+	while ((ch = getopt(argc, argv, "i:m:t:")) != -1) {
+		switch (ch) {
+		case 'i': ifname = optarg; break;
+		case 'm': mode = optarg; break;
+		case 't': secs = atoi(optarg); break;
+		default: goto usage;
+		}
+	}
+	if (ifname == NULL || mode == NULL || secs <= 0)
+		goto usage;
+	if ((ifindex = (int)if_nametoindex(ifname)) == 0) {
+		fprintf(stderr, "tap-probe: %s: %s\n", ifname, strerror(errno));
+		return (1);
+	}
+	/* Every LLDP group address: the flood's frames go to the nearest. */
+	if ((fd = sock_open(ifindex, 0x7)) < 0) {
+		fprintf(stderr, "tap-probe: socket: %s\n", strerror(-fd));
+		return (1);
+	}
+	if (strcmp(mode, "drop") == 0)
+		rc = probe_drop_all(fd) < 0 ? -errno : 0;
+	else if (strcmp(mode, "ring") == 0)
+		rc = probe_ring_alone(fd, &ring) < 0 ? -errno : 0;
+	else if (strcmp(mode, "group") == 0)
+		rc = sock_ring_open(fd, ifindex, &ring);
+	else if (strcmp(mode, "plain") != 0)
+		goto usage;
+	if (rc < 0) {
+		fprintf(stderr, "tap-probe: %s: %s\n", mode, strerror(-rc));
+		return (1);
+	}
+	signal(SIGTERM, probe_signal);
+	signal(SIGINT, probe_signal);
+	end = time(NULL) + secs;
+	pfd.fd = ring.fd >= 0 ? ring.fd : fd;
+	pfd.events = POLLIN;
+	while (!probe_stop && time(NULL) < end) {
+		(void)poll(&pfd, 1, 100);
+		if (ring.fd >= 0)
+			got += sock_ring_read(&ring, probe_frame, NULL);
+		else
+			while ((n = sock_recv_batch(fd, &b)) > 0)
+				got += (unsigned long)n;
+	}
+	/* The ring's partly filled block too: what arrived is counted. */
+	if (ring.fd >= 0) {
+		(void)sock_ring_unsteer(&ring);
+		got += sock_ring_finish(&ring, probe_frame, NULL);
+	}
+	printf("%s got %lu\n", mode, got);
+	return (0);
+usage:
+	fprintf(stderr, "usage: tap-probe -i IFACE -m drop|plain|ring|group "
+	    "[-t SECONDS]\n");
+	return (2);
+}
