@@ -39,19 +39,31 @@ static struct {
 	struct mgmt_addr	*a;
 } mc;
 
+bool
+mgmt_addr_usable(int family, const uint8_t *addr)
+{
+	struct in6_addr a6;
+
+	if (family == AF_INET)
+		return (addr[0] != 127);
+	if (family != AF_INET6)
+		return (false);
+	memcpy(&a6, addr, sizeof(a6));
+	return (!IN6_IS_ADDR_LINKLOCAL(&a6) && !IN6_IS_ADDR_LOOPBACK(&a6) &&
+	    !IN6_IS_ADDR_UNSPECIFIED(&a6));
+}
+
 static bool
 mgmt_usable(const struct sockaddr *sa)
 {
-	const struct in6_addr *a6;
-
 	if (sa->sa_family == AF_INET)
-		return ((ntohl(((const struct sockaddr_in *)(const void *)sa)->
-		    sin_addr.s_addr) >> 24) != 127);
-	if (sa->sa_family != AF_INET6)
-		return (false);
-	a6 = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
-	return (!IN6_IS_ADDR_LINKLOCAL(a6) && !IN6_IS_ADDR_LOOPBACK(a6) &&
-	    !IN6_IS_ADDR_UNSPECIFIED(a6));
+		return (mgmt_addr_usable(AF_INET, (const uint8_t *)
+		    &((const struct sockaddr_in *)(const void *)sa)->sin_addr));
+	if (sa->sa_family == AF_INET6)
+		return (mgmt_addr_usable(AF_INET6, (const uint8_t *)
+		    &((const struct sockaddr_in6 *)(const void *)sa)->
+		    sin6_addr));
+	return (false);
 }
 
 static void

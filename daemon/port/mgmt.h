@@ -16,6 +16,11 @@ struct conf;
  */
 void	mgmt_local(const struct conf *c, const char *ifname, int ifindex,
 	    const uint8_t mac[6], struct lldp_local *);
+/*
+ * Whether an address of this family (AF_INET, AF_INET6) could ever be
+ * one we send: not loopback, and for IPv6 not link-local nor unspecified.
+ */
+bool	mgmt_addr_usable(int family, const uint8_t *addr);
 /* The system's addresses changed: read them again next time. */
 void	mgmt_invalidate(void);
 /* Forget the cached address list (at exit). */

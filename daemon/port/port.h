@@ -23,6 +23,7 @@ struct agent;
 struct dcbxd;
 struct ev_io;
 struct link_info;
+struct link_addr;
 struct nbr;
 struct wcur;
 
@@ -179,8 +180,8 @@ bool	port_be_dcbx_result(struct port *, int chg);
 void	port_init(struct dcbxd *);
 /* Link notifications (link.h's callbacks). */
 void	port_link(const struct link_info *, bool present, void *);
-/* An address of ifindex changed: our Management Address TLVs may. */
-void	port_addr_changed(int ifindex, void *);
+/* An address of a port changed: our Management Address TLVs may. */
+void	port_addr_changed(const struct link_addr *, void *);
 void	port_sweep(void *);
 /* The config changed from *old to the daemon's: apply it to every port. */
 void	port_reconf(const struct conf *old);

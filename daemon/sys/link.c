@@ -107,13 +107,40 @@ link_parse(struct nlmsghdr *nlh, struct link_info *li)
 	return (0);
 }
 
+int
+link_parse_addr(struct nlmsghdr *nlh, struct link_addr *a)
+{
+	struct nlattr *tb[IFA_MAX + 1];
+	const struct ifaddrmsg *ifa;
+	const struct nlattr *at;
+	size_t len;
+
+	memset(a, 0, sizeof(*a));
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifa)))
+		return (-EINVAL);
+	ifa = nlmsg_data(nlh);
+	a->ifindex = (int)ifa->ifa_index;
+	len = ifa->ifa_family == AF_INET ? 4 :
+	    ifa->ifa_family == AF_INET6 ? 16 : 0;
+	if (len == 0 || nlmsg_parse(nlh, sizeof(*ifa), tb,
+	    IFA_MAX, NULL) < 0)
+		return (0);
+	/* On a point-to-point link IFA_ADDRESS is the peer's. */
+	at = tb[IFA_LOCAL] != NULL ? tb[IFA_LOCAL] : tb[IFA_ADDRESS];
+	if (at == NULL || (size_t)nla_len(at) != len)
+		return (0);
+	a->family = ifa->ifa_family;
+	memcpy(a->addr, nla_data(at), len);
+	return (0);
+}
+
 /* One rtnetlink message: a notification, or (arg not NULL) a dump's. */
 static int
 link_msg(struct nl_msg *msg, void *arg)
 {
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	const struct ifinfomsg *ifi;
-	const struct ifaddrmsg *ifa;
+	struct link_addr la;
 	struct link_info li;
 
 	switch (nlh->nlmsg_type) {
@@ -140,10 +167,8 @@ link_msg(struct nl_msg *msg, void *arg)
 	case RTM_NEWADDR:
 	case RTM_DELADDR:
 		/* An address came or went: the Management Address TLV may. */
-		ifa = nlmsg_data(nlh);
-		if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(*ifa)) &&
-		    links.addr_cb != NULL)
-			links.addr_cb((int)ifa->ifa_index, links.arg);
+		if (links.addr_cb != NULL && link_parse_addr(nlh, &la) == 0)
+			links.addr_cb(&la, links.arg);
 		break;
 	default:
 		break;

@@ -58,8 +58,18 @@ typedef void	link_cb(const struct link_info *, bool present, void *);
 /* Called after a full resync (startup, overrun): remove what was not seen. */
 typedef void	link_sweep_cb(void *);
 
-/* An address was added to or removed from ifindex (RTNLGRP_IPV*_IFADDR). */
-typedef void	link_addr_cb(int ifindex, void *);
+/*
+ * An address was added to or removed from ifindex (RTNLGRP_IPV*_IFADDR):
+ * family AF_INET or AF_INET6 and the address (the local one: IFA_LOCAL
+ * where the kernel gives it, else IFA_ADDRESS); family 0 when the message
+ * carried none we understand, so that a listener can assume the worst.
+ */
+struct link_addr {
+	int	ifindex;
+	int	family;
+	uint8_t	addr[16];
+};
+typedef void	link_addr_cb(const struct link_addr *, void *);
 
 /* Before link_init(): who hears of address changes (NULL: nobody). */
 void	link_on_addr(link_addr_cb *);
@@ -70,6 +80,12 @@ int	link_init(link_cb *, link_sweep_cb *, void *);
  */
 struct nlmsghdr;
 int	link_parse(struct nlmsghdr *, struct link_info *li);
+/*
+ * An RTM_NEWADDR / RTM_DELADDR message (header included) into a: 0, or
+ * -EINVAL when it is too short for its header (a->family is 0 when the
+ * address itself is missing or malformed).
+ */
+int	link_parse_addr(struct nlmsghdr *, struct link_addr *);
 /* ifi_flags: up and running, or up with carrier and not dormant. */
 bool	link_flags_up(unsigned int flags);
 /* Report every link again (reload), then sweep. */

@@ -8,12 +8,15 @@
 #    its port's own IPv4 and global IPv6 address (not the link-local one);
 #  - b (controller, management-addresses and capabilities configured) is
 #    what its config says;
-#  - a port without any address sends its MAC (IANA family 6).
+#  - a port without any address sends its MAC (IANA family 6);
+#  - an address that can never be sent (IPv6 link-local) costs no
+#    re-read of the system's addresses (nor a frame); a global one after
+#    it is sent at once.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
-plan 8
+plan 10
 ns_setup m
 ns_add a && ns_add b || bail "namespaces"
 veth_add a ma0 b mb0 02:00:00:00:0a:00 02:00:00:00:0b:00 &&
@@ -26,7 +29,8 @@ dx_conf "$NS_TMP/b.conf" 30 4 \
      capabilities = [ "bridge", "router" ];
      capabilities-enabled = [ "bridge" ];' \
     '{ match = "mb*"; role = "controller"; }'
-dx_start a a "$NS_TMP/a.conf" && dx_start b b "$NS_TMP/b.conf" || bail "start"
+dx_start a a "$NS_TMP/a.conf" -D link && dx_start b b "$NS_TMP/b.conf" ||
+    bail "start"
 for i in 0 1; do nsx a ip link set ma$i up; nsx b ip link set mb$i up; done
 wait_for 20 dx_nbrs a 2 && wait_for 20 dx_nbrs b 2 || bail "no discovery"
 A_IDX=$(nsx a cat /sys/class/net/ma0/ifindex)
@@ -49,6 +53,17 @@ check "a port without an address sends its MAC (family 6)" \
 nsx a ip addr add 192.0.2.9/24 dev ma1 || bail "address"
 check "an address added later is sent before the next regular frame (tx-interval 30 s)" \
     wait_for 20 nbr b mb1 '[.mgmt_addrs[].address] == ["192.0.2.9"]'
+# Every link that comes up gets a link-local address, and a thousand
+# links came up at once cost seconds of address re-reads (DAD ends with a
+# second notification): such an address is seen and left alone.
+LL="grep -c 'ma1: an address we never send changed: nothing to re-read' $NS_TMP/a.log"
+LL0=$(sh -c "$LL")	# the kernel's own link-local address of ma1 so far
+nsx a ip addr add fe80::99/64 dev ma1 nodad || bail "link-local address"
+check "a link-local address is seen and costs no re-read" \
+    wait_for 20 sh -c "[ \$($LL) -gt $LL0 ]"
+nsx a ip addr add 2001:db8:5::9/64 dev ma1 nodad || bail "global address"
+check "a global address after it is sent at once" \
+    wait_for 20 nbr b mb1 '[.mgmt_addrs[].address] == ["192.0.2.9", "2001:db8:5::9"]'
 check "dcbctl -j show neighbors dev mb0 carries them too" \
     dx_jq b '(if type == "array" then .[0] else . end) |
         [.mgmt_addrs[].address] == ["192.0.2.1", "2001:db8::1"] and .capabilities == ["station-only"]' \

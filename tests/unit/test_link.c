@@ -3,7 +3,10 @@
  * test_link.c -- when an interface counts as up (daemon/sys/link.c): the
  * ifi_flags of an RTM_NEWLINK as the kernel sends them around a link-up;
  * and link_parse(), which reads the kernel's messages with no cache
- * behind it, on sound, short and malformed ones.
+ * behind it, on sound, short and malformed ones.  link_parse_addr() on
+ * address notifications, and which addresses could ever be a Management
+ * Address we send (mgmt_addr_usable(), daemon/port/mgmt.c): the others
+ * must not cost a re-read of every address of the system.
  */
 #include "config.h"
 
@@ -24,6 +27,7 @@
 #include <netlink/msg.h>
 
 #include "link.h"
+#include "mgmt.h"
 
 /* An RTM_NEWLINK as the kernel builds it; what = attributes to include. */
 #define A_NAME	0x01
@@ -134,6 +138,91 @@ test_parse_bad(void **state)
  * kernel's linkwatch sets later (100 devices a run, non-urgent runs once a
  * second).  The link is up from that first notification.
  */
+/* An RTM_NEWADDR; loc/peer: IFA_LOCAL/IFA_ADDRESS of alen octets (NULL: none). */
+static struct nl_msg *
+newaddr(int family, int ifindex, const void *loc, const void *peer,
+    int alen)
+{
+	struct ifaddrmsg ifa = { .ifa_family = (uint8_t)family,
+	    .ifa_prefixlen = 64, .ifa_index = (uint32_t)ifindex };
+	struct nl_msg *m = nlmsg_alloc_simple(RTM_NEWADDR, 0);
+
+	assert_non_null(m);
+	assert_int_equal(nlmsg_append(m, &ifa, sizeof(ifa), NLMSG_ALIGNTO), 0);
+	if (peer != NULL)
+		assert_int_equal(nla_put(m, IFA_ADDRESS, alen, peer), 0);
+	if (loc != NULL)
+		assert_int_equal(nla_put(m, IFA_LOCAL, alen, loc), 0);
+	return m;
+}
+
+static void
+test_parse_addr(void **state)
+{
+	static const uint8_t ll6[16] = { 0xfe, 0x80, [15] = 1 };
+	static const uint8_t gl6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+	static const uint8_t v4[4] = { 192, 0, 2, 1 }, v4peer[4] = { 192, 0, 2, 2 };
+	struct link_addr a;
+	struct nl_msg *m;
+
+	(void)state;
+	/* IPv6: IFA_ADDRESS alone; link-local, never sent. */
+	m = newaddr(AF_INET6, 9, NULL, ll6, 16);
+	assert_int_equal(link_parse_addr(nlmsg_hdr(m), &a), 0);
+	assert_int_equal(a.ifindex, 9);
+	assert_int_equal(a.family, AF_INET6);
+	assert_memory_equal(a.addr, ll6, 16);
+	assert_false(mgmt_addr_usable(a.family, a.addr));
+	nlmsg_free(m);
+	m = newaddr(AF_INET6, 9, NULL, gl6, 16);
+	assert_int_equal(link_parse_addr(nlmsg_hdr(m), &a), 0);
+	assert_true(mgmt_addr_usable(a.family, a.addr));
+	nlmsg_free(m);
+	/* IPv4 point-to-point: the local address, not the peer's. */
+	m = newaddr(AF_INET, 4, v4, v4peer, 4);
+	assert_int_equal(link_parse_addr(nlmsg_hdr(m), &a), 0);
+	assert_int_equal(a.family, AF_INET);
+	assert_memory_equal(a.addr, v4, 4);
+	assert_true(mgmt_addr_usable(a.family, a.addr));
+	nlmsg_free(m);
+	/* Malformed: a 4-octet IPv6 address, none at all, a family we do
+	 * not know: parsed, family 0 (the listener assumes the worst). */
+	m = newaddr(AF_INET6, 9, NULL, v4, 4);
+	assert_int_equal(link_parse_addr(nlmsg_hdr(m), &a), 0);
+	assert_int_equal(a.family, 0);
+	assert_int_equal(a.ifindex, 9);
+	nlmsg_free(m);
+	m = newaddr(AF_INET, 9, NULL, NULL, 4);
+	assert_int_equal(link_parse_addr(nlmsg_hdr(m), &a), 0);
+	assert_int_equal(a.family, 0);
+	nlmsg_free(m);
+	m = newaddr(AF_PACKET, 9, NULL, v4, 4);
+	assert_int_equal(link_parse_addr(nlmsg_hdr(m), &a), 0);
+	assert_int_equal(a.family, 0);
+	nlmsg_free(m);
+	/* Shorter than its header: nothing to report. */
+	m = nlmsg_alloc_simple(RTM_NEWADDR, 0);
+	assert_non_null(m);
+	assert_int_equal(link_parse_addr(nlmsg_hdr(m), &a), -EINVAL);
+	nlmsg_free(m);
+}
+
+static void
+test_mgmt_usable(void **state)
+{
+	static const uint8_t lo4[4] = { 127, 0, 0, 1 }, ll4[4] = { 169, 254, 1, 1 };
+	static const uint8_t lo6[16] = { [15] = 1 }, any6[16] = { 0 };
+	static const uint8_t ula6[16] = { 0xfd, 0x00, [15] = 1 };
+
+	(void)state;
+	assert_false(mgmt_addr_usable(AF_INET, lo4));
+	assert_true(mgmt_addr_usable(AF_INET, ll4));	/* as getifaddrs() */
+	assert_false(mgmt_addr_usable(AF_INET6, lo6));
+	assert_false(mgmt_addr_usable(AF_INET6, any6));
+	assert_true(mgmt_addr_usable(AF_INET6, ula6));
+	assert_false(mgmt_addr_usable(0, ula6));
+}
+
 static void
 test_carrier_before_operstate(void **state)
 {
@@ -162,6 +251,8 @@ main(void)
 		cmocka_unit_test(test_not_up),
 		cmocka_unit_test(test_parse_veth),
 		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_parse_addr),
+		cmocka_unit_test(test_mgmt_usable),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
