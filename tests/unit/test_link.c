@@ -156,6 +156,18 @@ newaddr(int family, int ifindex, const void *loc, const void *peer,
 	return m;
 }
 
+/* newaddr()'s message through link_parse_addr(), which must take it. */
+static void
+parse_addr(struct link_addr *a, int family, int ifindex, const void *loc,
+    const void *peer, int alen)
+{
+	struct nl_msg *m = newaddr(family, ifindex, loc, peer, alen);
+
+	assert_int_equal(link_parse_addr(nlmsg_hdr(m), a), 0);
+	assert_int_equal(a->ifindex, ifindex);
+	nlmsg_free(m);
+}
+
 static void
 test_parse_addr(void **state)
 {
@@ -167,39 +179,25 @@ test_parse_addr(void **state)
 
 	(void)state;
 	/* IPv6: IFA_ADDRESS alone; link-local, never sent. */
-	m = newaddr(AF_INET6, 9, NULL, ll6, 16);
-	assert_int_equal(link_parse_addr(nlmsg_hdr(m), &a), 0);
-	assert_int_equal(a.ifindex, 9);
+	parse_addr(&a, AF_INET6, 9, NULL, ll6, 16);
 	assert_int_equal(a.family, AF_INET6);
 	assert_memory_equal(a.addr, ll6, 16);
 	assert_false(mgmt_addr_usable(a.family, a.addr));
-	nlmsg_free(m);
-	m = newaddr(AF_INET6, 9, NULL, gl6, 16);
-	assert_int_equal(link_parse_addr(nlmsg_hdr(m), &a), 0);
+	parse_addr(&a, AF_INET6, 9, NULL, gl6, 16);
 	assert_true(mgmt_addr_usable(a.family, a.addr));
-	nlmsg_free(m);
 	/* IPv4 point-to-point: the local address, not the peer's. */
-	m = newaddr(AF_INET, 4, v4, v4peer, 4);
-	assert_int_equal(link_parse_addr(nlmsg_hdr(m), &a), 0);
+	parse_addr(&a, AF_INET, 4, v4, v4peer, 4);
 	assert_int_equal(a.family, AF_INET);
 	assert_memory_equal(a.addr, v4, 4);
 	assert_true(mgmt_addr_usable(a.family, a.addr));
-	nlmsg_free(m);
 	/* Malformed: a 4-octet IPv6 address, none at all, a family we do
 	 * not know: parsed, family 0 (the listener assumes the worst). */
-	m = newaddr(AF_INET6, 9, NULL, v4, 4);
-	assert_int_equal(link_parse_addr(nlmsg_hdr(m), &a), 0);
+	parse_addr(&a, AF_INET6, 9, NULL, v4, 4);
 	assert_int_equal(a.family, 0);
-	assert_int_equal(a.ifindex, 9);
-	nlmsg_free(m);
-	m = newaddr(AF_INET, 9, NULL, NULL, 4);
-	assert_int_equal(link_parse_addr(nlmsg_hdr(m), &a), 0);
+	parse_addr(&a, AF_INET, 9, NULL, NULL, 4);
 	assert_int_equal(a.family, 0);
-	nlmsg_free(m);
-	m = newaddr(AF_PACKET, 9, NULL, v4, 4);
-	assert_int_equal(link_parse_addr(nlmsg_hdr(m), &a), 0);
+	parse_addr(&a, AF_PACKET, 9, NULL, v4, 4);
 	assert_int_equal(a.family, 0);
-	nlmsg_free(m);
 	/* Shorter than its header: nothing to report. */
 	m = nlmsg_alloc_simple(RTM_NEWADDR, 0);
 	assert_non_null(m);
