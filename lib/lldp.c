@@ -411,7 +411,7 @@ lldp_decode(const uint8_t *buf, size_t len, struct lldp_pdu *pdu)
 	struct cur c;
 	int r, rc;
 
-	memset(pdu, 0, sizeof(*pdu));
+	memset(pdu, 0, offsetof(struct lldp_pdu, mgmt));
 	cur_init(&c, buf, len);
 	if ((rc = decode_mandatory(&c, buf, pdu)) != LLDP_DEC_OK)
 		return rc;
