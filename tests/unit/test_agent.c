@@ -380,6 +380,37 @@ agent_unchanged_pdu_only_refreshes_the_ttl(void **state)
 	assert_int_equal(fx->p->stats[LLDP_STAT_AGEOUTS], 1);
 }
 
+/*
+ * A changed PDU sets the neighbour's deadline from its own TTL: a longer
+ * one leaves the timer to fire early and sleep again, a shorter one
+ * re-arms it at once (the neighbour must not outlive the TTL it sent).
+ */
+static void
+agent_changed_pdu_ttl_moves_the_deadline_both_ways(void **state)
+{
+	struct fx *fx = *state;
+
+	agent_set_state(fx->a, false, true);
+	feed(fx->a, 1, 11, "peer");
+	fake_ev_advance(5000);
+	feed(fx->a, 1, 30, "peer2");		/* changed, longer TTL */
+	assert_int_equal(cap.changed, 1);
+	fake_ev_advance(29900);		/* past the first 11 s: still here */
+	assert_int_equal(fx->a->n, 1);
+	fake_ev_advance(100);			/* 30 s after it */
+	assert_int_equal(fx->a->n, 0);
+	/* A new one with 30 s, then 4 s: gone 4 s after, not at 30. */
+	feed(fx->a, 2, 30, "other");
+	fake_ev_advance(5000);
+	feed(fx->a, 2, 4, "other2");		/* changed, shorter TTL */
+	assert_int_equal(cap.changed, 2);
+	fake_ev_advance(3900);
+	assert_int_equal(fx->a->n, 1);
+	fake_ev_advance(100);
+	assert_int_equal(fx->a->n, 0);
+	assert_int_equal(cap.gone[NBR_GONE_AGED], 2);
+}
+
 /* A CEE peer not yet in sync: its repeats reach DCBX (a resend each). */
 static void
 agent_repeat_reaches_the_port_while_it_wants_repeats(void **state)
@@ -550,6 +581,7 @@ main(void)
 		T(agent_new_neighbour_is_inserted_and_restarts_fast_tx),
 		T(agent_unchanged_pdu_only_refreshes_the_ttl),
 		T(agent_changed_pdu_updates_the_neighbour_in_place),
+		T(agent_changed_pdu_ttl_moves_the_deadline_both_ways),
 		T(agent_repeat_reaches_the_port_while_it_wants_repeats),
 		T(agent_shutdown_pdu_deletes_at_once),
 		T(agent_full_table_drops_newcomers_and_sets_too_many),
