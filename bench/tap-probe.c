@@ -31,11 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/filter.h>
-#include <linux/if_packet.h>
 #include <net/if.h>
-#include <sys/mman.h>
-#include <sys/socket.h>
 
 #include "lldp/sock.h"
 
@@ -55,43 +51,6 @@ probe_frame(void *arg, const uint8_t *frame, size_t len)
 	(void)arg;
 	(void)frame;
 	(void)len;
-}
-
-static int
-probe_drop_all(int fd)
-{
-	struct sock_filter none[] = { BPF_STMT(BPF_RET | BPF_K, 0) };
-	struct sock_fprog prog = { .len = 1, .filter = none };
-
-	return (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
-	    sizeof(prog)));
-}
-
-/* A ring of dcbxd's geometry on fd itself (bound, filtered: sock_open()). */
-static int
-probe_ring_alone(int fd, struct sock_ring *r)
-{
-	struct tpacket_req3 req;
-	int v3 = TPACKET_V3;
-	void *map;
-
-	memset(&req, 0, sizeof(req));
-	req.tp_block_size = SOCK_RING_BLOCK;
-	req.tp_block_nr = SOCK_RING_BLOCKS;
-	req.tp_frame_size = 2048;
-	req.tp_frame_nr = SOCK_RING_BLOCK / 2048 * SOCK_RING_BLOCKS;
-	req.tp_retire_blk_tov = SOCK_RING_TOV_MS;
-	if (setsockopt(fd, SOL_PACKET, PACKET_VERSION, &v3, sizeof(v3)) < 0 ||
-	    setsockopt(fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req)) < 0)
-		return (-1);
-	map = mmap(NULL, (size_t)SOCK_RING_BLOCK * SOCK_RING_BLOCKS,
-	    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
-	if (map == MAP_FAILED)
-		return (-1);
-	memset(r, 0, sizeof(*r));
-	r->fd = fd;
-	r->map = map;
-	return (0);
 }
 
 int
@@ -125,10 +84,12 @@ main(int argc, char **argv)
 		return (1);
 	}
 	if (strcmp(mode, "drop") == 0)
-		rc = probe_drop_all(fd) < 0 ? -errno : 0;
-	else if (strcmp(mode, "ring") == 0)
-		rc = probe_ring_alone(fd, &ring) < 0 ? -errno : 0;
-	else if (strcmp(mode, "group") == 0)
+		rc = sock_filter_set(fd, false);
+	else if (strcmp(mode, "ring") == 0) {
+		/* On the port socket itself, bound and filtered. */
+		if ((rc = sock_ring_map(fd, &ring.map)) == 0)
+			ring.fd = fd;
+	} else if (strcmp(mode, "group") == 0)
 		rc = sock_ring_open(fd, ifindex, &ring);
 	else if (strcmp(mode, "plain") != 0)
 		goto usage;

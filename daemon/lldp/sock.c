@@ -95,8 +95,7 @@ sock_set_agents(int fd, int ifindex, uint8_t old, uint8_t agents)
 	return (0);
 }
 
-/* Replace the socket's filter (atomically: frames see one or the other). */
-static int
+int
 sock_filter_set(int fd, bool lldp)
 {
 	static struct sock_filter none[] = { BPF_STMT(BPF_RET | BPF_K, 0) };
@@ -288,16 +287,29 @@ sock_fanout(int fd)
 	return (v != 0 ? v : -EINVAL);
 }
 
-static void
-sock_ring_req(struct tpacket_req3 *req)
+int
+sock_ring_map(int fd, uint8_t **mapp)
 {
-	memset(req, 0, sizeof(*req));
-	req->tp_block_size = SOCK_RING_BLOCK;
-	req->tp_block_nr = SOCK_RING_BLOCKS;
+	struct tpacket_req3 req;
+	int v3 = TPACKET_V3;
+	void *map;
+
+	memset(&req, 0, sizeof(req));
+	req.tp_block_size = SOCK_RING_BLOCK;
+	req.tp_block_nr = SOCK_RING_BLOCKS;
 	/* V3 packs frames of any size; the frame fields only pass checks. */
-	req->tp_frame_size = 2048;
-	req->tp_frame_nr = SOCK_RING_BLOCK / 2048 * SOCK_RING_BLOCKS;
-	req->tp_retire_blk_tov = SOCK_RING_TOV_MS;
+	req.tp_frame_size = 2048;
+	req.tp_frame_nr = SOCK_RING_BLOCK / 2048 * SOCK_RING_BLOCKS;
+	req.tp_retire_blk_tov = SOCK_RING_TOV_MS;
+	if (setsockopt(fd, SOL_PACKET, PACKET_VERSION, &v3, sizeof(v3)) < 0 ||
+	    setsockopt(fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req)) < 0)
+		return (-errno);
+	map = mmap(NULL, (size_t)SOCK_RING_BLOCK * SOCK_RING_BLOCKS,
+	    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+	if (map == MAP_FAILED)
+		return (-errno);
+	*mapp = map;
+	return (0);
 }
 
 /*
@@ -307,9 +319,7 @@ sock_ring_req(struct tpacket_req3 *req)
 int
 sock_ring_open(int fd, int ifindex, struct sock_ring *r)
 {
-	struct tpacket_req3 req;
-	int v3 = TPACKET_V3, group, rc;
-	void *map;
+	int group, rc;
 
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
@@ -318,23 +328,9 @@ sock_ring_open(int fd, int ifindex, struct sock_ring *r)
 	if ((r->fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK |
 	    SOCK_CLOEXEC, 0)) < 0)
 		return (-errno);
-	sock_ring_req(&req);
-	if ((rc = sock_filter_set(r->fd, false)) < 0)
+	if ((rc = sock_filter_set(r->fd, false)) < 0 ||
+	    (rc = sock_ring_map(r->fd, &r->map)) < 0)
 		goto fail;
-	if (setsockopt(r->fd, SOL_PACKET, PACKET_VERSION, &v3,
-	    sizeof(v3)) < 0 ||
-	    setsockopt(r->fd, SOL_PACKET, PACKET_RX_RING, &req,
-	    sizeof(req)) < 0) {
-		rc = -errno;
-		goto fail;
-	}
-	map = mmap(NULL, (size_t)SOCK_RING_BLOCK * SOCK_RING_BLOCKS,
-	    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd, 0);
-	if (map == MAP_FAILED) {
-		rc = -errno;
-		goto fail;
-	}
-	r->map = map;
 	if ((rc = sock_bind(r->fd, ifindex)) < 0)
 		goto fail;
 	/* The group's id, type and flags: a join must name them all. */

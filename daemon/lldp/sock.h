@@ -16,6 +16,11 @@
 
 /* Bits of 'agents': 1 << enum lldp_agent. */
 int	sock_open(int ifindex, uint8_t agents);
+/*
+ * Replace the socket's filter (atomically: frames see one or the other):
+ * dcbxd's LLDP filter, or (lldp false) one that drops every frame.
+ */
+int	sock_filter_set(int fd, bool lldp);
 /* Join or leave the group addresses so that 'agents' is what we hear. */
 int	sock_set_agents(int fd, int ifindex, uint8_t old, uint8_t agents);
 /* Send one whole Ethernet frame; 0 or negative errno. */
@@ -96,6 +101,12 @@ struct sock_ring {
 };
 
 int	sock_ring_open(int fd, int ifindex, struct sock_ring *);
+/*
+ * The ring itself on fd (TPACKET_V3, the geometry above), mapped into
+ * *map: 0 or negative errno.  sock_ring_open() puts it on its own
+ * socket; bench/tap-probe on one outside any group.
+ */
+int	sock_ring_map(int fd, uint8_t **map);
 int	sock_ring_unsteer(struct sock_ring *);
 void	sock_ring_close(struct sock_ring *);	/* unsteers first */
 /*
