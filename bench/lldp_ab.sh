@@ -67,7 +67,7 @@ done
 for _v in $VARIANTS; do
 	eval "_b=\$$_v"
 	_us=$(awk -v v="$_v" '$1 == v { printf "%.3f\n", $2 / ($4 ? $4 : 1) / 1e3 }' "$NS_TMP/ab")
-	_sp=$(echo "$_us" | sort -g | awk 'NR == 1 { a = $1 } { b = $1 } END { print a "-" b }')
+	_sp=$(bl_spread $_us)
 	_wk=$(awk -v v="$_v" '$1 == v { print $3 }' "$NS_TMP/ab")
 	bl_row "$_v" "$_b" "$(bl_median $_us)" "$_sp" "$(bl_median $_wk)" \
 	    "$(awk -v v="$_v" '$1 == v { n = $4 } END { print n }' "$NS_TMP/ab")"

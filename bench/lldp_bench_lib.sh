@@ -166,6 +166,12 @@ bl_median() {
 	    else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# bl_spread V...: "min-max" of numbers ("-" when there are none).
+bl_spread() {
+	printf '%s\n' "$@" | sort -g | awk 'NF { if (!n++) a = $1; b = $1 }
+	    END { print (n ? a "-" b : "-") }'
+}
+
 # bl_ratio A B: A/B to two decimals ("-" when B is 0 or missing).
 bl_ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "-";

@@ -139,8 +139,7 @@ rx_case() {
 		    printf "dcbxd %s+%s us, lldpd %s+%s us, lost %s, dcbxd sent %s", $1, $2, $4, $5, $7, $8 }')"
 	done
 	_m() { bl_median $(cut -d' ' -f"$1" "$NS_TMP/runs"); }
-	_sp() { cut -d' ' -f"$1" "$NS_TMP/runs" | sort -g | awk 'NR == 1 { a = $1 }
-	    { b = $1 } END { print a "-" b }'; }
+	_sp() { bl_spread $(cut -d' ' -f"$1" "$NS_TMP/runs"); }
 	_lost=$(awk '{ s += $7 } END { print s }' "$NS_TMP/runs")
 	_dtx=$(_m 8)
 	_tdx=$(_m 3); _tll=$(_m 6); _rat=$(bl_ratio "$_tdx" "$_tll")

@@ -216,8 +216,7 @@ sc_vals() {
 	    print ($f == "timeout" ? 999999 : $f) }' "$TABLE2"
 }
 sc_med() { bl_median $(sc_vals "$@"); }
-sc_spread() { sc_vals "$@" | sort -g | awk 'NR == 1 { a = $1 } { b = $1 }
-    END { print (NR ? a "-" b : "-") }'; }
+sc_spread() { bl_spread $(sc_vals "$@"); }
 
 ns_add sa && ns_add sb || bl_die "namespaces"
 made=0

@@ -76,7 +76,7 @@ for RATE in $RATES; do
 		_v=$(awk -v k="$_k" '$1 == k { print $2 }' "$NS_TMP/runs")
 		_m=$(bl_median $_v)
 		bl_row "$_k" "$RATE" "$_m" \
-		    "$(echo "$_v" | sort -g | awk 'NR == 1 { a = $1 } { b = $1 } END { print a "-" b }')" \
+		    "$(bl_spread $_v)" \
 		    "$(bl_ratio "$_m" "$_ring")" \
 		    "$(awk -v k="$_k" '$1 == k { g += $3; n += $4 } END { print g "/" n }' "$NS_TMP/runs")"
 	done
