@@ -14,15 +14,19 @@
  *   group  what dcbxd opens in a flood: the port socket and a ring socket
  *          in one fanout group whose program steers every frame to the
  *          ring (sock_ring_open())
+ *   repeat the same with the ring's repeat filter (sock_rep.h), armed with
+ *          the first frame: what a flood of one unchanged LLDPDU costs
  *
  * It runs until SIGTERM/SIGINT or -t seconds, then prints "MODE got N":
- * the frames it received, so that the bench can check nothing was lost.
+ * the frames it received (repeat: read, plus the repeats the filter
+ * counted), so that the bench can check nothing was lost.
  *
- * Usage: tap-probe -i IFACE -m drop|plain|ring|group [-t SECONDS]
+ * Usage: tap-probe -i IFACE -m drop|plain|ring|group|repeat [-t SECONDS]
  */
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -34,6 +38,7 @@
 #include <net/if.h>
 
 #include "lldp/sock.h"
+#include "lldp/sock_rep.h"
 
 static volatile sig_atomic_t probe_stop;
 
@@ -44,13 +49,18 @@ probe_signal(int sig)
 	probe_stop = 1;
 }
 
-/* The frames are not looked at: the price asked is the kernel's. */
+/*
+ * The frames are not looked at: the price asked is the kernel's.  With a
+ * repeat filter (arg), the first one arms it.
+ */
 static void
 probe_frame(void *arg, const uint8_t *frame, size_t len)
 {
-	(void)arg;
-	(void)frame;
-	(void)len;
+	struct sock_rep *rep = arg;
+	size_t alen;
+
+	if (rep != NULL && sock_rep_frame(rep, &alen) == NULL)
+		(void)sock_rep_arm(rep, frame, len);
 }
 
 int
@@ -58,6 +68,9 @@ main(int argc, char **argv)
 {
 	static struct sock_batch b;
 	struct sock_ring ring = { .fd = -1 };
+	struct sock_rep *rep = NULL;
+	const char *why;
+	uint64_t at;
 	const char *ifname = NULL, *mode = NULL;
 	unsigned long got = 0;
 	struct pollfd pfd;
@@ -90,8 +103,16 @@ main(int argc, char **argv)
 		if ((rc = sock_ring_map(fd, &ring.map)) == 0)
 			ring.fd = fd;
 	} else if (strcmp(mode, "group") == 0)
-		rc = sock_ring_open(fd, ifindex, &ring);
-	else if (strcmp(mode, "plain") != 0)
+		rc = sock_ring_open(fd, ifindex, &ring, NULL);
+	else if (strcmp(mode, "repeat") == 0) {
+		if ((rc = sock_rep_pool_init(1, &why)) > 0 &&
+		    (rep = sock_rep_get()) != NULL &&
+		    (rc = sock_ring_open(fd, ifindex, &ring, rep)) == 0 &&
+		    !ring.rep)
+			rc = -EPERM;
+		if (rc > 0)
+			rc = 0;
+	} else if (strcmp(mode, "plain") != 0)
 		goto usage;
 	if (rc < 0) {
 		fprintf(stderr, "tap-probe: %s: %s\n", mode, strerror(-rc));
@@ -105,7 +126,7 @@ main(int argc, char **argv)
 	while (!probe_stop && time(NULL) < end) {
 		(void)poll(&pfd, 1, 100);
 		if (ring.fd >= 0)
-			got += sock_ring_read(&ring, probe_frame, NULL);
+			got += sock_ring_read(&ring, probe_frame, rep);
 		else
 			while ((n = sock_recv_batch(fd, &b)) > 0)
 				got += (unsigned long)n;
@@ -113,12 +134,18 @@ main(int argc, char **argv)
 	/* The ring's partly filled block too: what arrived is counted. */
 	if (ring.fd >= 0) {
 		(void)sock_ring_unsteer(&ring);
-		got += sock_ring_finish(&ring, probe_frame, NULL);
+		got += sock_ring_finish(&ring, probe_frame, rep);
 	}
-	printf("%s got %lu\n", mode, got);
+	if (rep != NULL) {
+		uint64_t h = sock_rep_hits(rep, &at);
+
+		printf("%s got %lu (%" PRIu64 " dropped as repeats)\n", mode,
+		    got + h, h);
+	} else
+		printf("%s got %lu\n", mode, got);
 	return (0);
 usage:
-	fprintf(stderr, "usage: tap-probe -i IFACE -m drop|plain|ring|group "
-	    "[-t SECONDS]\n");
+	fprintf(stderr, "usage: tap-probe -i IFACE -m "
+	    "drop|plain|ring|group|repeat [-t SECONDS]\n");
 	return (2);
 }

@@ -34,6 +34,7 @@
 #include "port.h"
 #include "priv.h"
 #include "snmp.h"
+#include "sock_rep.h"
 
 static struct port_lookup port_lookup = { port_find };
 static const struct ctl_ops ctl_ops = { dcbxd_reload, dcbxd_reread };
@@ -345,6 +346,28 @@ make_sock_dir(const char *path)
 		log_warn(LOG_SUB_CTL, "mkdir %s", dir);
 }
 
+/*
+ * The rings' repeat filters (sock_rep.h): made now, while the daemon may
+ * still load BPF programs, one for each ring packet-rings allows.
+ */
+static void
+rep_pool_init(struct dcbxd *d)
+{
+	const char *why;
+	int n;
+
+	if (!d->conf.repeat_filter || d->conf.packet_rings == 0)
+		return;
+	if ((n = sock_rep_pool_init(d->conf.packet_rings, &why)) < 0)
+		log_info(LOG_SUB_LLDP, "no repeat filter for packet rings "
+		    "(%s: %s): a flooded port's ring takes every frame",
+		    why, strerror(-n));
+	else if ((unsigned int)n < d->conf.packet_rings)
+		log_info(LOG_SUB_LLDP, "repeat filters for %d of %u packet "
+		    "rings%s%s", n, d->conf.packet_rings, why != NULL ?
+		    ": " : "", why != NULL ? why : "");
+}
+
 static void
 setup(struct dcbxd *d)
 {
@@ -365,6 +388,7 @@ setup(struct dcbxd *d)
 		fatalx("control socket %s: %s", d->ctl_path, strerror(-rc));
 	(void)dcbnl_watch_init(port_be_unowned, &port_lookup);
 						/* logs why if it cannot */
+	rep_pool_init(d);
 	port_init(d);
 	link_on_addr(port_addr_changed);
 	if ((rc = link_init(port_link, port_sweep, NULL)) < 0)
@@ -475,6 +499,7 @@ main(int argc, char **argv)
 	link_fini();
 	mem_trim_fini();
 	dcbnl_watch_fini();
+	sock_rep_pool_fini();	/* after the ports: no ring holds one */
 	if (o.pidfile != NULL && unlink(o.pidfile) < 0 && errno != ENOENT)
 		/* After -u the directory may not be ours: the lock is gone
 		 * with us, so a stale file stops nobody. */

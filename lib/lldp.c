@@ -475,18 +475,25 @@ void
 lldp_stats_account(uint64_t st[LLDP_STAT__MAX], int rc,
     const struct lldp_pdu *pdu)
 {
+	lldp_stats_account_n(st, rc, pdu, 1);
+}
+
+void
+lldp_stats_account_n(uint64_t st[LLDP_STAT__MAX], int rc,
+    const struct lldp_pdu *pdu, uint64_t n)
+{
 	if (rc == LLDP_DEC_NOT_LLDP)
 		return;
 	if (rc != LLDP_DEC_OK || pdu == NULL) {
-		st[LLDP_STAT_FRAMES_DISCARDED]++;
-		st[LLDP_STAT_FRAMES_IN_ERRORS]++;
+		st[LLDP_STAT_FRAMES_DISCARDED] += n;
+		st[LLDP_STAT_FRAMES_IN_ERRORS] += n;
 		return;
 	}
-	st[LLDP_STAT_FRAMES_IN]++;
+	st[LLDP_STAT_FRAMES_IN] += n;
 	if (pdu->tlv_error)
-		st[LLDP_STAT_FRAMES_IN_ERRORS]++;
-	st[LLDP_STAT_TLVS_DISCARDED] += pdu->tlvs_discarded;
-	st[LLDP_STAT_TLVS_UNRECOGNIZED] += pdu->tlvs_unrecognized;
+		st[LLDP_STAT_FRAMES_IN_ERRORS] += n;
+	st[LLDP_STAT_TLVS_DISCARDED] += n * pdu->tlvs_discarded;
+	st[LLDP_STAT_TLVS_UNRECOGNIZED] += n * pdu->tlvs_unrecognized;
 }
 
 /* ------------------------------------------------------------ writer */

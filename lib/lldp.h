@@ -200,6 +200,9 @@ extern const char *const lldp_stat_name[LLDP_STAT__MAX];
  */
 void	lldp_stats_account(uint64_t st[LLDP_STAT__MAX], int rc,
 	    const struct lldp_pdu *);
+/* The same for n copies of one frame, each counted as the first. */
+void	lldp_stats_account_n(uint64_t st[LLDP_STAT__MAX], int rc,
+	    const struct lldp_pdu *, uint64_t n);
 
 /* What we advertise. */
 struct lldp_local {

@@ -226,6 +226,7 @@ static const struct field dcbxd_fields[] = {
 	F_UINT("reinit-delay", struct conf, reinit_delay, 1, 10),
 	F_UINT("max-neighbors", struct conf, max_neighbors, 1, 65535),
 	F_UINT("packet-rings", struct conf, packet_rings, 0, 4096),
+	F_BOOL("repeat-filter", struct conf, repeat_filter),
 	F_STR("system-name", struct conf, sys_name),
 	F_STR("system-description", struct conf, sys_desc),
 	F_STR("control-socket", struct conf, ctl_socket),
@@ -590,6 +591,7 @@ conf_defaults(struct conf *c)
 	c->reinit_delay = 2;
 	c->max_neighbors = 32;
 	c->packet_rings = 16;
+	c->repeat_filter = true;
 	if (gethostname(c->sys_name, sizeof(c->sys_name) - 1) != 0 ||
 	    c->sys_name[0] == '\0')
 		snprintf(c->sys_name, sizeof(c->sys_name), "localhost");

@@ -106,6 +106,7 @@ struct conf {
 	unsigned int	reinit_delay;		/* reinitDelay, 1..10 s */
 	unsigned int	max_neighbors;		/* per port */
 	unsigned int	packet_rings;		/* open at once, 1 MiB each */
+	bool		repeat_filter;		/* rings drop repeats in kernel */
 	char		sys_name[256];		/* default: hostname */
 	char		sys_desc[256];		/* default: uname */
 	char		ctl_socket[108];

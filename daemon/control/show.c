@@ -554,11 +554,13 @@ show_stats(const struct port *p)
 	/*
 	 * The receive path: "ring" while a flood is on (port_rx.c), how many
 	 * floods switched it, how often it was refused a ring because every
-	 * ring allowed (packet-rings) was open, and frames the kernel
-	 * dropped for want of room in the socket queue or the ring.
+	 * ring allowed (packet-rings) was open, frames the kernel
+	 * dropped for want of room in the socket queue or the ring, and
+	 * repeated LLDPDUs the ring's filter dropped and counted (in the
+	 * lldp counters too).
 	 */
 	return (json_pack("{s:s, s:o, s:{s:o, s:o, s:I}, s:o, s:o, s:o, "
-	    "s:{s:s, s:I, s:I, s:I}}",
+	    "s:{s:s, s:I, s:I, s:I, s:I}}",
 	    "ifname", p->ifname, "lldp", lldp,
 	    "pfc", "requests", show_u64x8(bs.pfc_requests),
 	    "indications", show_u64x8(bs.pfc_indications),
@@ -569,7 +571,8 @@ show_stats(const struct port *p)
 	    "rx", "mode", p->ring.fd >= 0 ? "ring" : "socket",
 	    "floods", (json_int_t)p->rx_floods,
 	    "ring_refused", (json_int_t)p->rx_ring_refused,
-	    "kernel_drops", (json_int_t)port_rx_drops(mp)));
+	    "kernel_drops", (json_int_t)port_rx_drops(mp),
+	    "repeats", (json_int_t)p->rx_repeats));
 }
 
 json_t *

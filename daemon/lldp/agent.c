@@ -438,17 +438,20 @@ msap_peek(const uint8_t *pdu, size_t len)
 	return (len - c.left);
 }
 
-/* An unchanged PDU: count it as the first copy was counted, refresh TTL. */
+/*
+ * 'copies' of an unchanged PDU: count each as the first copy was counted,
+ * refresh the TTL once (they all came by now).
+ */
 static void
-agent_rx_same(struct agent *a, struct nbr *n)
+agent_rx_same(struct agent *a, struct nbr *n, uint64_t copies)
 {
 	uint64_t *st = a->stats;
 
-	st[LLDP_STAT_FRAMES_IN]++;
-	st[LLDP_STAT_TLVS_DISCARDED] += n->tlvs_discarded;
-	st[LLDP_STAT_TLVS_UNRECOGNIZED] += n->tlvs_unrecognized;
+	st[LLDP_STAT_FRAMES_IN] += copies;
+	st[LLDP_STAT_TLVS_DISCARDED] += copies * n->tlvs_discarded;
+	st[LLDP_STAT_TLVS_UNRECOGNIZED] += copies * n->tlvs_unrecognized;
 	if (n->tlv_error)
-		st[LLDP_STAT_FRAMES_IN_ERRORS]++;
+		st[LLDP_STAT_FRAMES_IN_ERRORS] += copies;
 	nbr_arm(n, n->ttl, ev_now_ms());
 }
 
@@ -507,8 +510,16 @@ agent_rx_new(struct agent *a, const struct lldp_frame *f,
 	a->ops->nbr_added(a->ctx, a, n, pdu);
 }
 
-void
-agent_rx(struct agent *a, const struct lldp_frame *f)
+/* n holds f's PDU, byte for byte. */
+static bool
+nbr_holds(const struct nbr *n, const struct lldp_frame *f)
+{
+	return (n != NULL && n->len == f->pdu_len &&
+	    memcmp(n->raw, f->pdu, f->pdu_len) == 0);
+}
+
+bool
+agent_rx_n(struct agent *a, const struct lldp_frame *f, uint64_t copies)
 {
 	struct lldp_pdu *pdu = &agent_pdu;
 	struct nbr *n = NULL;
@@ -516,26 +527,25 @@ agent_rx(struct agent *a, const struct lldp_frame *f)
 	uint32_t h = 0;
 	int rc;
 
-	if (!a->rx_on)
-		return;
+	if (!a->rx_on || copies == 0)
+		return (false);
 	if ((mlen = msap_peek(f->pdu, f->pdu_len)) != 0) {
 		h = msap_hash(f->pdu, mlen);
 		n = agent_lookup(a, f->pdu, mlen, h);
-		if (n != NULL && n->len == f->pdu_len &&
-		    memcmp(n->raw, f->pdu, f->pdu_len) == 0 &&
-		    (a->ops->repeat_wanted == NULL ||
+		if (nbr_holds(n, f) && (a->ops->repeat_wanted == NULL ||
 		    !a->ops->repeat_wanted(a->ctx, a))) {
-			agent_rx_same(a, n);
-			return;
+			agent_rx_same(a, n, copies);
+			return (true);
 		}
 	}
 	rc = lldp_decode(f->pdu, f->pdu_len, pdu);
-	lldp_stats_account(a->stats, rc, pdu);
 	if (rc != LLDP_DEC_OK) {
+		lldp_stats_account_n(a->stats, rc, pdu, copies);
 		log_debug(LOG_SUB_LLDP, "%s: frame discarded: %s",
 		    a->ifname, lldp_dec_str(rc));
-		return;
+		return (false);
 	}
+	lldp_stats_account_n(a->stats, rc, pdu, 1);
 	if (mlen != pdu->msap.len) {
 		/* Cannot happen for a valid PDU; stay correct if it does. */
 		h = msap_hash(pdu->msap.p, pdu->msap.len);
@@ -548,12 +558,28 @@ agent_rx(struct agent *a, const struct lldp_frame *f)
 			    a->ifname);
 			agent_delete(a, n, NBR_GONE_SHUTDOWN);
 		}
-		return;
+		lldp_stats_account_n(a->stats, rc, pdu, copies - 1);
+		return (false);
 	}
 	if (n != NULL)
 		agent_rx_changed(a, n, f, pdu);
 	else
 		agent_rx_new(a, f, pdu, h);
+	if (copies == 1)
+		return (false);
+	/* The other copies: the PDU the neighbour has now, if it was kept. */
+	n = agent_lookup(a, pdu->msap.p, pdu->msap.len, h);
+	if (nbr_holds(n, f))
+		agent_rx_same(a, n, copies - 1);
+	else
+		lldp_stats_account_n(a->stats, rc, pdu, copies - 1);
+	return (false);
+}
+
+void
+agent_rx(struct agent *a, const struct lldp_frame *f)
+{
+	(void)agent_rx_n(a, f, 1);
 }
 
 /* ------------------------------------------------------------- queries */

@@ -121,6 +121,14 @@ void		 agent_local_change(struct agent *);
 void		 agent_retime(struct agent *);
 /* A received frame for this agent; the port did the frame-level checks. */
 void		 agent_rx(struct agent *, const struct lldp_frame *);
+/*
+ * 'copies' of one frame that came in a row (the kernel's repeat filter,
+ * port_rx.c): handled once, counted 'copies' times.  True when the frame
+ * was the PDU its neighbour already had, so that it only refreshed the
+ * TTL: what the repeat filter may then drop in the kernel.
+ */
+bool		 agent_rx_n(struct agent *, const struct lldp_frame *,
+		    uint64_t copies);
 /* Delete every neighbour (link down, rx disabled), as NBR_GONE_FLUSH. */
 void		 agent_flush(struct agent *);
 bool		 agent_too_many(const struct agent *);

@@ -19,6 +19,7 @@
 #include "lldp.h"
 #include "log.h"
 #include "sock.h"
+#include "sock_rep.h"
 
 #ifndef PACKET_IGNORE_OUTGOING
 #define PACKET_IGNORE_OUTGOING	23	/* Linux 4.20 */
@@ -317,7 +318,8 @@ sock_ring_map(int fd, uint8_t **mapp)
  * none before (bound but not yet a member, it would get copies).
  */
 int
-sock_ring_open(int fd, int ifindex, struct sock_ring *r)
+sock_ring_open(int fd, int ifindex, struct sock_ring *r,
+    const struct sock_rep *rep)
 {
 	int group, rc;
 
@@ -339,7 +341,13 @@ sock_ring_open(int fd, int ifindex, struct sock_ring *r)
 		rc = -errno;
 		goto fail;
 	}
-	if ((rc = sock_filter_set(r->fd, true)) < 0 ||
+	/* The repeat filter, or the classic one if it cannot be had. */
+	if (rep != NULL && (rc = sock_rep_attach(rep, r->fd)) < 0)
+		log_warnx(LOG_SUB_LLDP, "packet ring: no repeat filter: %s",
+		    strerror(-rc));
+	else
+		r->rep = rep != NULL;
+	if ((!r->rep && (rc = sock_filter_set(r->fd, true)) < 0) ||
 	    (rc = sock_steer(r->fd, 1)) < 0)
 		goto fail;
 	r->steered = true;

@@ -98,9 +98,16 @@ struct sock_ring {
 	uint8_t		*map;
 	unsigned int	 cur;		/* next block to look at */
 	bool		 steered;	/* frames go to the ring */
+	bool		 rep;		/* its filter is the repeat filter */
 };
 
-int	sock_ring_open(int fd, int ifindex, struct sock_ring *);
+/*
+ * rep: the repeat filter (sock_rep.h) for the ring socket, or NULL for
+ * the classic one; r->rep says which it got.
+ */
+struct sock_rep;
+int	sock_ring_open(int fd, int ifindex, struct sock_ring *,
+	    const struct sock_rep *rep);
 /*
  * The ring itself on fd (TPACKET_V3, the geometry above), mapped into
  * *map: 0 or negative errno.  sock_ring_open() puts it on its own

@@ -240,6 +240,12 @@ fam_lldp_kernel_drops(FILE *f, const char *n, const struct mport *m)
 	put(f, n, m, "", m->p->rx_drops);
 }
 
+static void
+fam_lldp_kernel_repeats(FILE *f, const char *n, const struct mport *m)
+{
+	put(f, n, m, "", m->p->rx_repeats);
+}
+
 /* ---------------------------------------------------------- backend */
 
 static void
@@ -541,6 +547,9 @@ static const struct mfam fams[] = {
 	    "(statsAgeoutsTotal).", fam_lldp_ageouts, NULL, 0 },
 	{ "dcbxd_lldp_kernel_drops_total", "counter", "LLDP frames the kernel "
 	    "dropped before dcbxd read them.", fam_lldp_kernel_drops, NULL, 0 },
+	{ "dcbxd_lldp_kernel_repeats_total", "counter", "Unchanged LLDPDUs a "
+	    "ring's repeat filter dropped in the kernel and counted (also in "
+	    "lldp_frames_total).", fam_lldp_kernel_repeats, NULL, 0 },
 	{ "dcbxd_backend", "gauge", "The port's backend: 1 for the current one.",
 	    fam_backend, NULL, 0 },
 	{ "dcbxd_backend_errors_total", "counter", "Failed applies of the "

@@ -223,6 +223,7 @@ port_free(struct port *p, bool shutdown_pdu)
 	ev_io_free(p->rx_io);
 	port_ring_close(p);
 	ev_timer_free(p->ring_timer);
+	ev_timer_free(p->rep_timer);
 	sock_close(p->fd);
 	dcbx_free(&p->dcbx);
 	dcb_config_kept_free(&p->admin);

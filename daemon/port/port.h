@@ -68,6 +68,19 @@ struct port {
 	uint64_t	 rx_ring_refused; /* rings refused (packet-rings) */
 	uint64_t	 ring_refused_said; /* ms, when last said; 0: never */
 	uint64_t	 rx_drops;	/* frames the kernel dropped, summed */
+	/*
+	 * The ring's repeat filter (sock_rep.h), NULL: none.  Frames read
+	 * from the ring and lost for want of room in it, so that a counted
+	 * repeat finds its place among them (port_rep_apply()).
+	 */
+	struct sock_rep	*rep;
+	struct ev_timer	*rep_timer;	/* each SOCK_RING_TOV_MS with it */
+	uint64_t	 ring_seen;
+	uint64_t	 ring_lost;
+	uint64_t	 ring_reads;	/* reads of the ring, for the timer */
+	uint64_t	 rep_reads;	/* ring_reads at its last tick */
+	uint64_t	 rep_applied;	/* repeats handed to the agent */
+	uint64_t	 rx_repeats;	/* repeats dropped in the kernel, summed */
 	struct agent	*agent[LLDP_AGENT__MAX];
 	uint64_t	 lldp_stats[LLDP_STAT__MAX]; /* 802.1AB statistics */
 	struct agent_rem_stats rem_stats;	/* this port's share */

@@ -20,6 +20,7 @@
 #include "port_int.h"
 #include "rx_policy.h"
 #include "sock.h"
+#include "sock_rep.h"
 
 /*
  * The decisions (rx_policy.h): receive moderation, at most RX_BURST frames
@@ -34,8 +35,10 @@
  * the ring too.
  */
 
-static void
-port_rx_frame(struct port *p, const uint8_t *buf, size_t len)
+/* True: the neighbour's PDU unchanged (agent_rx_n()). */
+static bool
+port_rx_frame(struct port *p, const uint8_t *buf, size_t len,
+    uint64_t copies)
 {
 	struct lldp_frame f;
 	struct agent *a;
@@ -47,12 +50,12 @@ port_rx_frame(struct port *p, const uint8_t *buf, size_t len)
 	 */
 	if (lldp_frame_parse(buf, len, &f) != LLDP_DEC_OK || f.agent < 0 ||
 	    f.agent >= LLDP_AGENT__MAX || f.pdu_len > LLDP_MAX_PDU) {
-		p->lldp_stats[LLDP_STAT_FRAMES_DISCARDED]++;
-		p->lldp_stats[LLDP_STAT_FRAMES_IN_ERRORS]++;
-		return;
+		p->lldp_stats[LLDP_STAT_FRAMES_DISCARDED] += copies;
+		p->lldp_stats[LLDP_STAT_FRAMES_IN_ERRORS] += copies;
+		return (false);
 	}
 	if ((a = p->agent[f.agent]) == NULL)
-		return;		/* an agent not enabled here: not ours */
+		return (false);	/* an agent not enabled here: not ours */
 	if (!p->up) {
 		/*
 		 * The kernel reports carrier changes through linkwatch, up
@@ -67,24 +70,82 @@ port_rx_frame(struct port *p, const uint8_t *buf, size_t len)
 		 * report that follows changes nothing they see. */
 		port_note(p, NOTE_LINK);
 	}
-	agent_rx(a, &f);
+	return (agent_rx_n(a, &f, copies));
 }
 
 /* One frame from the socket or the ring (sock.h's lengths). */
+static bool
+port_rx_one_n(struct port *p, const uint8_t *frame, size_t len,
+    uint64_t copies)
+{
+	if (len == 0)
+		return (false);	/* our own frame looped back */
+	if (len > SOCK_FRAME_MAX) {
+		/* Longer than any LLDPDU may be, and cut short (sock.c). */
+		p->lldp_stats[LLDP_STAT_FRAMES_DISCARDED] += copies;
+		p->lldp_stats[LLDP_STAT_FRAMES_IN_ERRORS] += copies;
+		return (false);
+	}
+	return (port_rx_frame(p, frame, len, copies));
+}
+
 static void
 port_rx_one(void *arg, const uint8_t *frame, size_t len)
 {
-	struct port *p = arg;
+	(void)port_rx_one_n(arg, frame, len, 1);
+}
 
-	if (len == 0)
-		return;		/* our own frame looped back */
-	if (len > SOCK_FRAME_MAX) {
-		/* Longer than any LLDPDU may be, and cut short (sock.c). */
-		p->lldp_stats[LLDP_STAT_FRAMES_DISCARDED]++;
-		p->lldp_stats[LLDP_STAT_FRAMES_IN_ERRORS]++;
+/*
+ * The repeats the ring's filter dropped (sock_rep.h), handed to the agent
+ * as that many copies of the frame it is armed with: at their place, once
+ * every frame the filter had passed before the last of them has been read
+ * (or lost: ring_lost), or now ('now': the ring is being closed, rearmed,
+ * or was not read for a tick, so what is missing is not coming).  Their
+ * TTL refresh is taken when handed over, at most a tick (the ring's own
+ * SOCK_RING_TOV_MS) after they came.
+ */
+static void
+port_rep_apply(struct port *p, bool now)
+{
+	const uint8_t *frame;
+	uint64_t h, at, n;
+	size_t len;
+
+	if (p->rep == NULL)
 		return;
-	}
-	port_rx_frame(p, frame, len);
+	h = sock_rep_hits(p->rep, &at);
+	if (h == p->rep_applied || (!now && at > p->ring_seen + p->ring_lost))
+		return;
+	n = h - p->rep_applied;
+	p->rep_applied = h;
+	p->rx_repeats += n;
+	rx_pol_ring_frames(&p->rxp, n > UINT32_MAX ? UINT32_MAX :
+	    (unsigned int)n);
+	/* Armed before each count, and rearmed only after this. */
+	if ((frame = sock_rep_frame(p->rep, &len)) != NULL)
+		(void)port_rx_one_n(p, frame, len, n);
+}
+
+/*
+ * A frame from the ring.  One that only repeated its neighbour's PDU
+ * arms the filter with it, after the repeats of the frame armed before.
+ */
+static void
+port_ring_one(void *arg, const uint8_t *frame, size_t len)
+{
+	struct port *p = arg;
+	const uint8_t *armed;
+	size_t alen;
+
+	port_rep_apply(p, false);
+	p->ring_seen++;
+	if (!port_rx_one_n(p, frame, len, 1) || p->rep == NULL)
+		return;
+	armed = sock_rep_frame(p->rep, &alen);
+	if (armed != NULL && alen == len && memcmp(armed, frame, len) == 0)
+		return;
+	port_rep_apply(p, true);
+	(void)sock_rep_arm(p->rep, frame, len);
 }
 
 /*
@@ -137,7 +198,10 @@ port_rx_drain(struct port *p, bool *more)
 uint64_t
 port_rx_drops(struct port *p)
 {
-	p->rx_drops += sock_drops(p->fd) + sock_drops(p->ring.fd);
+	uint64_t ring = sock_drops(p->ring.fd);
+
+	p->ring_lost += ring;
+	p->rx_drops += sock_drops(p->fd) + ring;
 	return (p->rx_drops);
 }
 
@@ -164,8 +228,11 @@ port_ring_readable(int fd, bool rd, bool wr, void *arg)
 		got = port_rx_drain(p, &more);
 		p->rx_queued = more;
 	}
-	if (!p->rx_queued)
-		got += (int)sock_ring_read(&p->ring, port_rx_one, p);
+	if (!p->rx_queued) {
+		got += (int)sock_ring_read(&p->ring, port_ring_one, p);
+		port_rep_apply(p, false);
+		p->ring_reads++;
+	}
 	port_rx_end(p);
 	rx_pol_ring_frames(&p->rxp, (unsigned int)got);
 	port_ring_judge(p, true);
@@ -182,6 +249,28 @@ port_ring_close(struct port *p)
 	sock_ring_close(&p->ring);
 	if (p->ring_timer != NULL)
 		ev_timer_stop(p->ring_timer);
+	/* Its socket is gone: the filter goes back to the pool. */
+	if (p->rep_timer != NULL)
+		ev_timer_stop(p->rep_timer);
+	sock_rep_put(p->rep);
+	p->rep = NULL;
+}
+
+/*
+ * The repeat filter's tick: with every copy dropped nothing reaches the
+ * ring and no read comes, so the count is looked at here.
+ */
+static void
+port_rep_tick(void *arg)
+{
+	struct port *p = arg;
+
+	(void)port_rx_drops(p);
+	port_rx_begin(p);
+	port_rep_apply(p, p->ring_reads == p->rep_reads);
+	port_rx_end(p);
+	p->rep_reads = p->ring_reads;
+	ev_timer_arm(p->rep_timer, SOCK_RING_TOV_MS);
 }
 
 /*
@@ -205,7 +294,9 @@ port_ring_off(struct port *p, const char *why)
 		return;
 	}
 	port_rx_begin(p);
-	(void)sock_ring_finish(&p->ring, port_rx_one, p);
+	(void)sock_ring_finish(&p->ring, port_ring_one, p);
+	(void)port_rx_drops(p);
+	port_rep_apply(p, true);
 	port_rx_end(p);
 	port_ring_close(p);
 	rx_pol_ring_closed(&p->rxp, ev_now_ms());
@@ -303,21 +394,35 @@ port_ring_open(struct port *p)
 		rx_pol_ring_refused(&p->rxp, now);
 		return;
 	}
+	if (d->conf.repeat_filter && (p->rep_timer != NULL ||
+	    (p->rep_timer = ev_timer_new(port_rep_tick, p)) != NULL))
+		p->rep = sock_rep_get();
 	if ((p->ring_timer == NULL &&
 	    (p->ring_timer = ev_timer_new(port_ring_check, p)) == NULL) ||
-	    (rc = sock_ring_open(p->fd, p->ifindex, &p->ring)) < 0 ||
+	    (rc = sock_ring_open(p->fd, p->ifindex, &p->ring, p->rep)) < 0 ||
 	    (p->ring_io = ev_io_new(p->ring.fd, port_ring_readable, p)) ==
 	    NULL) {
 		sock_ring_close(&p->ring);
+		sock_rep_put(p->rep);
+		p->rep = NULL;
 		log_warnx(LOG_SUB_LLDP, "%s: busy port: no packet ring "
 		    "(%s); staying on the socket queue", p->ifname,
 		    strerror(-rc));
 		rx_pol_ring_failed(&p->rxp, now);
 		return;
 	}
+	if (!p->ring.rep) {
+		sock_rep_put(p->rep);
+		p->rep = NULL;
+	}
+	p->ring_seen = p->ring_lost = p->rep_applied = 0;
+	p->ring_reads = p->rep_reads = 0;
+	if (p->rep != NULL)
+		ev_timer_arm(p->rep_timer, SOCK_RING_TOV_MS);
 	log_info(LOG_SUB_LLDP, "%s: busy port (%u frames in %" PRIu64
-	    " ms): switched to a packet ring", p->ifname, p->rxp.win_n,
-	    now - p->rxp.win_ms);
+	    " ms): switched to a packet ring%s", p->ifname, p->rxp.win_n,
+	    now - p->rxp.win_ms, p->rep != NULL ? " with a repeat filter" :
+	    "");
 	p->ring_warned = false;
 	p->rx_floods++;
 	d->rings_open++;

@@ -224,6 +224,7 @@ show_stats_keys_and_counter_names(void **state)
 	    .drops = 3, .ageouts = 4 };
 	p->rx_floods = 6;
 	p->rx_ring_refused = 7;
+	p->rx_repeats = 11;
 	o = show_stats(p);
 	KEY_STR(o, "ifname", "eth1");
 	v = json_object_get(o, "lldp");
@@ -250,6 +251,7 @@ show_stats_keys_and_counter_names(void **state)
 	KEY_INT(v, "floods", 6);
 	KEY_INT(v, "ring_refused", 7);
 	KEY_INT(v, "kernel_drops", 0);
+	KEY_INT(v, "repeats", 11);
 	json_decref(o);
 
 	/* show-stats dev X: an array of that one port's STATS. */
