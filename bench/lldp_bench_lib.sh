@@ -180,7 +180,8 @@ bl_ratio() {
 
 # bl_flood_setup MAX_NEIGHBORS: a sender namespace (src) with one veth to
 # dcbxd (dut, port bd0) and one to lldpd (lut, port bl0), both daemons
-# started with room for MAX_NEIGHBORS neighbours on that port.
+# started with room for MAX_NEIGHBORS neighbours on that port; DXCONF:
+# more of dcbxd's global settings (e.g. "repeat-filter = false;").
 bl_flood_setup() {
 	_max=$1
 	[ -x "$FLOOD" ] || bl_die "lldp-flood not built: $FLOOD"
@@ -189,7 +190,7 @@ bl_flood_setup() {
 	for _l in "src bfd" "src bfl" "dut bd0" "lut bl0"; do
 		set -- $_l; ip -n "$(ns_name "$1")" link set "$2" up
 	done
-	bl_dx_start dut dx bd0 "max-neighbors = $_max;"
+	bl_dx_start dut dx bd0 "max-neighbors = $_max; ${DXCONF:-}"
 	bl_ll_start lut ll bl0 "$_max"
 	sleep 1
 }

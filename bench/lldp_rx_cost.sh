@@ -48,7 +48,9 @@
 # Usage: sudo bench/lldp_rx_cost.sh [--json]
 #   env: RATES (frames/s, "10000 1000": every case at each), SECS (per
 #        run, 2; at least 4 below 5000/s), RUNS (3), CASES (see below),
-#        (empty: latency only), LATENCY (1), top_builddir (the build with daemon/dcbxd and
+#        (empty: latency only), LATENCY (1), DXCONF (dcbxd's global
+#        settings: "repeat-filter = false;" measures the ring without its
+#        repeat filter), top_builddir (the build with daemon/dcbxd and
 #        bench/lldp-flood)
 # Goal (issue 18): dcbxd's total at most a tenth of lldpd's.
 

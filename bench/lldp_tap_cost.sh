@@ -4,9 +4,10 @@
 # kind of packet tap a daemon can hold, with no daemon work at all: the
 # floor under lldp_rx_cost.sh's "kernel" column.
 #
-# One sender namespace has five veths (bench/lldp-flood, IEEE DCBX TLVs,
-# ~430 octets), each into a namespace of its own: one where nothing
-# listens (the baseline), and four where bench/tap-probe receives through
+# One sender namespace has six veths (bench/lldp-flood, IEEE DCBX TLVs,
+# ~430 octets, the same PDU each time), each into a namespace of its own:
+# one where nothing listens (the baseline), and five where bench/tap-probe
+# receives through
 # dcbxd's own sockets (daemon/lldp/sock.c):
 #   drop   a tap whose filter drops every frame
 #   plain  the port socket read with recvmmsg() (dcbxd outside a flood;
@@ -14,6 +15,9 @@
 #   ring   a TPACKET_V3 ring of dcbxd's geometry, in no fanout group
 #   group  dcbxd in a flood: the port socket and a ring in one fanout
 #          group steering every frame to the ring
+#   repeat the same with the ring's repeat filter (sock_rep.h), armed with
+#          the first frame read: the copies after it are dropped in the
+#          kernel and counted (what dcbxd pays for an unchanged flood)
 # Each run floods one kind's link and the baseline's, frame by frame, and
 # the kinds take turns (run together, the plain socket's wakeups, one per
 # frame, slowed the sends after them: a ring then cost 1.2-1.5 us for
@@ -31,7 +35,7 @@ RATES=${RATES:-10000 1000}
 SECS=${SECS:-3}
 RUNS=${RUNS:-5}
 PROBE=${PROBE:-$top_builddir/bench/tap-probe}
-KINDS="drop plain ring group"
+KINDS="drop plain ring group repeat"
 bl_init "${1:-}"
 [ -x "$FLOOD" ] || bl_die "lldp-flood not built: $FLOOD"
 [ -x "$PROBE" ] || bl_die "tap-probe not built: $PROBE"

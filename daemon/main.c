@@ -382,13 +382,13 @@ setup(struct dcbxd *d)
 		if ((sig_ev[i] = ev_signal_new(sigs[i], on_signal, d)) ==
 		    NULL)
 			fatalx("signal %d: cannot watch", sigs[i]);
+	rep_pool_init(d);	/* before the socket: a start is ready with it */
 	make_sock_dir(d->ctl_path);
 	if ((rc = ctl_init(d->ctl_path, d->conf.ctl_group, d, &ctl_ops)) <
 	    0)
 		fatalx("control socket %s: %s", d->ctl_path, strerror(-rc));
 	(void)dcbnl_watch_init(port_be_unowned, &port_lookup);
 						/* logs why if it cannot */
-	rep_pool_init(d);
 	port_init(d);
 	link_on_addr(port_addr_changed);
 	if ((rc = link_init(port_link, port_sweep, NULL)) < 0)
