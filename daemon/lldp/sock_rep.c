@@ -190,7 +190,14 @@ sock_rep_prog(int map_fd, struct bpf_insn *out, unsigned int max)
 	call(&g, BPF_FUNC_map_lookup_elem);
 	jto(&g, BPF_JEQ, BPF_REG_0, 0, 0, L_PASS);
 	mov_reg(&g, BPF_REG_7, BPF_REG_0);
-	/* seq, with a full barrier before what it guards */
+	/*
+	 * Disarmed or another length: passed at once (a changing flood's
+	 * frames take this way).  Else seq, with a full barrier before what
+	 * it guards, and the length again under it.
+	 */
+	ldx(&g, BPF_W, BPF_REG_9, BPF_REG_7, SHM(len));
+	ldx(&g, BPF_W, BPF_REG_1, BPF_REG_6, SKB(len));
+	jto(&g, BPF_JNE, BPF_REG_1, BPF_REG_9, 0, L_COUNT);
 	mov_imm(&g, BPF_REG_8, 0);
 	atomic(&g, BPF_W, BPF_REG_7, BPF_REG_8, SHM(seq), BPF_ADD | BPF_FETCH);
 	jto(&g, BPF_JSET, BPF_REG_8, 0, 1, L_COUNT);

@@ -8,9 +8,11 @@
  * Why: in a flood every frame that reaches a ring costs the kernel about
  * a microsecond (timestamp, copy, block bookkeeping: bench/README.md, the
  * tap-cost table), a tenth of what lldpd spends on the whole frame, before
- * the daemon looks at it.  A frame dropped by its filter costs a fifth of
- * that.  A repeated LLDPDU only refreshes its neighbour's TTL, which a
- * count and the one frame the daemon already has say just as well.
+ * the daemon looks at it.  A repeat this filter drops costs two thirds
+ * of that (its compare and the fanout group's hook stay: 0.67 against
+ * 1.01 us at 10k frames a second), and the daemon nothing per frame.  A
+ * repeated LLDPDU only refreshes its neighbour's TTL, which a count and
+ * the one frame the daemon already has say just as well.
  *
  * The program keeps the LLDP filter of sock.c (same frames accepted, same
  * length kept) and adds the repeat test.  Its state is one page shared

@@ -81,6 +81,8 @@ struct port {
 	uint64_t	 rep_reads;	/* ring_reads at its last tick */
 	uint64_t	 rep_applied;	/* repeats handed to the agent */
 	uint64_t	 rx_repeats;	/* repeats dropped in the kernel, summed */
+	const uint8_t	*rx_same;	/* port_rx_batch(), for port_ring_open() */
+	size_t		 rx_same_len;
 	struct agent	*agent[LLDP_AGENT__MAX];
 	uint64_t	 lldp_stats[LLDP_STAT__MAX]; /* 802.1AB statistics */
 	struct agent_rem_stats rem_stats;	/* this port's share */

@@ -89,12 +89,6 @@ port_rx_one_n(struct port *p, const uint8_t *frame, size_t len,
 	return (port_rx_frame(p, frame, len, copies));
 }
 
-static void
-port_rx_one(void *arg, const uint8_t *frame, size_t len)
-{
-	(void)port_rx_one_n(arg, frame, len, 1);
-}
-
 /*
  * The repeats the ring's filter dropped (sock_rep.h), handed to the agent
  * as that many copies of the frame it is armed with: at their place, once
@@ -111,7 +105,8 @@ port_rep_apply(struct port *p, bool now)
 	uint64_t h, at, n;
 	size_t len;
 
-	if (p->rep == NULL)
+	/* Frames older than any in the ring wait in the socket first. */
+	if (p->rep == NULL || (p->rx_queued && !now))
 		return;
 	h = sock_rep_hits(p->rep, &at);
 	if (h == p->rep_applied || (!now && at > p->ring_seen + p->ring_lost))
@@ -127,8 +122,21 @@ port_rep_apply(struct port *p, bool now)
 }
 
 /*
+ * Arm the filter with a frame, after the repeats of the one before; its
+ * tick runs from the first arming on (a changing flood never arms it).
+ */
+static void
+port_rep_arm(struct port *p, const uint8_t *frame, size_t len)
+{
+	port_rep_apply(p, true);
+	if (sock_rep_arm(p->rep, frame, len) &&
+	    !ev_timer_pending(p->rep_timer))
+		ev_timer_arm(p->rep_timer, SOCK_RING_TOV_MS);
+}
+
+/*
  * A frame from the ring.  One that only repeated its neighbour's PDU
- * arms the filter with it, after the repeats of the frame armed before.
+ * arms the filter with it.
  */
 static void
 port_ring_one(void *arg, const uint8_t *frame, size_t len)
@@ -142,10 +150,8 @@ port_ring_one(void *arg, const uint8_t *frame, size_t len)
 	if (!port_rx_one_n(p, frame, len, 1) || p->rep == NULL)
 		return;
 	armed = sock_rep_frame(p->rep, &alen);
-	if (armed != NULL && alen == len && memcmp(armed, frame, len) == 0)
-		return;
-	port_rep_apply(p, true);
-	(void)sock_rep_arm(p->rep, frame, len);
+	if (armed == NULL || alen != len || memcmp(armed, frame, len) != 0)
+		port_rep_arm(p, frame, len);
 }
 
 /*
@@ -166,13 +172,24 @@ port_rx_end(struct port *p)
 	ev_now_thaw();
 }
 
+/*
+ * The last frame of the batch that only repeated its neighbour's PDU is
+ * kept in p->rx_same: a ring opened right after this drain arms its
+ * repeat filter with it (port_ring_open()).  It points into the drain's
+ * buffer, so it is good only until the next drain, of any port.
+ */
 static void
 port_rx_batch(struct port *p, const struct sock_batch *b, int n)
 {
 	int i;
 
+	if (n > 0)
+		p->rx_same = NULL;
 	for (i = 0; i < n; i++)
-		port_rx_one(p, b->buf[i], b->len[i]);
+		if (port_rx_one_n(p, b->buf[i], b->len[i], 1)) {
+			p->rx_same = b->buf[i];
+			p->rx_same_len = b->len[i];
+		}
 }
 
 /* Up to RX_BURST frames with recvmmsg(); *more: the budget ran out. */
@@ -182,6 +199,7 @@ port_rx_drain(struct port *p, bool *more)
 	static struct sock_batch b;	/* 48 kB: one loop, one drain */
 	int n, got = 0;
 
+	p->rx_same = NULL;
 	do {
 		if ((n = sock_recv_batch(p->fd, &b)) < 0) {
 			log_debug(LOG_SUB_LLDP, "%s: recv: %s", p->ifname,
@@ -417,8 +435,12 @@ port_ring_open(struct port *p)
 	}
 	p->ring_seen = p->ring_lost = p->rep_applied = 0;
 	p->ring_reads = p->rep_reads = 0;
-	if (p->rep != NULL)
-		ev_timer_arm(p->rep_timer, SOCK_RING_TOV_MS);
+	/*
+	 * The flood's copies from now on, if the drain that opened the ring
+	 * ended on one: not half a second of them read first.
+	 */
+	if (p->rep != NULL && p->rx_same != NULL)
+		port_rep_arm(p, p->rx_same, p->rx_same_len);
 	log_info(LOG_SUB_LLDP, "%s: busy port (%u frames in %" PRIu64
 	    " ms): switched to a packet ring%s", p->ifname, p->rxp.win_n,
 	    now - p->rxp.win_ms, p->rep != NULL ? " with a repeat filter" :

@@ -42,7 +42,7 @@ user=$(echo "$exec_start" | sed -n 's/.* -u \([^ ]*\).*/\1/p')
 confdir=$rw
 [ -n "$confdir" ] && [ -d "$(dirname "$confdir")" ] ||
 	skip_all "the unit's config directory's parent $(dirname "$confdir") does not exist here"
-plan 27
+plan 29
 
 check "the unit runs dcbxd as root long enough to drop to a user (-u $user)" \
 	[ -n "$user" ] && [ -z "$svc_user" ]
@@ -149,6 +149,18 @@ check "the stale dcbxd.conf.dcbxd-tmp-XXXXXX is gone, the other file stays" \
 grep -q "removed 1 .*dcbxd.conf.dcbxd-tmp-XXXXXX temp file" "$T/b.log"
 check "and the daemon said so" [ $? -eq 0 ]
 check "the unprivileged daemon sees its neighbour" wait_for 10 dx_nbrs b 1
+# The packet rings' repeat filters: made before the drop (CAP_BPF in the
+# unit's bounding set), attached to a flooded port's ring after it.
+check "the unit lets it make the rings' repeat filters at start" \
+	sh -c "! grep -q 'no repeat filter' '$T/b.log'"
+FLOOD=$top_builddir/bench/lldp-flood
+if [ -x "$FLOOD" ]; then
+	nsx a "$FLOOD" -i ua0 -r 2000 -t 1 -d ieee >/dev/null
+	check "a flood after the drop gets a ring with its repeat filter" \
+		wait_for 10 grep -q "ub0: busy port .*with a repeat filter" "$T/b.log"
+else
+	skip "bench/lldp-flood not built" "a flood after the drop gets a ring with its repeat filter"
+fi
 
 # A port that appears after the drop: its engine's TAP needs /dev/net/tun
 # (0600 here), which only the helper can open.
