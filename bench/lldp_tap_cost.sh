@@ -18,6 +18,8 @@
 #   repeat the same with the ring's repeat filter (sock_rep.h), armed with
 #          the first frame read: the copies after it are dropped in the
 #          kernel and counted (what dcbxd pays for an unchanged flood)
+#   unarmed the repeat filter, never armed (what dcbxd pays for each frame
+#          of a changing flood); not in the default KINDS
 # Each run floods one kind's link and the baseline's, frame by frame, and
 # the kinds take turns (run together, the plain socket's wakeups, one per
 # frame, slowed the sends after them: a ring then cost 1.2-1.5 us for
@@ -29,13 +31,16 @@
 #
 # Usage: sudo bench/lldp_tap_cost.sh [--json]
 #   env: RATES ("10000 1000"), SECS (per run, 3; 4 below 5000/s),
-#        RUNS (5), top_builddir
+#        RUNS (5), KINDS (all of the above), FFLAGS (lldp-flood's, "-d
+#        ieee"; "-d ieee -v": a changing PDU, which the repeat filter
+#        passes), top_builddir
 . "$(cd "$(dirname "$0")" && pwd)/lldp_bench_lib.sh"
 RATES=${RATES:-10000 1000}
 SECS=${SECS:-3}
 RUNS=${RUNS:-5}
 PROBE=${PROBE:-$top_builddir/bench/tap-probe}
-KINDS="drop plain ring group repeat"
+KINDS=${KINDS:-drop plain ring group repeat}
+FFLAGS=${FFLAGS:--d ieee}
 bl_init "${1:-}"
 [ -x "$FLOOD" ] || bl_die "lldp-flood not built: $FLOOD"
 [ -x "$PROBE" ] || bl_die "tap-probe not built: $PROBE"
@@ -56,7 +61,7 @@ tc_run() {
 	bg_start "$1" "$NS_TMP/got" "$PROBE" -i rx -m "$1" -t $(($3 + 30))
 	_p=$BG_PID
 	sleep 0.5
-	_o=$(nsx src "$FLOOD" -r "$2" -t "$3" -d ieee -i tnone -i "t$1")
+	_o=$(nsx src "$FLOOD" -r "$2" -t "$3" $FFLAGS -i tnone -i "t$1")
 	sleep 0.6		# the probe drains; the ring's last block too
 	kill "$_p"; wait "$_p"
 	echo "$_o" | awk -v k="$1" -v g="$(awk '{ print $3 }' "$NS_TMP/got")" '
@@ -86,5 +91,5 @@ for RATE in $RATES; do
 	done
 done
 
-bl_print "kernel ns per received LLDPDU (IEEE DCBX, ~430 octets) above a veth with no tap, by kind of tap, no daemon work (median of $RUNS runs, spread min-max; vs_ring: to a ring alone; got: frames the probe received of those sent)" \
+bl_print "kernel ns per received LLDPDU (lldp-flood $FFLAGS, ~430 octets) above a veth with no tap, by kind of tap, no daemon work (median of $RUNS runs, spread min-max; vs_ring: to a ring alone; got: frames the probe received of those sent)" \
     "tap:6,rate/s:7,ns:6,spread:12,vs_ring:8,got:14"

@@ -16,12 +16,15 @@
  *          ring (sock_ring_open())
  *   repeat the same with the ring's repeat filter (sock_rep.h), armed with
  *          the first frame: what a flood of one unchanged LLDPDU costs
+ *   unarmed the repeat filter never armed: what every frame of a changing
+ *          flood costs (the daemon arms it only with an unchanged PDU)
  *
  * It runs until SIGTERM/SIGINT or -t seconds, then prints "MODE got N":
  * the frames it received (repeat: read, plus the repeats the filter
  * counted), so that the bench can check nothing was lost.
  *
- * Usage: tap-probe -i IFACE -m drop|plain|ring|group|repeat [-t SECONDS]
+ * Usage: tap-probe -i IFACE -m drop|plain|ring|group|repeat|unarmed
+ *                  [-t SECONDS]
  */
 #include "config.h"
 
@@ -104,7 +107,7 @@ main(int argc, char **argv)
 			ring.fd = fd;
 	} else if (strcmp(mode, "group") == 0)
 		rc = sock_ring_open(fd, ifindex, &ring, NULL);
-	else if (strcmp(mode, "repeat") == 0) {
+	else if (strcmp(mode, "repeat") == 0 || strcmp(mode, "unarmed") == 0) {
 		if ((rc = sock_rep_pool_init(1, &why)) > 0 &&
 		    (rep = sock_rep_get()) != NULL &&
 		    (rc = sock_ring_open(fd, ifindex, &ring, rep)) == 0 &&
@@ -126,7 +129,8 @@ main(int argc, char **argv)
 	while (!probe_stop && time(NULL) < end) {
 		(void)poll(&pfd, 1, 100);
 		if (ring.fd >= 0)
-			got += sock_ring_read(&ring, probe_frame, rep);
+			got += sock_ring_read(&ring, probe_frame,
+			    mode[0] == 'r' ? rep : NULL);
 		else
 			while ((n = sock_recv_batch(fd, &b)) > 0)
 				got += (unsigned long)n;
@@ -134,7 +138,8 @@ main(int argc, char **argv)
 	/* The ring's partly filled block too: what arrived is counted. */
 	if (ring.fd >= 0) {
 		(void)sock_ring_unsteer(&ring);
-		got += sock_ring_finish(&ring, probe_frame, rep);
+		got += sock_ring_finish(&ring, probe_frame,
+		    mode[0] == 'r' ? rep : NULL);
 	}
 	if (rep != NULL) {
 		uint64_t h = sock_rep_hits(rep, &at);
@@ -146,6 +151,6 @@ main(int argc, char **argv)
 	return (0);
 usage:
 	fprintf(stderr, "usage: tap-probe -i IFACE -m "
-	    "drop|plain|ring|group|repeat [-t SECONDS]\n");
+	    "drop|plain|ring|group|repeat|unarmed [-t SECONDS]\n");
 	return (2);
 }

@@ -21,7 +21,7 @@
 #include "sock_rep.h"
 
 _Static_assert(offsetof(struct sock_rep_shm, len) == 4, "shm");
-_Static_assert(offsetof(struct sock_rep_shm, passes) == 64, "shm");
+_Static_assert(offsetof(struct sock_rep_shm, passes) == 8, "shm");
 _Static_assert(offsetof(struct sock_rep_shm, hits) == 128, "shm");
 _Static_assert(offsetof(struct sock_rep_shm, hit_pass) == 136, "shm");
 _Static_assert(offsetof(struct sock_rep_shm, frame) == 192, "shm");

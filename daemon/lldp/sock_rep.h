@@ -48,16 +48,16 @@
 #define SOCK_REP_FRAME_MIN	8
 
 /*
- * The shared page; the program's offsets are these.  What the daemon
- * writes (seq, len, frame), what the program writes per passed frame and
- * per dropped one sit on separate cache lines.
+ * The shared page; the program's offsets are these.  A passed frame
+ * touches one cache line (len, passes); a dropped one writes another,
+ * which the daemon reads per frame it handles (hits).  The daemon writes
+ * the first only to arm.
  */
 struct sock_rep_shm {
 	uint32_t	seq;		/* odd: the daemon is rewriting */
 	uint32_t	len;		/* armed frame's length; 0: disarmed */
-	uint8_t		pad0[56];
 	uint64_t	passes;		/* frames passed to the ring */
-	uint8_t		pad1[56];
+	uint8_t		pad0[112];
 	uint64_t	hits;		/* repeats dropped */
 	uint64_t	hit_pass;	/* passes when the last one came */
 	uint8_t		pad2[48];

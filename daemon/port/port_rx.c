@@ -276,15 +276,23 @@ port_ring_close(struct port *p)
 
 /*
  * The repeat filter's tick: with every copy dropped nothing reaches the
- * ring and no read comes, so the count is looked at here.
+ * ring and no read comes, so the count is looked at here, after what the
+ * socket queue still holds from before the ring (older; with the filter
+ * armed as the ring opened, the ring may never wake us to read it).
  */
 static void
 port_rep_tick(void *arg)
 {
 	struct port *p = arg;
+	bool more = false;
 
 	(void)port_rx_drops(p);
 	port_rx_begin(p);
+	if (p->rx_queued) {
+		rx_pol_ring_frames(&p->rxp,
+		    (unsigned int)port_rx_drain(p, &more));
+		p->rx_queued = more;
+	}
 	port_rep_apply(p, p->ring_reads == p->rep_reads);
 	port_rx_end(p);
 	p->rep_reads = p->ring_reads;
