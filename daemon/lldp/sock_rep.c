@@ -34,7 +34,7 @@ _Static_assert(SOCK_REP_FRAME_MAX % 256 == 0, "chunks");
 
 /* ------------------------------------------------------------ assembler */
 
-enum { L_DROP, L_COUNT, L_PASS, L_ET, L_TAG, L_LLDP, L_TAIL, L__MAX };
+enum { L_DROP, L_COUNT, L_PASS, L_ET, L_TAG, L_LLDP, L_SAME, L__MAX };
 
 #define REP_FIX_MAX	512
 
@@ -210,7 +210,7 @@ sock_rep_prog(int map_fd, struct bpf_insn *out, unsigned int max)
 		int32_t o = (int32_t)(c * CHUNK);
 
 		if (c > 0)
-			jto(&g, BPF_JLE, BPF_REG_9, 0, o, L_TAIL);
+			jto(&g, BPF_JLE, BPF_REG_9, 0, o, L_SAME);
 		/* r4 = min(len - o, CHUNK), at least 1; a short one: zeroes */
 		mov_reg(&g, BPF_REG_4, BPF_REG_9);
 		if (c > 0)
@@ -240,7 +240,7 @@ sock_rep_prog(int map_fd, struct bpf_insn *out, unsigned int max)
 		}
 		jto(&g, BPF_JNE, BPF_REG_0, 0, 0, L_COUNT);
 	}
-	mark(&g, L_TAIL);
+	mark(&g, L_SAME);
 	/* The same frame, unless the daemon rewrote it meanwhile. */
 	mov_imm(&g, BPF_REG_1, 0);
 	atomic(&g, BPF_W, BPF_REG_7, BPF_REG_1, SHM(seq), BPF_ADD | BPF_FETCH);
