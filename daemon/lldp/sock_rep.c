@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -285,12 +286,18 @@ rep_bpf(int cmd, union bpf_attr *attr)
 	return (rc < 0 ? -errno : (int)rc);
 }
 
-static char rep_log[4096];
+/* Only at start, so on the heap and given back: 20 kB an idle daemon
+ * would otherwise keep. */
+struct rep_buf {
+	struct bpf_insn	insn[REP_PROG_MAX];
+	char		log[4096];
+};
 
 static int
-rep_make(struct sock_rep *r, const char **why)
+rep_make(struct sock_rep *r, struct rep_buf *b, const char **why)
 {
-	static struct bpf_insn insn[REP_PROG_MAX];
+	struct bpf_insn *insn = b->insn;
+	char *rep_log = b->log;
 	union bpf_attr a;
 	void *shm;
 	int n, fd;
@@ -327,7 +334,7 @@ rep_make(struct sock_rep *r, const char **why)
 	/* Without the verifier's log: with it a load took 5x as long. */
 	if ((n = rep_bpf(BPF_PROG_LOAD, &a)) < 0) {
 		a.log_buf = (uint64_t)(uintptr_t)rep_log;
-		a.log_size = sizeof(rep_log);
+		a.log_size = sizeof(b->log);
 		a.log_level = 1;
 		rep_log[0] = '\0';
 		(void)rep_bpf(BPF_PROG_LOAD, &a);
@@ -350,14 +357,20 @@ fail:
 int
 sock_rep_pool_init(unsigned int n, const char **why)
 {
+	struct rep_buf *b = NULL;
 	int rc = 0;
 
 	*why = NULL;
 	sock_rep_pool_fini();
 	if (n > SOCK_REP_POOL_MAX)
 		n = SOCK_REP_POOL_MAX;
-	while (rep_n < n && (rc = rep_make(&rep_pool[rep_n], why)) == 0)
+	if (n > 0 && (b = malloc(sizeof(*b))) == NULL) {
+		*why = "malloc";
+		return (-ENOMEM);
+	}
+	while (rep_n < n && (rc = rep_make(&rep_pool[rep_n], b, why)) == 0)
 		rep_n++;
+	free(b);
 	return (rep_n > 0 || n == 0 ? (int)rep_n : rc);
 }
 
