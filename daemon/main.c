@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #ifdef HAVE_SYSTEMD
@@ -348,24 +349,32 @@ make_sock_dir(const char *path)
 
 /*
  * The rings' repeat filters (sock_rep.h): made now, while the daemon may
- * still load BPF programs, one for each ring packet-rings allows.
+ * still load BPF programs, one for each ring packet-rings allows.  Each
+ * holds a descriptor for the daemon's life, so they take at most an
+ * eighth of RLIMIT_NOFILE: the control socket's clients get half of it,
+ * and ports and engines need theirs.
  */
 static void
 rep_pool_init(struct dcbxd *d)
 {
+	unsigned int want = d->conf.packet_rings;
+	struct rlimit rl;
 	const char *why;
 	int n;
 
-	if (!d->conf.repeat_filter || d->conf.packet_rings == 0)
+	if (!d->conf.repeat_filter || want == 0)
 		return;
-	if ((n = sock_rep_pool_init(d->conf.packet_rings, &why)) < 0)
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur !=
+	    RLIM_INFINITY && rl.rlim_cur / 8 < want)
+		want = (unsigned int)(rl.rlim_cur / 8);
+	if ((n = sock_rep_pool_init(want, &why)) < 0)
 		log_info(LOG_SUB_LLDP, "no repeat filter for packet rings "
 		    "(%s: %s): a flooded port's ring takes every frame",
 		    why, strerror(-n));
 	else if ((unsigned int)n < d->conf.packet_rings)
 		log_info(LOG_SUB_LLDP, "repeat filters for %d of %u packet "
-		    "rings%s%s", n, d->conf.packet_rings, why != NULL ?
-		    ": " : "", why != NULL ? why : "");
+		    "rings (%s)", n, d->conf.packet_rings, why != NULL ? why :
+		    n < (int)want ? "at most 64" : "an eighth of RLIMIT_NOFILE");
 }
 
 static void

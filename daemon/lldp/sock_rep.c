@@ -344,7 +344,8 @@ rep_make(struct sock_rep *r, struct rep_buf *b, const char **why)
 		goto fail;
 	}
 	r->prog_fd = n;
-	r->map_fd = fd;
+	/* The program and the mapping hold the map: one descriptor a filter. */
+	close(fd);
 	r->shm = shm;
 	r->used = false;
 	return (0);
@@ -382,7 +383,6 @@ sock_rep_pool_fini(void)
 
 		(void)munmap(r->shm, REP_SHM_LEN);
 		close(r->prog_fd);
-		close(r->map_fd);
 		memset(r, 0, sizeof(*r));
 	}
 }

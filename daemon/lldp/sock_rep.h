@@ -66,7 +66,6 @@ struct sock_rep_shm {
 
 struct sock_rep {
 	int			 prog_fd;
-	int			 map_fd;
 	struct sock_rep_shm	*shm;
 	bool			 used;
 };
