@@ -30,7 +30,8 @@
  * Privileges: loading a program and making its map need CAP_BPF (or
  * CAP_SYS_ADMIN) where unprivileged BPF is off, as on Debian.  So a pool
  * is made at start, before the drop (main.c), one filter per ring that
- * packet-rings allows at start, at most SOCK_REP_POOL_MAX; attaching one
+ * packet-rings allows at start, at most SOCK_REP_POOL_MAX and an eighth of
+ * RLIMIT_NOFILE (each keeps its program's descriptor); attaching one
  * (SO_ATTACH_BPF) and the shared page need nothing more.  Without the
  * pool (no CAP_BPF, a kernel before 5.12, repeat-filter = false) a ring
  * keeps the classic filter and hands every frame up, as before.
