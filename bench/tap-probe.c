@@ -71,7 +71,7 @@ main(int argc, char **argv)
 {
 	static struct sock_batch b;
 	struct sock_ring ring = { .fd = -1 };
-	struct sock_rep *rep = NULL;
+	struct sock_rep *rep = NULL, *arm;
 	const char *why;
 	uint64_t at;
 	const char *ifname = NULL, *mode = NULL;
@@ -121,6 +121,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "tap-probe: %s: %s\n", mode, strerror(-rc));
 		return (1);
 	}
+	/* "repeat" arms its filter with the first frame, "unarmed" never. */
+	arm = strcmp(mode, "repeat") == 0 ? rep : NULL;
 	signal(SIGTERM, probe_signal);
 	signal(SIGINT, probe_signal);
 	end = time(NULL) + secs;
@@ -129,8 +131,7 @@ main(int argc, char **argv)
 	while (!probe_stop && time(NULL) < end) {
 		(void)poll(&pfd, 1, 100);
 		if (ring.fd >= 0)
-			got += sock_ring_read(&ring, probe_frame,
-			    mode[0] == 'r' ? rep : NULL);
+			got += sock_ring_read(&ring, probe_frame, arm);
 		else
 			while ((n = sock_recv_batch(fd, &b)) > 0)
 				got += (unsigned long)n;
@@ -138,8 +139,7 @@ main(int argc, char **argv)
 	/* The ring's partly filled block too: what arrived is counted. */
 	if (ring.fd >= 0) {
 		(void)sock_ring_unsteer(&ring);
-		got += sock_ring_finish(&ring, probe_frame,
-		    mode[0] == 'r' ? rep : NULL);
+		got += sock_ring_finish(&ring, probe_frame, arm);
 	}
 	if (rep != NULL) {
 		uint64_t h = sock_rep_hits(rep, &at);

@@ -152,8 +152,9 @@ ret(struct rasm *g, int32_t v)
  * verifier walks a straight line (a branch per word took it 40 ms a
  * program).  The armed copy is zero past its length (sock_rep_arm()), and
  * so is the stack past a short chunk, so whole words compare equal there.
+ * Returns the instructions written, or -ENOSPC.
  */
-int
+static int
 sock_rep_prog(int map_fd, struct bpf_insn *out, unsigned int max)
 {
 	struct rasm g;

@@ -90,8 +90,4 @@ const uint8_t	*sock_rep_frame(const struct sock_rep *, size_t *len);
 /* Repeats dropped so far and the passes before the last of them. */
 uint64_t	 sock_rep_hits(const struct sock_rep *, uint64_t *hit_pass);
 
-/* The program itself, for tests: insns written, or -ENOSPC. */
-struct bpf_insn;
-int		 sock_rep_prog(int map_fd, struct bpf_insn *, unsigned int max);
-
 #endif /* SOCK_REP_H */

@@ -77,8 +77,7 @@ struct port {
 	struct ev_timer	*rep_timer;	/* each SOCK_RING_TOV_MS with it */
 	uint64_t	 ring_seen;
 	uint64_t	 ring_lost;
-	uint64_t	 ring_reads;	/* reads of the ring, for the timer */
-	uint64_t	 rep_reads;	/* ring_reads at its last tick */
+	bool		 ring_read;	/* read since the filter's last tick */
 	uint64_t	 rep_applied;	/* repeats handed to the agent */
 	uint64_t	 rx_repeats;	/* repeats dropped in the kernel, summed */
 	const uint8_t	*rx_same;	/* port_rx_batch(), for port_ring_open() */

@@ -35,6 +35,14 @@
  * the ring too.
  */
 
+/* 'copies' frames that are no LLDPDU: discarded, in error. */
+static void
+port_rx_bad(struct port *p, uint64_t copies)
+{
+	p->lldp_stats[LLDP_STAT_FRAMES_DISCARDED] += copies;
+	p->lldp_stats[LLDP_STAT_FRAMES_IN_ERRORS] += copies;
+}
+
 /* True: the neighbour's PDU unchanged (agent_rx_n()). */
 static bool
 port_rx_frame(struct port *p, const uint8_t *buf, size_t len,
@@ -50,8 +58,7 @@ port_rx_frame(struct port *p, const uint8_t *buf, size_t len,
 	 */
 	if (lldp_frame_parse(buf, len, &f) != LLDP_DEC_OK || f.agent < 0 ||
 	    f.agent >= LLDP_AGENT__MAX || f.pdu_len > LLDP_MAX_PDU) {
-		p->lldp_stats[LLDP_STAT_FRAMES_DISCARDED] += copies;
-		p->lldp_stats[LLDP_STAT_FRAMES_IN_ERRORS] += copies;
+		port_rx_bad(p, copies);
 		return (false);
 	}
 	if ((a = p->agent[f.agent]) == NULL)
@@ -82,8 +89,7 @@ port_rx_one_n(struct port *p, const uint8_t *frame, size_t len,
 		return (false);	/* our own frame looped back */
 	if (len > SOCK_FRAME_MAX) {
 		/* Longer than any LLDPDU may be, and cut short (sock.c). */
-		p->lldp_stats[LLDP_STAT_FRAMES_DISCARDED] += copies;
-		p->lldp_stats[LLDP_STAT_FRAMES_IN_ERRORS] += copies;
+		port_rx_bad(p, copies);
 		return (false);
 	}
 	return (port_rx_frame(p, frame, len, copies));
@@ -230,30 +236,50 @@ static void	port_ring_judge(struct port *, bool);
  * the switch (older; while some are left the ring waits: it stays
  * readable and we come back), then every block the kernel has closed.
  */
+/* What the socket queue still holds from before the ring: a drain. */
+static int
+port_ring_drain_queued(struct port *p)
+{
+	bool more = false;
+	int got;
+
+	if (!p->rx_queued)
+		return (0);
+	got = port_rx_drain(p, &more);
+	p->rx_queued = more;
+	return (got);
+}
+
 static void
 port_ring_readable(int fd, bool rd, bool wr, void *arg)
 {
 	struct port *p = arg;
-	bool more = false;
-	int got = 0;
+	int got;
 
 	(void)fd;
 	(void)wr;
 	if (!rd)
 		return;
 	port_rx_begin(p);
-	if (p->rx_queued) {
-		got = port_rx_drain(p, &more);
-		p->rx_queued = more;
-	}
+	got = port_ring_drain_queued(p);
 	if (!p->rx_queued) {
 		got += (int)sock_ring_read(&p->ring, port_ring_one, p);
 		port_rep_apply(p, false);
-		p->ring_reads++;
+		p->ring_read = true;
 	}
 	port_rx_end(p);
 	rx_pol_ring_frames(&p->rxp, (unsigned int)got);
 	port_ring_judge(p, true);
+}
+
+/* The filter back to the pool (its socket is gone or never had it). */
+static void
+port_rep_release(struct port *p)
+{
+	if (p->rep_timer != NULL)
+		ev_timer_stop(p->rep_timer);
+	sock_rep_put(p->rep);
+	p->rep = NULL;
 }
 
 void
@@ -267,11 +293,7 @@ port_ring_close(struct port *p)
 	sock_ring_close(&p->ring);
 	if (p->ring_timer != NULL)
 		ev_timer_stop(p->ring_timer);
-	/* Its socket is gone: the filter goes back to the pool. */
-	if (p->rep_timer != NULL)
-		ev_timer_stop(p->rep_timer);
-	sock_rep_put(p->rep);
-	p->rep = NULL;
+	port_rep_release(p);
 }
 
 /*
@@ -284,18 +306,13 @@ static void
 port_rep_tick(void *arg)
 {
 	struct port *p = arg;
-	bool more = false;
 
 	(void)port_rx_drops(p);
 	port_rx_begin(p);
-	if (p->rx_queued) {
-		rx_pol_ring_frames(&p->rxp,
-		    (unsigned int)port_rx_drain(p, &more));
-		p->rx_queued = more;
-	}
-	port_rep_apply(p, p->ring_reads == p->rep_reads);
+	rx_pol_ring_frames(&p->rxp, (unsigned int)port_ring_drain_queued(p));
+	port_rep_apply(p, !p->ring_read);
 	port_rx_end(p);
-	p->rep_reads = p->ring_reads;
+	p->ring_read = false;
 	ev_timer_arm(p->rep_timer, SOCK_RING_TOV_MS);
 }
 
@@ -429,20 +446,17 @@ port_ring_open(struct port *p)
 	    (p->ring_io = ev_io_new(p->ring.fd, port_ring_readable, p)) ==
 	    NULL) {
 		sock_ring_close(&p->ring);
-		sock_rep_put(p->rep);
-		p->rep = NULL;
+		port_rep_release(p);
 		log_warnx(LOG_SUB_LLDP, "%s: busy port: no packet ring "
 		    "(%s); staying on the socket queue", p->ifname,
 		    strerror(-rc));
 		rx_pol_ring_failed(&p->rxp, now);
 		return;
 	}
-	if (!p->ring.rep) {
-		sock_rep_put(p->rep);
-		p->rep = NULL;
-	}
+	if (!p->ring.rep)
+		port_rep_release(p);
 	p->ring_seen = p->ring_lost = p->rep_applied = 0;
-	p->ring_reads = p->rep_reads = 0;
+	p->ring_read = false;
 	/*
 	 * The flood's copies from now on, if the drain that opened the ring
 	 * ended on one: not half a second of them read first.
