@@ -7,9 +7,15 @@
  * when a system has no other address, so a neighbour always has one.
  *
  * getifaddrs() dumps every link and address of the system: the list is
- * kept until an address changes (link.c's route/addr notifications) or
- * for a second at most, so that fast transmission on a thousand ports
- * costs one dump, not one per PDU.
+ * kept until it can be wrong -- an address of a port changes (link.c's
+ * address notifications), a port is renamed, or the links are re-read
+ * after lost notifications (port.c calls mgmt_invalidate() for each) --
+ * so that transmission on a thousand ports costs one dump, not one per
+ * PDU.  It had also been re-read once a second whatever happened: under
+ * a flood of DCBX changes (each one a fast transmission) that second's
+ * dump was a fifth of dcbxd's CPU at 1k PDU/s, and on a thousand idle
+ * ports it was a dump of every link each second.  A dump that fails is
+ * tried again a second later, not before.
  */
 #include "config.h"
 
@@ -24,7 +30,7 @@
 #include "event.h"
 #include "mgmt.h"
 
-#define MGMT_CACHE_MS	1000
+#define MGMT_RETRY_MS	1000	/* after a failed dump */
 
 struct mgmt_addr {
 	char	ifname[IFNAMSIZ];
@@ -33,8 +39,9 @@ struct mgmt_addr {
 };
 
 static struct {
-	bool			 valid;
-	uint64_t		 read_ms;
+	bool			 valid;		/* until mgmt_invalidate() */
+	bool			 failed;	/* the last dump failed */
+	uint64_t		 read_ms;	/* when it was tried */
 	size_t			 n, cap;
 	struct mgmt_addr	*a;
 } mc;
@@ -73,21 +80,25 @@ mgmt_refresh(void)
 	struct mgmt_addr *m;
 	uint64_t now = ev_now_ms();
 
-	if (mc.valid && now - mc.read_ms < MGMT_CACHE_MS)
+	if (mc.valid || (mc.failed && now - mc.read_ms < MGMT_RETRY_MS))
 		return;
 	mc.n = 0;
-	mc.valid = true;
 	mc.read_ms = now;
+	/* Until it works, no addresses: the MAC it is. */
+	mc.failed = true;
 	if (getifaddrs(&ifa) < 0)
-		return;			/* no addresses: the MAC it is */
+		return;
+	mc.failed = false;
 	for (i = ifa; i != NULL; i = i->ifa_next) {
 		if (i->ifa_addr == NULL || !mgmt_usable(i->ifa_addr))
 			continue;
 		if (mc.n == mc.cap) {
 			size_t cap = mc.cap != 0 ? mc.cap * 2 : 16;
 
-			if ((m = realloc(mc.a, cap * sizeof(*m))) == NULL)
+			if ((m = realloc(mc.a, cap * sizeof(*m))) == NULL) {
+				mc.failed = true;	/* what fits, for now */
 				break;
+			}
 			mc.a = m;
 			mc.cap = cap;
 		}
@@ -105,6 +116,7 @@ mgmt_refresh(void)
 		}
 	}
 	freeifaddrs(ifa);
+	mc.valid = !mc.failed;
 }
 
 /* Append one address: the first into l's own fields, the rest after. */

@@ -430,6 +430,7 @@ port_update(struct port *p, const struct link_info *li)
 		log_info(LOG_SUB_LINK, "%s renamed to %s", p->ifname,
 		    li->ifname);
 		memcpy(p->ifname, li->ifname, sizeof(p->ifname));
+		mgmt_invalidate();	/* its addresses are under the old name */
 		changed = true;
 	}
 	if (memcmp(p->mac, li->mac, 6) != 0 || p->mtu != li->mtu) {
@@ -608,6 +609,11 @@ port_link(const struct link_info *li, bool present, void *arg)
 		return;
 	}
 	if (p == NULL) {
+		/*
+		 * A link renamed into a port's name has its addresses under
+		 * the old name in mgmt.c's list; a new link has none yet.
+		 */
+		mgmt_invalidate();
 		if ((p = port_create(li, &cp)) == NULL)
 			return;
 		p->up = li->up;
@@ -626,6 +632,11 @@ port_sweep(void *arg)
 	struct port *p, *next;
 
 	(void)arg;
+	/*
+	 * Every link was read again (a reload, or lost notifications, which
+	 * may have been address ones): so are the addresses, when needed.
+	 */
+	mgmt_invalidate();
 	for (p = port_list; p != NULL; p = next) {
 		next = p->next;
 		if (p->link_gen != port_gen)
