@@ -11,12 +11,16 @@
 #  - a port without any address sends its MAC (IANA family 6);
 #  - an address that can never be sent (IPv6 link-local) costs no
 #    re-read of the system's addresses (nor a frame); a global one after
-#    it is sent at once.
+#    it is sent at once;
+#  - an address removed is no longer sent;
+#  - a port renamed still sends its addresses, read again under the new
+#    name (the kernel re-announces IPv4 addresses on a rename, not IPv6
+#    ones: the port renamed has only an IPv6 one).
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
-plan 10
+plan 12
 ns_setup m
 ns_add a && ns_add b || bail "namespaces"
 veth_add a ma0 b mb0 02:00:00:00:0a:00 02:00:00:00:0b:00 &&
@@ -68,5 +72,15 @@ check "dcbctl -j show neighbors dev mb0 carries them too" \
     dx_jq b '(if type == "array" then .[0] else . end) |
         [.mgmt_addrs[].address] == ["192.0.2.1", "2001:db8::1"] and .capabilities == ["station-only"]' \
     show neighbors dev mb0
+nsx a ip addr del 192.0.2.9/24 dev ma1 || bail "address removal"
+check "an address removed is no longer sent" \
+    wait_for 20 nbr b mb1 '.port_id == "ma1" and [.mgmt_addrs[].address] == ["2001:db8:5::9"]'
+# The address list is kept until it can be wrong (mgmt.c); renaming a
+# port with only an IPv6 address brings no address notification, and the
+# list has it under the old name.  The new port ID is a new neighbour for
+# b: look for that one.
+nsx a ip link set ma1 name ma7 || bail "rename"
+check "a port renamed still sends its addresses (read again under its new name)" \
+    wait_for 20 nbr b mb1 '.port_id == "ma7" and [.mgmt_addrs[].address] == ["2001:db8:5::9"]'
 check_clean "no sanitizer report" "$NS_TMP/a.log" "$NS_TMP/b.log"
 finish
