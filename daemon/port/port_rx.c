@@ -306,14 +306,24 @@ static void
 port_rep_tick(void *arg)
 {
 	struct port *p = arg;
+	bool read = p->ring_read;
 
-	(void)port_rx_drops(p);
+	/* Frames the ring lost count as read (port_rep_apply()). */
+	if (read)
+		(void)port_rx_drops(p);
 	port_rx_begin(p);
 	rx_pol_ring_frames(&p->rxp, (unsigned int)port_ring_drain_queued(p));
-	port_rep_apply(p, !p->ring_read);
+	port_rep_apply(p, !read);
 	port_rx_end(p);
 	p->ring_read = false;
 	ev_timer_arm(p->rep_timer, SOCK_RING_TOV_MS);
+	/*
+	 * The ring's windows are judged here too, as after a read, which
+	 * pushes the judging timer back: a flood of copies, never read,
+	 * had it wake the daemon once a window besides the two ticks.  A
+	 * ring closed here takes the tick with it.
+	 */
+	port_ring_judge(p, true);
 }
 
 /*
