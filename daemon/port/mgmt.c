@@ -8,14 +8,13 @@
  *
  * getifaddrs() dumps every link and address of the system: the list is
  * kept until it can be wrong -- an address of a port changes (link.c's
- * address notifications), a port is renamed, or the links are re-read
- * after lost notifications (port.c calls mgmt_invalidate() for each) --
- * so that transmission on a thousand ports costs one dump, not one per
- * PDU.  It had also been re-read once a second whatever happened: under
- * a flood of DCBX changes (each one a fast transmission) that second's
- * dump was a fifth of dcbxd's CPU at 1k PDU/s, and on a thousand idle
- * ports it was a dump of every link each second.  A dump that fails is
- * tried again a second later, not before.
+ * address notifications), a port is created or renamed, or the links are
+ * re-read after lost notifications (port.c calls mgmt_invalidate() for
+ * each) -- so that transmission on a thousand ports costs one dump, not
+ * one per PDU.  It had also been re-read once a second whenever a port's
+ * frame was rebuilt: under a flood of DCBX changes (each one a new frame,
+ * sent at once) that second's dump was a fifth of dcbxd's CPU at 1k PDU/s.
+ * A dump that fails is tried again a second later, not before.
  */
 #include "config.h"
 
