@@ -571,6 +571,7 @@ dcbx_rx_tlvs(struct dcbx_state *st, const struct dcbx_local *l,
 	int flags = 0;
 
 	snap_take(st, &s);
+	st->held = false;	/* a PDU: what we run follows it now */
 	st->rx_same_ok = false;	/* dcbx_rx() sets it again */
 	st->npeers = npeers > 0 ? npeers : 1;	/* this PDU came from one */
 	if (npeers > 1) {
@@ -690,6 +691,7 @@ dcbx_npeers(struct dcbx_state *st, const struct dcbx_local *l,
 	if (npeers == 0)
 		return dcbx_peer_gone(st, l, false);
 	snap_take(st, &s);
+	st->held = false;
 	st->rx_same_ok = false;	/* dcbx_rx() sets it again */
 	if (npeers > 1)
 		(void)store_peer(st, NULL, NULL);
@@ -709,6 +711,7 @@ dcbx_peer_gone(struct dcbx_state *st, const struct dcbx_local *l,
     bool link_down)
 {
 	struct snap s;
+	bool hold = link_down && st->peer_present;
 	int flags;
 
 	snap_take(st, &s);
@@ -717,6 +720,21 @@ dcbx_peer_gone(struct dcbx_state *st, const struct dcbx_local *l,
 	st->npeers = 0;
 	st->peer_present = false;
 	memset(st->peer_mac, 0, sizeof(st->peer_mac));
+	if (hold) {
+		/*
+		 * A link going down is no reason to write the NIC: drivers
+		 * that bounce the link on a write (mlx5 on pfc_en, ice on any
+		 * change) would loop, adopt -> bounce -> revert -> bounce.
+		 * Keep oper and the mode; the peer's next PDU, its TTL, a
+		 * shutdown or the operator end the hold.
+		 */
+		st->held = true;
+		dcbx_cee_reset(st);
+		feat_all(st, DCBX_ST_NO_PEER, "link down: the peer's config "
+		    "is kept until it is back or its TTL runs out");
+		return snap_diff(st, &s);
+	}
+	st->held = false;
 	/* Auto mode returns to IEEE on link down or peer ageout (DNOS). */
 	if (l->mode == DCBX_CFG_AUTO && st->active == DCBX_MODE_CEE) {
 		st->active = DCBX_MODE_IEEE;
@@ -731,12 +749,33 @@ dcbx_peer_gone(struct dcbx_state *st, const struct dcbx_local *l,
 }
 
 int
+dcbx_hold_end(struct dcbx_state *st, const struct dcbx_local *l)
+{
+	struct snap s;
+	int flags;
+
+	if (!st->held)
+		return 0;
+	snap_take(st, &s);
+	st->held = false;
+	if (l->mode == DCBX_CFG_AUTO && st->active == DCBX_MODE_CEE) {
+		st->active = DCBX_MODE_IEEE;
+		st->mode_switches++;
+	}
+	flags = dcbx_eval(st, l);
+	feat_all(st, DCBX_ST_NO_PEER, "peer gone (its TTL ran out while the "
+	    "link was down): reverted to the admin config");
+	return flags | snap_diff(st, &s);
+}
+
+int
 dcbx_local_changed(struct dcbx_state *st, const struct dcbx_local *l)
 {
 	struct snap s;
 	int flags;
 
 	snap_take(st, &s);
+	st->held = false;	/* the operator's change is applied */
 	st->rx_same_ok = false;	/* dcbx_rx() sets it again */
 	/* A configured mode is obeyed at once; auto keeps what it found. */
 	if (l->mode != DCBX_CFG_AUTO && st->active != start_mode(l)) {
