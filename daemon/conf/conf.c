@@ -60,8 +60,9 @@ const struct dcb_kw conf_admin_kw[] = {
 	{ 0, NULL }
 };
 const struct dcb_kw conf_fw_dcbx_kw[] = {
-	{ CONF_FW_LLDP_ONLY, "lldp-only" },
 	{ CONF_FW_RX_ONLY, "rx-only" },
+	{ CONF_FW_LLDP_ONLY, "lldp-only" },
+	{ CONF_FW_TAKE_OVER, "take-over" },
 	{ 0, NULL }
 };
 /* Word lists that become bit masks: the values are the bits. */
@@ -132,6 +133,7 @@ static const struct field pfcwd_fields[] = {
 	    PFCWD_DETECT_MAX),
 	F_UINT("restoration-time", struct pfcwd_cfg, restore_ms,
 	    PFCWD_RESTORE_MIN, PFCWD_RESTORE_MAX),
+	F_UINT("nic-timeout", struct pfcwd_cfg, nic_ms, 0, 65535),
 	F_END
 };
 
@@ -145,6 +147,9 @@ parse_pfcwd(struct field_ctx *x, const config_setting_t *s, void *obj,
 	field_parse_sub(x, s, obj, f);
 	if (field_member(s, "restoration-time") == NULL)
 		p->pfcwd.restore_ms = 2 * p->pfcwd.detect_ms;
+	/* The NIC stops pausing after as long as we would call it a storm. */
+	if (field_member(s, "nic-timeout") == NULL)
+		p->pfcwd.nic_ms = p->pfcwd.detect_ms;
 }
 
 static void

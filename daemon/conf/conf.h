@@ -45,8 +45,14 @@ extern const struct dcb_kw conf_role_kw[];
 extern const struct dcb_kw conf_mode_kw[];
 extern const struct dcb_kw conf_backend_kw[];
 extern const struct dcb_kw conf_admin_kw[];
-/* What a port whose NIC firmware runs DCBX sends (firmware-dcbx). */
-enum conf_fw_dcbx { CONF_FW_LLDP_ONLY = 0, CONF_FW_RX_ONLY };
+/*
+ * A port whose NIC firmware runs LLDP/DCBX (firmware-dcbx): rx-only, the
+ * default, sends nothing on the nearest-bridge address (one speaker per
+ * port); lldp-only still sends basic LLDP (the switch then sees two
+ * chassis on the port); take-over switches the NIC to host mode where
+ * the driver allows it, and hands it back at exit.
+ */
+enum conf_fw_dcbx { CONF_FW_RX_ONLY = 0, CONF_FW_LLDP_ONLY, CONF_FW_TAKE_OVER };
 extern const struct dcb_kw conf_fw_dcbx_kw[];
 /* Word lists read as bit masks: the values are the bits themselves. */
 extern const struct dcb_kw conf_agent_kw[];	/* 1 << enum lldp_agent */

@@ -156,7 +156,8 @@ chk_backend(struct dctx *x)
 		    "runs DCBX on this port and dcbxd sends DCBX too: the peer "
 		    "sees two agents; set admin-status = \"rx\" or advertise "
 		    "= [] here, or turn the firmware agent off");
-	if (p->backend.kind == BACKEND_READONLY && p->dcbx.oper.pfc.pfc_en != 0)
+	if (!backend_can(&p->backend, BACKEND_CAN_WRITE) &&
+	    !p->backend.firmware && p->dcbx.oper.pfc.pfc_en != 0)
 		finding(x, "error", "readonly-pfc", "PFC on priorities %s is "
 		    "wanted but the backend is read-only: nothing enforces it; "
 		    "give the port an engine = { } block, a NIC with dcbnl, or "

@@ -548,7 +548,7 @@ show_stats(const struct port *p)
 	if (p->pfc_stats_ms == 0 && p->backend_open && p->backend.ops->stats != NULL)
 		(void)p->backend.ops->stats(&mp->backend, &bs);
 	/* The engine's per-priority counters; null for other backends. */
-	if (p->backend_open && p->backend.kind == BACKEND_ENGINE &&
+	if (p->backend_open && backend_can(&p->backend, BACKEND_CAN_LIVE) &&
 	    p->backend.ops->show != NULL)
 		eng = p->backend.ops->show(&mp->backend);
 	/*

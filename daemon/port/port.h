@@ -102,6 +102,10 @@ struct port {
 	 * rx_batch is with the flags above.
 	 */
 	struct nbr	*dcbx_pending;	/* the peer whose last PDU waits */
+	/* The link went down under a peer: its config is held until its
+	 * TTL would have run out (p->dcbx.held, dcbx_peer_gone()). */
+	struct ev_timer	*hold_timer;
+	uint64_t	 hold_until_ms;	/* the flushed neighbours' deadline */
 	uint64_t	 dcbx_coalesced; /* PDUs superseded in a batch */
 	struct backend	 backend;
 	bool		 backend_open;
@@ -112,6 +116,12 @@ struct port {
 	unsigned int	 retry_attempt;	/* failed tries in a row */
 	uint64_t	 retry_at_ms;	/* its deadline, 0: none pending */
 	uint64_t	 nic_changes;	/* DCB config changed by others */
+	uint64_t	 nic_win_ms;	/* their window (port_be_fighting()) */
+	unsigned int	 nic_win_n;	/* changes in it */
+	unsigned int	 nic_backoff;	/* re-applies deferred in a row */
+	bool		 nic_fighting;	/* re-applying with backoff */
+	bool		 be_partial;	/* the device refused a part for good:
+					   said once (BACKEND_APPLIED_PART) */
 	bool		 dcbx_silent;	/* port_be_dcbx_silent() != NULL, as
 					   port_dcbx_tx_changed() last saw */
 	/* Made while the backend has counters (port_be_sampling()). */
@@ -183,6 +193,9 @@ struct port_lookup {
 void	port_be_unowned(void *arg, const char *ifname, uint8_t cmd);
 /* Apply the operational config through the backend (and retry). */
 void	port_apply_oper(struct port *);
+/* The link went up or down: the backend hears it; never a write on a
+ * down, and after an up only what the device lost. */
+void	port_be_link(struct port *, bool up);
 /* After negotiation returned chg (DCBX_CHG_*): apply if it matters to the
  * NIC (a new operational config or a new mode); true when applied. */
 bool	port_be_dcbx_result(struct port *, int chg);

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "agent.h"
@@ -172,6 +173,46 @@ port_dcbx_log_ok(struct port *p)
 	return (false);
 }
 
+static void	port_dcbx_result(struct port *, int);
+
+static void
+port_dcbx_hold_fire(void *arg)
+{
+	struct port *p = arg;
+	struct dcbx_local dl;
+
+	port_dcbx_local(p, &dl);
+	log_info(LOG_SUB_DCBX, "%s: the peer lost with the link did not come "
+	    "back within its TTL: admin config", p->ifname);
+	port_dcbx_result(p, dcbx_hold_end(&p->dcbx, &dl));
+}
+
+/*
+ * The peer's config is held since the link went down: until its TTL
+ * would have run out.  A hold that ended otherwise (a PDU, the operator)
+ * stops the timer.
+ */
+static void
+port_dcbx_hold(struct port *p)
+{
+	uint64_t now = ev_now_ms();
+
+	if (!p->dcbx.held) {
+		if (p->hold_timer != NULL)
+			ev_timer_stop(p->hold_timer);
+		return;
+	}
+	if (p->hold_timer == NULL &&
+	    (p->hold_timer = ev_timer_new(port_dcbx_hold_fire, p)) == NULL) {
+		log_warnx(LOG_SUB_DCBX, "%s: no timer to end the hold (%s): "
+		    "the next change ends it", p->ifname, strerror(ENOMEM));
+		return;
+	}
+	if (!ev_timer_pending(p->hold_timer))
+		ev_timer_arm(p->hold_timer, p->hold_until_ms > now ?
+		    p->hold_until_ms - now : 0);
+}
+
 /* Act on what negotiation reports: apply, log, tell subscribers, send. */
 static void
 port_dcbx_result(struct port *p, int chg)
@@ -198,6 +239,7 @@ port_dcbx_result(struct port *p, int chg)
 		log_info(LOG_SUB_DCBX, "%s: operational config changed",
 		    p->ifname);
 	(void)port_be_dcbx_result(p, chg);
+	port_dcbx_hold(p);
 	if (chg & DCBX_CHG_OPER)
 		port_note(p, NOTE_DCBX_OPER);
 	if ((chg & DCBX_CHG_TX) && p->agent[LLDP_AGENT_NEAREST_BRIDGE])
@@ -399,6 +441,10 @@ static void
 port_nbr_gone(void *ctx, struct agent *a, struct nbr *n, int why)
 {
 	struct port *p = ctx;
+
+	/* Flushed with the link: a hold lasts as long as it would have. */
+	if (why == NBR_GONE_FLUSH && a->type == LLDP_AGENT_NEAREST_BRIDGE)
+		p->hold_until_ms = n->expires_ms;
 
 	port_note_nbr(p, NOTE_NBR_GONE, a, n, NULL, why);
 	if (p->dcbx_pending == n) {

@@ -531,10 +531,18 @@ mw_send(struct dcbnl_transport *t, const void *b, size_t n)
 static ssize_t
 mw_recv(struct dcbnl_transport *t, void *buf, size_t len)
 {
+	struct fake_mon fm;
+
 	(void)t;
 	if (mw.enobufs > 0) {
 		mw.enobufs--;
 		return (-ENOBUFS);
+	}
+	if (F.auto_notify) {
+		/* The kernel's own multicast, echoes of our writes with
+		 * their sequence numbers. */
+		fake_mon_transport(&F, &fm);
+		return (fm.tr.recv(&fm.tr, buf, len));
 	}
 	return (F.tr.recv(&F.tr, buf, len));
 }
@@ -557,7 +565,8 @@ mon_start(void)
 {
 	struct dcbnl_mon *m;
 
-	mw.tr = (struct dcbnl_transport){ mw_send, mw_recv, mw_fd, mw_close, 0 };
+	mw.tr = (struct dcbnl_transport){ mw_send, mw_recv, mw_fd, mw_close, 0,
+	    NULL };
 	mw.enobufs = 0;
 	assert_non_null(m = dcbnl_mon_open_tr(&mw.tr));
 	assert_int_equal(dcbnl_watch_attach(m, port_be_unowned,
@@ -738,21 +747,33 @@ static void
 own_cee_commit_echo_does_not_loop(void **state)
 {
 	struct port *p;
-	int i;
 
 	(void)state;
-	p = port_dcbnl(0x08, DCBX_MODE_CEE);
+	p = port_dcbnl_open(0);
+	F.auto_notify = true;	/* the kernel echoes with our seq */
+	set_oper(p, oper_cfg(0x08));
+	p->dcbx.active = DCBX_MODE_CEE;
+	port_apply_oper(p);
+	assert_string_equal(backend_error(&p->backend), "");
 	assert_true(F.set_all >= 1);
+	assert_true(F.nmon >= 1);
 	mon_start();
 	/* dcbnl_setall() -> dcbnl_cee_notify(): our own commit. */
-	for (i = 0; i < 3; i++) {
-		F.nreq = 0;
-		fake_notify(&F, DCB_CMD_SET_ALL);
-		mon_readable();
-	}
-	assert_int_equal(evs.nic_changed, 1);	/* only the 2nd one */
+	mon_readable();
+	assert_int_equal(evs.nic_changed, 0);
+	/* Another program's commit: reported, the CEE config rewritten. */
+	fake_notify(&F, DCB_CMD_SET_ALL);
+	F.nreq = 0;
+	mon_readable();
+	assert_int_equal(evs.nic_changed, 1);
 	assert_int_equal(p->nic_changes, 1);
-	assert_int_equal(nsets(), 0);		/* 3rd: echo of the 2nd's */
+	assert_true(nsets() > 0);
+	/* Its echoes are ours: no loop. */
+	F.nreq = 0;
+	mon_readable();
+	assert_int_equal(evs.nic_changed, 1);
+	assert_int_equal(nsets(), 0);
+	assert_int_equal(F.nmon, 0);
 }
 
 /*
@@ -848,19 +869,25 @@ own_cee_app_echoes_are_not_foreign(void **state)
 	    3260 });
 	set_oper(p, c);
 	p->dcbx.active = DCBX_MODE_CEE;
+	F.auto_notify = true;
 	port_apply_oper(p);
 	assert_string_equal(backend_error(&p->backend), "");
 	assert_int_equal(fake_count(&F, DCB_CMD_SAPP, 0), 2);
+	/* Two SAPPs and the SET_ALL echoed, each with our seq. */
+	for (i = 0; i < F.nmon; i++) {
+		uint32_t seq;
+
+		memcpy(&seq, F.mon[i] + 8, 4);
+		assert_true(seq != 0);
+	}
+	assert_int_equal(F.nmon, 3);
 	mon_start();
 	F.nreq = 0;
-	for (i = 0; i < 2; i++)
-		fake_notify(&F, DCB_CMD_SAPP);
-	fake_notify(&F, DCB_CMD_SET_ALL);
 	mon_readable();
 	assert_int_equal(evs.nic_changed, 0);
 	assert_int_equal(p->nic_changes, 0);
 	assert_int_equal(nsets(), 0);
-	/* Every echo is spent: a fourth CEE notification is foreign. */
+	/* A CEE notification of someone else's (seq 0) is foreign. */
 	fake_notify(&F, DCB_CMD_SAPP);
 	mon_readable();
 	assert_int_equal(evs.nic_changed, 1);
@@ -896,11 +923,15 @@ firmware_dcbx_silences_our_dcbx_tlvs(void **state)
 	const char *why;
 
 	(void)state;
+	/* The default: one speaker on the port, ours receives only. */
 	assert_non_null(why = port_be_dcbx_silent(p));
-	assert_non_null(strstr(why, "LLD_MANAGED"));
-	assert_non_null(strstr(why, "basic LLDP only"));
-	p->conf.firmware_dcbx = CONF_FW_RX_ONLY;
-	assert_non_null(strstr(port_be_dcbx_silent(p), "receiving only"));
+	assert_non_null(strstr(why, "firmware runs DCBX"));
+	assert_non_null(strstr(why, "receiving only"));
+	p->conf.firmware_dcbx = CONF_FW_LLDP_ONLY;
+	assert_non_null(strstr(port_be_dcbx_silent(p), "basic LLDP only"));
+	assert_non_null(strstr(port_be_dcbx_silent(p), "two chassis"));
+	p->conf.firmware_dcbx = CONF_FW_TAKE_OVER;
+	assert_non_null(strstr(port_be_dcbx_silent(p), "would not hand"));
 	p->conf.firmware_dcbx = CONF_FW_LLDP_ONLY;
 	backend_close(&p->backend);
 	p->backend_open = false;
