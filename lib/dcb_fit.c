@@ -166,8 +166,16 @@ fit_tcs(const struct dcb_caps *c, uint8_t pfc_en, struct dcb_ets *e,
 
 	if (max < 1 || max > DCB_NTC)
 		max = DCB_NTC;
-	if ((used >> max) == 0 && (!c->tc_dense || (used & (used + 1)) == 0))
-		return;		/* fits as it is */
+	if ((used >> max) == 0 && (!c->tc_dense || (used & (used + 1)) == 0)) {
+		/* The map fits; TCs the device lacks carry nothing (bnxt
+		 * refuses a TSA or a share above its TC count). */
+		for (tc = max; tc < DCB_NTC; tc++) {
+			e->tc_tsa[tc] = (c->tsa & DCB_TSA_BIT(DCB_TSA_STRICT)) ?
+			    DCB_TSA_STRICT : tsa_fallback(c);
+			e->tc_bw[tc] = 0;
+		}
+		return;
+	}
 	if (n > max) {
 		keep = fit_keep(e, pfc_en, used, max - 1);
 		merged = used & (uint8_t)~keep;

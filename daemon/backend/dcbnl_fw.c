@@ -144,13 +144,15 @@ dcbnl_fw_take_over(struct dcbnl_priv *p)
 	} else
 		rc = dcbnl_msg_sdcbx(c, DCB_CAP_DCBX_HOST |
 		    DCB_CAP_DCBX_VER_IEEE);
+	if (rc < 0)
+		snprintf(how, sizeof(how), "%.90s", c->err);
 	reread_dcbx(p);
 	if (rc < 0 || dcbnl_fw_owns(p->drv, p->has_dcbx, p->dcbx,
 	    p->drv->fw_pflag && dcbnl_fw_pflag(c, false, false) == 1, how,
 	    sizeof(how))) {
 		log_warnx(LOG_SUB_DCBNL, "%s: firmware-dcbx = take-over: the "
 		    "driver kept DCBX with the firmware (%s): receiving only",
-		    c->ifname, rc < 0 ? c->err : how);
+		    c->ifname, how);
 		return (rc < 0 ? rc : -EPERM);
 	}
 	p->took_over = true;
@@ -163,6 +165,22 @@ dcbnl_fw_take_over(struct dcbnl_priv *p)
 	return (0);
 }
 
+/* Delete the DSCP APP entries the NIC holds (leaving DSCP mode). */
+static void
+fw_drop_dscp(struct dcbnl_priv *p)
+{
+	struct dcbnl_ctx *c = &p->ctx;
+	int i;
+
+	if (dcbnl_msg_ieee_get(c, &p->nic) < 0)
+		return;
+	for (i = 0; i < p->nic.cfg.app.n; i++)
+		if (p->nic.cfg.app.e[i].selector == DCB_APP_SEL_DSCP)
+			(void)dcbnl_msg_app1(c, DCB_CMD_IEEE_DEL,
+			    &p->nic.cfg.app.e[i]);
+	p->has_nic = false;
+}
+
 void
 dcbnl_fw_hand_back(struct dcbnl_priv *p)
 {
@@ -173,7 +191,14 @@ dcbnl_fw_hand_back(struct dcbnl_priv *p)
 		return;
 	switch (p->drv->handback) {
 	case DCBNL_HANDBACK_PFLAG:
-		rc = p->fw_flag_off ? dcbnl_fw_pflag(c, true, true) : 0;
+		if (!p->fw_flag_off)
+			break;
+		if ((rc = dcbnl_fw_pflag(c, true, true)) == -EOPNOTSUPP) {
+			/* ice_set_priv_flags() refuses the agent in DSCP
+			 * mode: our DSCP entries go first. */
+			fw_drop_dscp(p);
+			rc = dcbnl_fw_pflag(c, true, true);
+		}
 		break;
 	case DCBNL_HANDBACK_SDCBX0:
 		/* mlx5e_dcbnl_setdcbx(): mode 0 returns it to the firmware;

@@ -295,6 +295,247 @@ every_driver_settles_with_a_strict_tc(void **state)
 		check_roce(&w[i], true);
 }
 
+/*
+ * A CEE peer: ixgbe takes the CEE commands (index = TC), i40e and ice
+ * the CEE image they read (index = TC, BW_ID = its share), mlx5, bnxt,
+ * mlxsw and cxgb4 the result through their IEEE commands (no usable CEE
+ * set), qede leaves it to its firmware.  Each settles.
+ */
+static void
+every_driver_settles_with_a_cee_peer(void **state)
+{
+	const struct fake_drv *const *d;
+	struct backend b;
+	struct dcb_config c;
+	int rc, cee_cmds;
+
+	(void)state;
+	for (d = fake_drvs; *d != NULL; d++) {
+		open_nic(*d, false, &b, NULL);
+		roce(&c, true);
+		rc = b.ops->apply(&b, &c, BACKEND_DCBX_CEE);
+		if (rc < 0)
+			fail_msg("%s: CEE apply %d (%s)", (*d)->name, rc,
+			    backend_error(&b));
+		assert_int_equal(drain(&b), 0);
+		cee_cmds = fake_count(&F, DCB_CMD_SET_ALL, 0) +
+		    fake_count(&F, DCB_CMD_PGTX_SCFG, 0);
+		if (*d == &fake_drv_ixgbe || *d == &fake_drv_ice ||
+		    *d == &fake_drv_i40e)
+			assert_true(cee_cmds >= 2);
+		else
+			assert_int_equal(cee_cmds, 0);	/* never tried */
+		F.nreq = 0;
+		bounces = 0;
+		assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), rc);
+		if (nsets() != 0 || bounces != 0)
+			fail_msg("%s: CEE not settled: %d writes, %d bounces",
+			    (*d)->name, nsets(), bounces);
+		assert_int_equal(drain(&b), 0);
+		assert_int_equal(F.bad, 0);
+		b.ops->close(&b);
+	}
+}
+
+/* The peer goes (ageing, shutdown: admin again) and comes back. */
+static void
+every_driver_settles_when_the_peer_goes_and_comes_back(void **state)
+{
+	const struct fake_drv *const *d;
+	struct backend b;
+	struct dcb_config c, admin;
+	int round, w;
+
+	(void)state;
+	dcb_config_default(&admin);
+	admin.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
+	roce(&c, false);
+	for (d = fake_drvs; *d != NULL; d++) {
+		open_nic(*d, false, &b, NULL);
+		for (round = 0; round < 3; round++) {
+			F.nreq = 0;
+			assert_true(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE) >= 0);
+			w = nsets();
+			assert_int_equal(drain(&b), 0);
+			assert_true(b.ops->apply(&b, &admin,
+			    BACKEND_DCBX_IEEE) >= 0);
+			assert_int_equal(drain(&b), 0);
+			/* Each way a handful of writes, the same each round. */
+			if (nsets() - w > 6 || w > 6)
+				fail_msg("%s: round %d: %d then %d writes",
+				    (*d)->name, round, w, nsets() - w);
+			F.nreq = 0;
+			assert_true(b.ops->apply(&b, &admin,
+			    BACKEND_DCBX_IEEE) >= 0);
+			assert_int_equal(nsets(), 0);
+		}
+		assert_int_equal(F.bad, 0);
+		b.ops->close(&b);
+	}
+}
+
+/*
+ * The firmware runs DCBX: mlx5 answers GDCBX without HOST (0x0c), ice
+ * and i40e with LLD_MANAGED, bnxt with a firmware LLDP agent IEEE
+ * alone, qede LLD_MANAGED always.  Nothing is written, the reason says
+ * how we know.
+ */
+static void
+firmware_owned_nics_are_read_not_written(void **state)
+{
+	static const struct { const struct fake_drv *d; const char *how; }
+	    fw[] = {
+		{ &fake_drv_mlx5, "no HOST bit" },
+		{ &fake_drv_ice, "LLD_MANAGED" },
+		{ &fake_drv_i40e, "LLD_MANAGED" },
+		{ &fake_drv_bnxt, "no HOST bit" },
+		{ &fake_drv_qede, "LLD_MANAGED" },
+	};
+	struct backend b;
+	struct dcb_config c;
+	size_t i;
+
+	(void)state;
+	roce(&c, false);
+	for (i = 0; i < sizeof(fw) / sizeof(fw[0]); i++) {
+		open_nic(fw[i].d, true, &b, NULL);
+		assert_true(b.firmware);
+		assert_false(backend_can(&b, BACKEND_CAN_WRITE));
+		assert_non_null(strstr(backend_why(&b), fw[i].how));
+		assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE), 0);
+		assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_CEE), 0);
+		if (nsets() != 0)
+			fail_msg("%s: %d writes to a firmware-owned NIC",
+			    fw[i].d->name, nsets());
+		b.ops->close(&b);
+		assert_int_equal(nsets(), 0);	/* nothing handed back */
+	}
+}
+
+/*
+ * firmware-dcbx = take-over: mlx5 takes SDCBX HOST and gets SDCBX 0 at
+ * close (mlx5e_dcbnl_setdcbx()); ice turns its fw-lldp-agent flag off
+ * and on again (ice_set_priv_flags()); bnxt with a firmware LLDP agent
+ * refuses HOST, and the port stays receive-only.
+ */
+static void
+take_over_and_hand_back(void **state)
+{
+	struct dcbnl_opts o = { .take_over = true, .cable_m = 100 };
+	struct backend b;
+	struct dcb_config c;
+
+	(void)state;
+	roce(&c, false);
+	/* mlx5 */
+	open_nic(&fake_drv_mlx5, true, &b, &o);
+	assert_false(b.firmware);
+	assert_true(backend_can(&b, BACKEND_CAN_WRITE));
+	assert_int_equal(fake_count(&F, DCB_CMD_SDCBX, 0), 0);	/* at open */
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE), 0);
+	assert_true(nsets() > 0);
+	F.nreq = 0;
+	b.ops->close(&b);
+	assert_int_equal(fake_count(&F, DCB_CMD_SDCBX, 0), 1);
+	/* The request ends with DCB_ATTR_DCBX (len 5, type 14) = 0, padded. */
+	assert_memory_equal(F.req[0].bytes + F.req[0].len - 8,
+	    "\x05\x00\x0e\x00\x00\x00\x00\x00", 8);
+	assert_true(F.dev.fw_agent);		/* handed back */
+	/* ice */
+	open_nic(&fake_drv_ice, true, &b, &o);
+	assert_false(b.firmware);
+	assert_false(F.dev.fw_agent);
+	assert_int_equal(F.dev.pflags & 2, 0);
+	assert_true(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE) >= 0);
+	b.ops->close(&b);
+	assert_true(F.dev.fw_agent);
+	assert_int_equal(F.dev.pflags & 2, 2);
+	/* bnxt with a firmware LLDP agent: refused, stays the firmware's. */
+	open_nic(&fake_drv_bnxt, true, &b, &o);
+	assert_true(b.firmware);
+	F.nreq = 0;
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE), 0);
+	assert_int_equal(nsets(), 0);
+	b.ops->close(&b);
+}
+
+/* bnxt's -ENOTSUPP arrives as the u8 244, -12 as s8: said as such. */
+static void
+an_errno_above_255_is_told_apart(void **state)
+{
+	struct dcbnl_ctx c;
+	struct dcb_ets e, r;
+	struct backend b;
+
+	(void)state;
+	open_nic(&fake_drv_bnxt, false, &b, NULL);
+	memset(&c, 0, sizeof(c));
+	c.nl = &F.tr;
+	snprintf(c.ifname, sizeof(c.ifname), "%s", FAKE_IFNAME);
+	dcb_ets_default(&e);
+	r = e;
+	e.tc_tsa[0] = DCB_TSA_CBS;
+	e.tc_tsa[1] = e.tc_tsa[2] = e.tc_tsa[3] = DCB_TSA_STRICT;
+	memset(e.tc_tsa + 4, DCB_TSA_STRICT, 4);
+	assert_int_equal(dcbnl_msg_set_ets(&c, &e, &r, e.tc_bw), -ENOMEM);
+	assert_true(c.by_driver);
+	assert_non_null(strstr(c.err, "ENOMEM or ENOTSUPP"));
+	assert_true(dcbnl_err_permanent(&c, -ENOMEM));
+	b.ops->close(&b);
+}
+
+/* A NIC answering nonsense: counted, the apply fails (retried with
+ * backoff by the port), nothing read into the model. */
+static void
+a_nic_answering_garbage_is_counted(void **state)
+{
+	struct backend b;
+	struct dcb_config c;
+
+	(void)state;
+	open_nic(&fake_drv_mlx5, false, &b, NULL);
+	F.dev.garbage = true;
+	roce(&c, false);
+	((struct dcbnl_priv *)b.priv)->has_nic = false;
+	assert_true(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE) < 0);
+	assert_true(dcbnl_backend_counters(&b)->bad_replies > 0);
+	assert_true(dcbnl_retry_delay_ms(b.err, 0) > 0);
+	F.dev.garbage = false;
+	assert_true(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE) >= 0);
+	b.ops->close(&b);
+}
+
+/* The NIC's storm timeout from the watchdog's config, clamped, shown. */
+static void
+storm_timeout_is_set_where_the_driver_has_one(void **state)
+{
+	struct dcbnl_opts o = { .cable_m = 100, .storm_ms = 200,
+	    .restore_on_close = true };
+	struct backend b;
+	json_t *j;
+
+	(void)state;
+	open_nic(&fake_drv_mlx5, false, &b, &o);
+	assert_int_equal(F.dev.storm_ms, 200);
+	j = show(&b);
+	assert_int_equal(json_integer_value(json_object_get(j,
+	    "storm_timeout_ms")), 200);
+	json_decref(j);
+	b.ops->close(&b);
+	assert_int_equal(F.dev.storm_ms, 8000);	/* put back */
+	o.storm_ms = 20;			/* below mlx5's 80 */
+	open_nic(&fake_drv_mlx5, false, &b, &o);
+	assert_int_equal(F.dev.storm_ms, 80);
+	b.ops->close(&b);
+	/* ice has none: the capability goes, nothing is shown. */
+	open_nic(&fake_drv_ice, false, &b, &o);
+	assert_false(backend_can(&b, BACKEND_CAN_STORM));
+	j = show(&b);
+	assert_true(json_is_null(json_object_get(j, "storm_timeout_ms")));
+	json_decref(j);
+	b.ops->close(&b);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -303,6 +544,22 @@ main(int argc, char **argv)
 		    every_driver_settles_on_the_roce_policy, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    every_driver_settles_with_a_strict_tc, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    every_driver_settles_with_a_cee_peer, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    every_driver_settles_when_the_peer_goes_and_comes_back,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    firmware_owned_nics_are_read_not_written, setup, teardown),
+		cmocka_unit_test_setup_teardown(take_over_and_hand_back,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(an_errno_above_255_is_told_apart,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    a_nic_answering_garbage_is_counted, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    storm_timeout_is_set_where_the_driver_has_one, setup,
+		    teardown),
 	};
 
 	if (argc > 1)
