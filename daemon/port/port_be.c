@@ -432,11 +432,16 @@ port_be_fighting(struct port *p)
 	uint64_t now = ev_now_ms();
 
 	if (now - p->nic_win_ms >= PORT_NIC_WINDOW_MS) {
-		if (p->nic_fighting && p->nic_win_n <= PORT_NIC_FIGHT)
+		/* The window that ended was calm, or a whole one passed
+		 * without a change since. */
+		bool calm = p->nic_win_n <= PORT_NIC_FIGHT ||
+		    now - p->nic_win_ms >= 2 * PORT_NIC_WINDOW_MS;
+
+		if (p->nic_fighting && calm)
 			log_notice(LOG_SUB_DCBX, "%s: the NIC's DCB config is "
 			    "left alone again: re-applying at once",
 			    p->ifname);
-		if (p->nic_win_n <= PORT_NIC_FIGHT)
+		if (calm)
 			p->nic_fighting = false;
 		p->nic_win_ms = now;
 		p->nic_win_n = 0;

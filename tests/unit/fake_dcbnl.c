@@ -1055,11 +1055,6 @@ nic_dispatch(struct fake *f, struct fake_req *r, const struct fa *top, int n,
 		err = nic_ieee_setdel(f, r, ieee);
 		/* nla_put_u8(skb, DCB_ATTR_IEEE, err): the errno in a u8. */
 		wb_u8(w, DCB_ATTR_IEEE, (uint8_t)err);
-		if (f->dev.meddle > 0 && --f->dev.meddle == 0) {
-			/* Another program's write right after ours. */
-			f->dev.meddle = 1;
-			mon_queue(f, DCB_CMD_IEEE_SET, 0);
-		}
 		return 0;
 	case DCB_CMD_GDCBX:
 		if (d->getdcbx == NULL)

@@ -128,8 +128,6 @@ struct fake {
 		int		resets;		/* device resets, link toggles */
 		int		ets_writes, pfc_writes, app_writes;
 		bool		garbage;	/* answer nonsense (bad input) */
-		int		meddle;		/* another program writes after
-						   this many more of ours */
 		_Alignas(8) uint8_t state[2048];	/* the driver's own */
 	} dev;
 };

@@ -24,6 +24,7 @@
 #include "event.h"
 #include "fake_event.h"
 #include "fake_dcbnl.h"
+#include "nic/nic.h"
 #include "port.h"
 
 /* The daemon the ports belong to: its event bus and config. */
@@ -614,6 +615,31 @@ port_dcbnl_open(uint8_t dcbx)
 	return (p);
 }
 
+/* eth0 on a NIC of driver d (a personality), config applied. */
+static struct port *
+port_dcbnl_drv(const struct fake_drv *d, uint8_t pfc_en)
+{
+	struct dcbnl_probe_result pr;
+	struct dcbnl_opts o = { .restore_on_close = false };
+	struct port *p = port_add(FAKE_IFNAME);
+	struct backend_env env;
+
+	memset(&F, 0, sizeof(F));
+	fake_init_drv(&F, d);
+	assert_int_equal(dcbnl_probe_tr(&F.tr, FAKE_IFNAME, &pr), 0);
+	assert_int_equal(dcbnl_backend_open_tr(&p->backend, &F.tr, FAKE_IFNAME,
+	    &pr, &o), 0);
+	port_be_env(p, &env, false);
+	backend_set_env(&p->backend, &env);
+	p->backend_open = true;
+	set_oper(p, oper_cfg(pfc_en));
+	p->dcbx.active = DCBX_MODE_IEEE;
+	port_apply_oper(p);
+	assert_true(p->backend.err == 0);
+	assert_int_equal(F.bad, 0);
+	return (p);
+}
+
 /* eth0 on the fake NIC through the real dcbnl backend, config applied. */
 static struct port *
 port_dcbnl(uint8_t pfc_en, enum dcbx_mode mode)
@@ -893,6 +919,77 @@ own_cee_app_echoes_are_not_foreign(void **state)
 	assert_int_equal(evs.nic_changed, 1);
 }
 
+/*
+ * Another program (or a driver) that turns PFC off after each of our
+ * writes: followed at once PORT_NIC_FIGHT times, then with backoff, so
+ * 10 s of it cost a dozen writes, not one per notification.
+ */
+static void
+a_program_rewriting_the_nic_in_a_loop_gets_backoff(void **state)
+{
+	struct port *p = port_dcbnl(0x08, DCBX_MODE_IEEE);
+	int i, writes = 0;
+
+	(void)state;
+	F.auto_notify = true;
+	mon_start();
+	for (i = 0; i < 200; i++) {	/* 10 s */
+		if (F.pfc.pfc_en != 0) {	/* it undoes ours at once */
+			F.pfc.pfc_en = 0;
+			fake_notify(&F, DCB_CMD_IEEE_SET);
+		}
+		F.nreq = 0;
+		mon_readable();
+		fake_ev_advance(50);
+		writes += nsets();
+	}
+	/* 5 at once, then 0.5 + 1 + 2 + 4 s of backoff: 4 more. */
+	if (writes < 5 || writes > 11)
+		fail_msg("%d writes in 10 s of fighting", writes);
+	assert_true(p->nic_fighting);
+	assert_true(p->nic_changes >= 5);
+	assert_true(evs.nic_changed >= 5);
+	/* Left alone again: once the window passes, followed at once. */
+	fake_ev_advance(120000);
+	mon_readable();
+	F.pfc.pfc_en = 0;
+	fake_notify(&F, DCB_CMD_IEEE_SET);
+	F.nreq = 0;
+	mon_readable();
+	assert_int_equal(nsets(), 1);
+	assert_int_equal(F.pfc.pfc_en, 0x08);
+	assert_false(p->nic_fighting);
+}
+
+/*
+ * A link going down writes nothing; up again, the NIC is read and only
+ * what it lost is written: i40e in software DCB resets its config on a
+ * link loss (i40e_link_event()), our own bounce leaves it as it was.
+ */
+static void
+link_down_writes_nothing_up_rewrites_what_the_nic_lost(void **state)
+{
+	struct dcbnl_probe_result pr;
+	struct port *p = port_dcbnl_drv(&fake_drv_i40e, 0x08);
+
+	(void)state;
+	F.nreq = 0;
+	port_be_link(p, false);
+	assert_int_equal(F.nreq, 0);
+	port_be_link(p, true);
+	assert_int_equal(nsets(), 0);
+	assert_int_equal(fake_count(&F, DCB_CMD_IEEE_GET, 0), 1);
+	/* A real link loss: the driver went back to its defaults. */
+	nic_i40e_link_lost(&F);
+	F.nreq = 0;
+	port_be_link(p, false);
+	assert_int_equal(F.nreq, 0);
+	port_be_link(p, true);
+	assert_true(nsets() >= 1);
+	assert_int_equal(dcbnl_probe_tr(&F.tr, FAKE_IFNAME, &pr), 0);
+	assert_int_equal(pr.nic.pfc.pfc_en, 0x08);
+}
+
 /* Auto-detection switched to CEE with the same oper config: SDCBX. */
 static void
 mode_change_alone_reaches_the_nic(void **state)
@@ -1004,6 +1101,12 @@ main(void)
 		    firmware_dcbx_silences_our_dcbx_tlvs, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    mode_change_alone_reaches_the_nic, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    a_program_rewriting_the_nic_in_a_loop_gets_backoff, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    link_down_writes_nothing_up_rewrites_what_the_nic_lost,
+		    setup, teardown),
 	};
 
 	return (cmocka_run_group_tests_name("port_be", tests, NULL, NULL));
