@@ -132,6 +132,11 @@ struct backend_ops {
 	/* Extra state for `dcbctl show ports/stats` (may be NULL). */
 	struct json_t *(*show)(struct backend *);
 	/*
+	 * What the device holds, can hold and was fitted with, and who
+	 * runs DCBX on it, for `show ports` (may be NULL): no I/O.
+	 */
+	struct json_t *(*device)(struct backend *);
+	/*
 	 * The port's link went up or down (may be NULL).  Never a reason to
 	 * write: the owner applies after an up, and the backend writes only
 	 * what differs from what the device holds.

@@ -615,6 +615,7 @@ static const struct backend_ops dcbnl_ops = {
 	.apply = dcbnl_apply,
 	.stats = dcbnl_stats,
 	.show = dcbnl_show,
+	.device = dcbnl_show,
 	.link = dcbnl_link,
 	.close = dcbnl_close,
 };

@@ -447,8 +447,13 @@ show_port(const struct port *p)
 		agent_too_many(p->agent[0]));
 	json_object_set_new(o, "dcbx_tlvs", json_string(
 	    port_be_dcbx_silent(p) != NULL ? port_be_dcbx_silent(p) : "sent"));
+	json_object_set_new(o, "speaker", json_string(port_be_speaker(p)));
 	show_port_backend(o, p);
 	show_port_host(o, p);
+	/* A NIC: what it holds, its caps, what was fitted or left out. */
+	json_object_set_new(o, "device", p->backend_open &&
+	    p->backend.ops->device != NULL ? p->backend.ops->device(
+	    (struct backend *)(uintptr_t)&p->backend) : json_null());
 	return (o);
 }
 
@@ -722,7 +727,10 @@ show_note_extra(const struct note *n, const char **name)
 	case NOTE_DCBX_OPER:
 		return (show_dcbx(n->port));
 	case NOTE_LINK:
-		return (show_port(n->port));
+		/* The port as show ports has it, less the device's details. */
+		j = show_port(n->port);
+		json_object_del(j, "device");
+		return (j);
 	case NOTE_PORT_REMOVED:
 	case NOTE_RELOAD:
 		return (NULL);

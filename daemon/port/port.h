@@ -167,6 +167,13 @@ void	port_be_result(struct port *, int rc);
  */
 const char *port_be_dcbx_silent(const struct port *);
 /*
+ * Who speaks LLDP on p's nearest-bridge address: "dcbxd", the NIC's
+ * firmware ("nic-firmware": ours receives only), or both
+ * ("nic-firmware+dcbxd", firmware-dcbx = lldp-only: the switch sees two
+ * chassis on the port and calls it multiple peers).
+ */
+const char *port_be_speaker(const struct port *);
+/*
  * The port's PFC counters now, for a query (metrics, doctor): the pause
  * engine's published snapshot, else the last dcbnl sample (p->pfc); and
  * for the engine its show() (a new reference), else NULL.

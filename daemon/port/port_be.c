@@ -401,6 +401,15 @@ port_be_dcbx_silent(const struct port *p)
 	    "speaker on the port (firmware-dcbx = rx-only)");
 }
 
+const char *
+port_be_speaker(const struct port *p)
+{
+	if (!p->backend_open || !p->backend.firmware)
+		return ("dcbxd");
+	return (p->conf.firmware_dcbx == CONF_FW_LLDP_ONLY ?
+	    "nic-firmware+dcbxd" : "nic-firmware");
+}
+
 static void
 port_be_report(struct port *p, uint8_t cmd, bool reapplied)
 {
