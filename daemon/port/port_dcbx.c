@@ -334,7 +334,12 @@ port_dcbx_link(struct port *p)
 {
 	struct dcbx_local dl;
 
-	if (!port_dcbx_link_facts(p))
+	/*
+	 * While a lost peer's config is held the new facts wait for the
+	 * next negotiation (its PDU, or the hold's end): the link coming
+	 * back is no reason to write the NIC.
+	 */
+	if (!port_dcbx_link_facts(p) || p->dcbx.held)
 		return;
 	port_dcbx_local(p, &dl);
 	port_dcbx_result(p, dcbx_local_changed(&p->dcbx, &dl));

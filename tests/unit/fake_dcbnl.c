@@ -157,7 +157,7 @@ ieee_fill(struct fake *f, struct wb *w)
 		nic_ieee_fill(f, w);
 		return;
 	}
-	wb_put(w, DCB_ATTR_IFNAME, FAKE_IFNAME, sizeof(FAKE_IFNAME));
+	wb_put(w, DCB_ATTR_IFNAME, f->ifname, strlen(f->ifname) + 1);
 	ieee = wb_nest(w, DCB_ATTR_IEEE);
 	wb_put(w, DCB_ATTR_IEEE_ETS, &f->ets, sizeof(f->ets));
 	wb_put(w, DCB_ATTR_IEEE_PFC, &f->pfc, sizeof(f->pfc));
@@ -545,7 +545,7 @@ mon_queue(struct fake *f, uint8_t cmd, uint32_t seq)
 		ieee_fill(f, &w);
 	else
 		/* dcbnl_cee_fill(): only its IFNAME matters to us here. */
-		wb_put(&w, DCB_ATTR_IFNAME, FAKE_IFNAME, sizeof(FAKE_IFNAME));
+		wb_put(&w, DCB_ATTR_IFNAME, f->ifname, strlen(f->ifname) + 1);
 	h = (struct nlmsghdr){ .nlmsg_len = (uint32_t)w.len,
 	    .nlmsg_type = RTM_SETDCB, .nlmsg_seq = seq };
 	memcpy(w.p, &h, sizeof(h));
@@ -582,8 +582,8 @@ fake_send(struct dcbnl_transport *t, const void *buf, size_t len)
 	n = attrs(f, (const uint8_t *)buf + NLMSG_HDRLEN + sizeof(d),
 	    len - NLMSG_HDRLEN - sizeof(d), top, 16);
 	if (n < 1 || top[0].type != DCB_ATTR_IFNAME ||
-	    top[0].len != sizeof(FAKE_IFNAME) ||
-	    memcmp(top[0].p, FAKE_IFNAME, sizeof(FAKE_IFNAME)) != 0)
+	    top[0].len != strlen(f->ifname) + 1 ||
+	    memcmp(top[0].p, f->ifname, strlen(f->ifname) + 1) != 0)
 		bad(f, "first attribute is not DCB_ATTR_IFNAME \"eth0\"");
 	if ((r->cmd == DCB_CMD_IEEE_GET || r->cmd == DCB_CMD_GDCBX ||
 	    r->cmd == DCB_CMD_GSTATE || r->cmd == DCB_CMD_PFC_GSTATE ||
@@ -657,6 +657,7 @@ void
 fake_init(struct fake *f)
 {
 	memset(f, 0, sizeof(*f));
+	snprintf(f->ifname, sizeof(f->ifname), "%s", FAKE_IFNAME);
 	f->tr = (struct dcbnl_transport){ fake_send, fake_recv, fake_fd, fake_close,
 	    100, fake_ethtool };
 	f->dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
@@ -782,7 +783,7 @@ nic_ieee_fill(struct fake *f, struct wb *w)
 	size_t ieee, tab;
 	int i;
 
-	wb_put(w, DCB_ATTR_IFNAME, FAKE_IFNAME, sizeof(FAKE_IFNAME));
+	wb_put(w, DCB_ATTR_IFNAME, f->ifname, strlen(f->ifname) + 1);
 	ieee = wb_nest(w, DCB_ATTR_IEEE);
 	memset(&ets, 0, sizeof(ets));
 	if (d->ieee_getets != NULL && d->ieee_getets(f, &ets) == 0)
@@ -1206,8 +1207,12 @@ void
 fake_init_drv(struct fake *f, const struct fake_drv *d)
 {
 	struct fake_dev chosen = f->dev;
+	char ifname[16];
 
+	snprintf(ifname, sizeof(ifname), "%s", f->ifname[0] != '\0' ?
+	    f->ifname : FAKE_IFNAME);
 	fake_init(f);
+	snprintf(f->ifname, sizeof(f->ifname), "%s", ifname);
 	/* What the test chose of the device, before the driver loads. */
 	f->dev.max_tc = chosen.max_tc;
 	f->dev.max_lltc = chosen.max_lltc;

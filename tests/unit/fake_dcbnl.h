@@ -39,6 +39,7 @@ struct fake_drv;	/* a driver's personality: tests/unit/nic/nic.h */
 
 struct fake {
 	struct dcbnl_transport		tr;
+	char			ifname[16];	/* FAKE_IFNAME unless set */
 	/*
 	 * The driver.  NULL: the generic one below, an ideal driver that
 	 * keeps every field and takes every selector (the knobs say where it
