@@ -38,6 +38,7 @@ struct mport {
 	const struct port	*p;
 	char			 lbl[4 * IF_NAMESIZE + 16];	/* port="IF" */
 	json_t			*eng;	/* the engine's show(), or NULL */
+	json_t			*dev;	/* a NIC's device(), or NULL */
 	struct backend_stats	 pfc;
 };
 
@@ -279,6 +280,97 @@ static void
 fam_nic_changes(FILE *f, const char *n, const struct mport *m)
 {
 	put(f, n, m, "", m->p->nic_changes);
+}
+
+/* -------------------------------------------------------------- NIC */
+
+/* ,key="value" with value escaped as a label value is (text format). */
+static void
+label(char *buf, size_t len, const char *key, const char *v)
+{
+	size_t o = (size_t)snprintf(buf, len, ",%s=\"", key);
+
+	for (; v != NULL && *v != '\0' && o + 4 < len; v++) {
+		if (*v == '\\' || *v == '"' || *v == '\n')
+			buf[o++] = '\\';
+		buf[o++] = *v == '\n' ? 'n' : *v;
+	}
+	snprintf(buf + o, len - o, "\"");
+}
+
+static const char *
+dev_str(const struct mport *m, const char *key)
+{
+	return (json_string_value(json_object_get(m->dev, key)));
+}
+
+static void
+fam_nic_info(FILE *f, const char *n, const struct mport *m)
+{
+	char a[96], b[96], ex[200];
+
+	if (m->dev == NULL)
+		return;
+	label(a, sizeof(a), "driver", dev_str(m, "driver"));
+	label(b, sizeof(b), "firmware", dev_str(m, "firmware_version"));
+	snprintf(ex, sizeof(ex), "%s%s", a, b);
+	put(f, n, m, ex, 1);
+}
+
+static void
+fam_nic_firmware_dcbx(FILE *f, const char *n, const struct mport *m)
+{
+	if (m->dev != NULL)
+		put(f, n, m, "", m->p->backend.firmware);
+}
+
+static void
+fam_nic_left_out(FILE *f, const char *n, const struct mport *m)
+{
+	if (m->dev != NULL)
+		put(f, n, m, "", json_array_size(json_object_get(m->dev,
+		    "app_left_out")));
+}
+
+static void
+fam_nic_refuses(FILE *f, const char *n, const struct mport *m)
+{
+	const char *r = dev_str(m, "refused");
+
+	if (m->dev != NULL)
+		put(f, n, m, "", r != NULL && *r != '\0');
+}
+
+static void
+fam_nic_storm(FILE *f, const char *n, const struct mport *m)
+{
+	const json_t *v = json_object_get(m->dev, "storm_timeout_ms");
+
+	if (json_is_integer(v))
+		fprintf(f, "%s{%s} %.3f\n", n, m->lbl,
+		    (double)json_integer_value(v) / 1000.0);
+}
+
+static void
+fam_nic_buffer(FILE *f, const char *n, const struct mport *m)
+{
+	const json_t *b = json_object_get(json_object_get(m->dev, "nic"),
+	    "buffer"), *v;
+	char ex[32];
+	size_t i;
+
+	json_array_foreach(json_object_get(b, "size"), i, v) {
+		snprintf(ex, sizeof(ex), ",buffer=\"%zu\"", i);
+		put(f, n, m, ex, (uint64_t)json_integer_value(v));
+	}
+}
+
+/* Who sends LLDP on the port's nearest-bridge address: 1 or 2 speakers. */
+static void
+fam_lldp_speakers(FILE *f, const char *n, const struct mport *m)
+{
+	put(f, n, m, "", strcmp(port_be_speaker(m->p), "nic-firmware+dcbxd") ==
+	    0 ? 2 : 1);
 }
 
 /* ----------------------------------------------------------- engine */
@@ -558,6 +650,22 @@ static const struct mfam fams[] = {
 	    "operational config.", fam_backend_applies, NULL, 0 },
 	{ "dcbxd_nic_changes_total", "counter", "DCB config changes made on the "
 	    "NIC by other programs.", fam_nic_changes, NULL, 0 },
+	{ "dcbxd_nic_info", "gauge", "A NIC with dcbnl ops: its driver and "
+	    "firmware version.", fam_nic_info, NULL, 0 },
+	{ "dcbxd_nic_firmware_dcbx", "gauge", "1 when the NIC's firmware runs "
+	    "DCBX (dcbxd reads it, never writes).", fam_nic_firmware_dcbx,
+	    NULL, 0 },
+	{ "dcbxd_nic_app_left_out", "gauge", "APP entries of the operational "
+	    "config the NIC cannot hold.", fam_nic_left_out, NULL, 0 },
+	{ "dcbxd_nic_refuses", "gauge", "1 while the NIC refuses a part of the "
+	    "operational config for good.", fam_nic_refuses, NULL, 0 },
+	{ "dcbxd_nic_storm_timeout_seconds", "gauge", "The NIC's own PFC storm "
+	    "timeout.", fam_nic_storm, NULL, 0 },
+	{ "dcbxd_nic_buffer_bytes", "gauge", "The NIC's buffers as its driver "
+	    "reports them.", fam_nic_buffer, NULL, 0 },
+	{ "dcbxd_lldp_speakers", "gauge", "LLDP speakers on the port's "
+	    "nearest-bridge address (2: the NIC's firmware and dcbxd).",
+	    fam_lldp_speakers, NULL, 0 },
 	{ "dcbxd_engine_frames_total", "counter", "Frames the pause engine "
 	    "moved, by priority and direction.", fam_eng_frames, NULL, 0 },
 	{ "dcbxd_engine_bytes_total", "counter", "Bytes the pause engine "
@@ -604,6 +712,10 @@ metrics_render(size_t *len)
 		m[i].p = v[i];
 		port_label(m[i].lbl, v[i]->ifname);
 		m[i].eng = port_be_counters(v[i], &m[i].pfc);
+		m[i].dev = v[i]->backend_open &&
+		    v[i]->backend.ops->device != NULL ?
+		    v[i]->backend.ops->device((struct backend *)(uintptr_t)
+		    &v[i]->backend) : NULL;
 	}
 	for (k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
 		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", fams[k].name,
@@ -613,8 +725,10 @@ metrics_render(size_t *len)
 		for (i = 0; fams[k].fn != NULL && i < n; i++)
 			fams[k].fn(f, fams[k].name, &m[i]);
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		json_decref(m[i].eng);
+		json_decref(m[i].dev);
+	}
 	free(m);
 	free(v);
 	if (fclose(f) != 0 || buf == NULL) {

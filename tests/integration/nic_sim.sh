@@ -21,7 +21,7 @@ need_root
 need_cmd ip jq timeout
 [ -x "$DCBXD" ] || skip_all "dcbxd not built ($DCBXD)"
 [ -f "$SIM" ] || skip_all "nicsim.so not built"
-plan 29
+plan 33
 ns_setup nic
 
 cat >"$NS_TMP/c.conf" <<'EOF'
@@ -42,7 +42,8 @@ server_conf() {
 	cat >"$NS_TMP/s.conf" <<EOF
 dcbxd: { tx-interval = 5; };
 ports = ( { match = "ns0"; role = "willing"; mode = "ieee";
-  firmware-dcbx = "${1:-rx-only}"; pfc = { cable-length = "50m"; }; } );
+  firmware-dcbx = "${1:-rx-only}"; pfc = { cable-length = "50m"; };
+  pfc-watchdog = { detection-time = 300; }; } );
 EOF
 }
 
@@ -112,6 +113,17 @@ for drv in mlx5 ice; do
 	    select(.check == \"nic-app-left-out\")'"
 	check "$drv: show ports says it in words" sh -c "timeout 10 $DCBCTL -s $S \
 	    show ports | grep -q 'left out of the NIC: APP dgram-port 4791 -> 3'"
+	check "$drv: the metrics name the NIC and what it left out" sh -c \
+	    "timeout 10 $DCBCTL -s $S metrics >$NS_TMP/m &&
+	    grep -q '^dcbxd_nic_info{port=\"ns0\",driver=\"$(port .device.driver)\"' $NS_TMP/m &&
+	    grep -qx 'dcbxd_nic_app_left_out{port=\"ns0\"} 1' $NS_TMP/m"
+	if [ "$drv" = mlx5 ]; then
+		check "mlx5: the NIC's storm timeout is the watchdog's 300 ms" \
+		    [ "$(port .device.storm_timeout_ms)" = 300 ]
+	else
+		check "ice: no storm timeout to set" \
+		    [ "$(port .device.storm_timeout_ms)" = null ]
+	fi
 	# The link goes down and up (from the switch's side): nothing written.
 	nsx a ip link set nc0 down
 	wait_for 10 sh -c "timeout 10 $DCBCTL -s $S -j show ports |
