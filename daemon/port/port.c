@@ -267,6 +267,10 @@ port_backend_open(struct port *p)
 	if (p->backend_open && backend_can(&p->backend, BACKEND_CAN_HOST_IF))
 		p->host_ifindex = (int)if_nametoindex(p->backend.caps.host_if);
 	port_dcbx_tx_changed(p);
+	/* A NIC that holds fewer TCs or PFC priorities: we advertise so. */
+	if (p->backend_open && (p->backend.caps.hold.max_tcs < DCB_NTC ||
+	    p->backend.caps.hold.pfc_cap < DCB_NPRIO))
+		port_local_change(p);
 }
 
 /*

@@ -239,6 +239,31 @@ int		 port_set_admin(struct port *, const struct dcb_config *,
 		    char *err, size_t errlen);
 
 /*
+ * What we advertise as our ETS capability (MaxTCs) and PFC capability is
+ * what the device holds (a bnxt with four queues says 4), so that the
+ * controller's recommendation can fit -- never below what the admin
+ * config itself uses.
+ */
+static inline void
+port_dcbx_caps(const struct port *p, struct dcb_config *c)
+{
+	const struct dcb_caps *h = &p->backend.caps.hold;
+	uint8_t used = 1, n = 0, i;
+
+	if (!p->backend_open || h->max_tcs == 0)
+		return;
+	for (i = 0; i < DCB_NPRIO; i++) {
+		if (c->ets.prio_tc[i] + 1 > used)
+			used = (uint8_t)(c->ets.prio_tc[i] + 1);
+		n += (c->pfc.pfc_en >> i) & 1;
+	}
+	if (h->max_tcs < c->ets.ets_cap)
+		c->ets.ets_cap = h->max_tcs > used ? h->max_tcs : used;
+	if (h->pfc_cap < c->pfc.pfc_cap)
+		c->pfc.pfc_cap = h->pfc_cap > n ? h->pfc_cap : n;
+}
+
+/*
  * The local side DCBX negotiates with (admin config, role, mode, MAC),
  * built for each call from the config.  Inline: the MIB's unit test links
  * the SNMP tables without the port code.
@@ -255,6 +280,7 @@ port_dcbx_local(const struct port *p, struct dcbx_local *dl)
 	memcpy(dl->mac, p->dcbx_mac, 6);
 	if (dl->admin.pfc.delay == 0)
 		dl->admin.pfc.delay = p->dcbx_delay;
+	port_dcbx_caps(p, &dl->admin);
 }
 
 

@@ -21,7 +21,7 @@ need_root
 need_cmd ip jq timeout
 [ -x "$DCBXD" ] || skip_all "dcbxd not built ($DCBXD)"
 [ -f "$SIM" ] || skip_all "nicsim.so not built"
-plan 33
+plan 35
 ns_setup nic
 
 cat >"$NS_TMP/c.conf" <<'EOF'
@@ -138,6 +138,14 @@ for drv in mlx5 ice; do
 	check "$drv: link up again: nothing written, nothing bounced" \
 	    [ "$(port .device.writes)" = "$w" -a "$(bounces)" = "$b" ]
 done
+
+# A bnxt with 4 queues, 2 of them lossless: we advertise what it holds.
+server_conf
+start bnxt
+check "bnxt: the controller hears MaxTCs 4 and PFC cap 2 from the server" \
+    wait_for 30 sh -c "timeout 10 $DCBCTL -s $C -j show dcbx dev nc0 |
+    jq -e '.ets.peer.ets_cap == 4 and .pfc.peer.pfc_cap == 2'"
+check "bnxt: and the server adopts the policy on them" wait_for 30 adopted
 
 # The NIC's firmware runs DCBX: one speaker on the port, ours receives.
 server_conf
