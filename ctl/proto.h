@@ -72,7 +72,9 @@
  *             "peer":ETS|null,"oper":ETS},
  *      "pfc":{"status","reason","admin":PFC,"peer":PFC|null,"oper":PFC,
  *             "watchdog_override":[8 bools] (PFC the watchdog turned off
- *             on top of oper: never negotiated)},
+ *             on top of oper: never negotiated),
+ *             "nic_buffer":{"prio_buffer":[8],"size":[8],"total"}|null
+ *             (the NIC's buffers, octets, where its driver reports them)},
  *      "app":{"status","reason","admin":[APP],"peer":[APP]|null,
  *             "oper":[APP]},
  *      "invalid_peer":N (peer TLVs rejected so far),

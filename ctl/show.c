@@ -595,6 +595,25 @@ show_pfcwd(FILE *fp, const json_t *r)
 	show_rows(fp, r, cols, (int)(sizeof(cols) / sizeof(cols[0])));
 }
 
+/* The NIC's buffers in dcb-buffer(8)'s words, when it reports them. */
+void
+show_pfc_nic_buffer(FILE *fp, const json_t *pfc)
+{
+	const json_t *b = json_object_get(pfc, "nic_buffer"), *v;
+	size_t i;
+
+	if (!json_is_object(b))
+		return;
+	fprintf(fp, "nic-buffer prio-buffer");
+	json_array_foreach(json_object_get(b, "prio_buffer"), i, v)
+		fprintf(fp, " %zu:%lld", i, (long long)json_integer_value(v));
+	fprintf(fp, "\nnic-buffer buffer-size");
+	json_array_foreach(json_object_get(b, "size"), i, v)
+		fprintf(fp, " %zu:%lld", i, (long long)json_integer_value(v));
+	fprintf(fp, "\nnic-buffer total-size %lld\n",
+	    (long long)json_integer_value(json_object_get(b, "total")));
+}
+
 void
 show_pfc_override(FILE *fp, const json_t *pfc)
 {

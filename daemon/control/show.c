@@ -627,6 +627,22 @@ show_prio_bits(uint8_t m)
 	return (a);
 }
 
+/* The NIC's buffers as its driver reports them (getbuffer), or null. */
+static json_t *
+show_nic_buffer(const struct port *p)
+{
+	json_t *d, *b;
+
+	if (!p->backend_open || p->backend.ops->device == NULL ||
+	    (d = p->backend.ops->device((struct backend *)(uintptr_t)
+	    &p->backend)) == NULL)
+		return (json_null());
+	b = json_object_get(json_object_get(d, "nic"), "buffer");
+	b = json_is_object(b) ? json_incref(b) : json_null();
+	json_decref(d);
+	return (b);
+}
+
 json_t *
 show_dcbx(const struct port *p)
 {
@@ -654,6 +670,7 @@ show_dcbx(const struct port *p)
 	/* Not negotiated: what the PFC watchdog turned off on top of oper. */
 	json_object_set_new(pfc, "watchdog_override", show_prio_bits(
 	    pfcwd_port_override(p)));
+	json_object_set_new(pfc, "nic_buffer", show_nic_buffer(p));
 	json_object_set_new(app, "admin", proto_app_to_json(&a->app));
 	json_object_set_new(app, "peer", opt(pc && (pc->has & DCB_HAS_APP),
 	    proto_app_to_json(pc ? &pc->app : &a->app)));

@@ -21,7 +21,7 @@ need_root
 need_cmd ip jq timeout
 [ -x "$DCBXD" ] || skip_all "dcbxd not built ($DCBXD)"
 [ -f "$SIM" ] || skip_all "nicsim.so not built"
-plan 35
+plan 38
 ns_setup nic
 
 cat >"$NS_TMP/c.conf" <<'EOF'
@@ -50,7 +50,8 @@ EOF
 S="$NS_TMP/s.sock"
 C="$NS_TMP/c.sock"
 
-# start DRIVER [FW]: a fresh pair, the server's ns0 simulated as DRIVER.
+# start DRIVER [FW [BUF]]: a fresh pair, the server's ns0 simulated as
+# DRIVER (FW: its firmware runs DCBX; BUF=small: 8 kB lossless buffers).
 start() {
 	for _n in $NS_LIST; do
 		for _p in $(ip netns pids "$_n" 2>/dev/null); do kill "$_p"; done
@@ -64,7 +65,7 @@ start() {
 	rm -f "$S" "$C" "$NS_TMP/sim.log"
 	bg_start a "$NS_TMP/c.log" "$DCBXD" -d -D dcbx -c "$NS_TMP/c.conf" -s "$C"
 	bg_start b "$NS_TMP/s.log" env LD_PRELOAD="$SIM" NICSIM="ns0=$1" \
-	    NICSIM_FW="${2:-}" NICSIM_LOG="$NS_TMP/sim.log" \
+	    NICSIM_FW="${2:-}" NICSIM_BUF="${3:-}" NICSIM_LOG="$NS_TMP/sim.log" \
 	    ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
 	    "$DCBXD" -d -D dcbx,dcbnl -c "$NS_TMP/s.conf" -s "$S"
 	SPID=$BG_PID
@@ -120,6 +121,12 @@ for drv in mlx5 ice; do
 	if [ "$drv" = mlx5 ]; then
 		check "mlx5: the NIC's storm timeout is the watchdog's 300 ms" \
 		    [ "$(port .device.storm_timeout_ms)" = 300 ]
+		check "mlx5: show pfc gives the NIC's buffers" sh -c \
+		    "timeout 10 $DCBCTL -s $S show pfc dev ns0 |
+		    grep -q '^nic-buffer buffer-size 0:32768 1:79872'"
+		check "mlx5: doctor is content with them" sh -c \
+		    "! timeout 10 $DCBCTL -s $S -j doctor | jq -e '.[] |
+		    select(.check == \"nic-buffer\")'"
 	else
 		check "ice: no storm timeout to set" \
 		    [ "$(port .device.storm_timeout_ms)" = null ]
@@ -138,6 +145,14 @@ for drv in mlx5 ice; do
 	check "$drv: link up again: nothing written, nothing bounced" \
 	    [ "$(port .device.writes)" = "$w" -a "$(bounces)" = "$b" ]
 done
+
+# An mlx5 whose buffer for the lossless priority is below the headroom.
+server_conf
+start mlx5 "" small
+wait_for 30 adopted
+check "small buffer: doctor says the NIC's buffer is below the headroom" \
+    sh -c "timeout 10 $DCBCTL -s $S -j doctor | jq -e '.[] |
+    select(.check == \"nic-buffer\" and .severity == \"error\")'"
 
 # A bnxt with 4 queues, 2 of them lossless: we advertise what it holds.
 server_conf

@@ -8,6 +8,7 @@
  *
  *   NICSIM="veth0=mlx5 veth1=ice"   which interfaces, which drivers
  *   NICSIM_FW="veth0"               whose firmware runs DCBX
+ *   NICSIM_BUF=small                lossless buffers of 8 kB (mlx5)
  *   NICSIM_LOG=FILE                 one line per device event (bounces)
  *
  * At the netlink boundary: nl_sendto() of an RTM_GETDCB/RTM_SETDCB for a
@@ -142,6 +143,8 @@ sim_load(void)
 		snprintf(s->ifname, sizeof(s->ifname), "%s", tok);
 		snprintf(s->f->ifname, sizeof(s->f->ifname), "%s", tok);
 		s->f->dev.fw_agent = fw != NULL && strstr(fw, tok) != NULL;
+		s->f->dev.small_buffer = getenv("NICSIM_BUF") != NULL &&
+		    strcmp(getenv("NICSIM_BUF"), "small") == 0;
 		fake_init_drv(s->f, d);
 		s->f->auto_notify = true;
 		s->f->on_bounce = sim_bounce;

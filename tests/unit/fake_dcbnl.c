@@ -1219,6 +1219,7 @@ fake_init_drv(struct fake *f, const struct fake_drv *d)
 	f->dev.fw_agent = chosen.fw_agent;
 	f->dev.no_dscp = chosen.no_dscp;
 	f->dev.no_buffer = chosen.no_buffer;
+	f->dev.small_buffer = chosen.small_buffer;
 	f->dev.pause_on = chosen.pause_on;
 	f->dev.storm_ms = chosen.storm_ms;
 	f->drv = d;

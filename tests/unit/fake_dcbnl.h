@@ -120,6 +120,7 @@ struct fake {
 		bool		fw_agent;	/* the firmware's agent runs */
 		bool		no_dscp;	/* no DSCP support (mlx5 QCAM) */
 		bool		no_buffer;	/* no buffer support (mlx5) */
+		bool		small_buffer;	/* lossless buffers of 8 kB */
 		bool		pause_on;	/* 802.3x PAUSE (mlxsw refuses PFC) */
 		bool		has_storm;
 		uint16_t	storm_ms;

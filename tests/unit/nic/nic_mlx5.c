@@ -261,11 +261,18 @@ mlx5_getbuffer(struct fake *f, struct dcbnl_buffer *b)
 
 	if (f->dev.no_buffer)
 		return -EOPNOTSUPP;
-	/* One buffer per TC as the port's PPTB maps them; 512 kB total. */
+	/* One buffer per TC as the port's PPTB maps them, a lossless one
+	 * (holding a PFC priority) larger; 512 kB total.  Model values. */
+	uint8_t lossless = 0;
+
 	for (i = 0; i < 8; i++) {
 		b->prio2buffer[i] = s->prio_tc[i];
-		b->buffer_size[i] = (s->pfc_en & (1u << i)) ? 79872 : 32768;
+		if (s->pfc_en & (1u << i))
+			lossless |= (uint8_t)(1u << (s->prio_tc[i] & 7));
 	}
+	for (i = 0; i < 8; i++)
+		b->buffer_size[i] = !(lossless & (1u << i)) ? 32768 :
+		    f->dev.small_buffer ? 8192 : 79872;
 	b->total_size = 524288;
 	return 0;
 }
