@@ -91,8 +91,13 @@ backend_engine(struct backend *b, const char *ifname,
 
 	engine_opts_from_conf(&o, ifname, &cp->engine, cp->cable_m, cp->mtu);
 	if ((rc = engine_open(b, &o)) < 0) {
-		snprintf(buf, sizeof(buf), "pause engine failed: %s",
-		    b->error != NULL ? b->error : strerror(-rc));
+		/* engine_tun_open()'s -EAGAIN: the helper's pool is empty
+		 * and a refill is on its way (priv.h); it says when. */
+		b->tap_wait = rc == -EAGAIN;
+		snprintf(buf, sizeof(buf), "pause engine failed: %s%s",
+		    b->error != NULL ? b->error : strerror(-rc),
+		    b->tap_wait ? " (waiting for a TAP from the privileged "
+		    "helper)" : "");
 		return (backend_readonly(b, buf));
 	}
 	backend_set_why(b, why);
