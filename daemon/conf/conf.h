@@ -137,6 +137,8 @@ struct conf {
 	char		metrics_listen[64];	/* "ADDR:PORT", "[V6]:PORT" */
 	unsigned int	metrics_max_conns;	/* open connections */
 	unsigned int	metrics_timeout;	/* seconds per read/write */
+	unsigned int	metrics_req_timeout;	/* seconds for a whole request */
+	unsigned int	metrics_max_per_addr;	/* connections of one address */
 	/* ports = ( ... ) */
 	size_t		nports;
 	struct conf_entry *ports;
