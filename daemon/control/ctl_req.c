@@ -178,16 +178,16 @@ set_persisted(struct ctl_persist *op, int rc, const char *why)
 	char err[512], ign[512];
 
 	if (rc != 0) {
-		log_warnx(LOG_SUB_CTL, "%s: policy of uid %lu not written "
-		    "(%s): old policy back", op->ifname, op->uid, why);
+		log_warnx(LOG_SUB_CTL, "%s: policy not written (%s): old "
+		    "policy back (set by uid %lu)", op->ifname, why, op->uid);
 		if (p != NULL && dcb_config_equal(dcb_config_unpack(&p->admin,
 		    &cur), &op->adm))
 			(void)port_set_admin(p, &op->old, ign, sizeof(ign));
 		return (proto_err("EIO", "%s: not changed: %s", op->ifname,
 		    why));
 	}
-	log_info(LOG_SUB_CTL, "%s: policy set by uid %lu written to %s",
-	    op->ifname, op->uid, ctl.d->conf.path);
+	log_info(LOG_SUB_CTL, "%s: policy written to %s (set by uid %lu)",
+	    op->ifname, ctl.d->conf.path, op->uid);
 	if (p != NULL) {
 		n = (struct note){ .type = NOTE_ADMIN_CHANGED, .port = p,
 		    .admin = { .parts = op->parts, .persisted = true } };

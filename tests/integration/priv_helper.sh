@@ -56,7 +56,7 @@ check "the helper runs again: the persist is answered, ok" \
     wait_for 30 sh -c "[ \"\$(cat '$T/persist.rc' 2>/dev/null)\" = 0 ]"
 check "the file has the policy, written by the helper (uid 0's request logged)" \
     sh -c "grep -q 'prio-pfc = \[ 3 \]' '$T/c.conf' &&
-        grep -q 'ph0: policy set by uid 0 written to $T/c.conf' '$T/a.log'"
+        grep -q 'ph0: policy written to $T/c.conf (set by uid 0)' '$T/a.log'"
 dx_ctl a reload >/dev/null
 check "a reload says whose it was" grep -q "reload asked by uid 0" "$T/a.log"
 
