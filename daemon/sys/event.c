@@ -340,6 +340,8 @@ struct ev_http_conn {
 	struct sockaddr_storage	 peer;
 	bool			 peer_known;
 	bool			 closing;	/* shut down by us */
+	bool			 refuse;	/* came at a full cap: to close
+						   once evhttp set its socket */
 };
 
 struct ev_http {
@@ -436,7 +438,7 @@ ev_http_count(const struct ev_http *h, const struct sockaddr_storage *addr)
 	size_t i, n = 0;
 
 	for (i = 0; i < h->nconn; i++)
-		if (!h->conn[i].closing && (addr == NULL ||
+		if (!h->conn[i].closing && !h->conn[i].refuse && (addr == NULL ||
 		    (h->conn[i].peer_known &&
 		    ev_http_same_addr(&h->conn[i].peer, addr))))
 			n++;
@@ -455,7 +457,7 @@ ev_http_victim(struct ev_http *h, const struct sockaddr_storage *addr)
 
 	for (i = 0; i < h->nconn; i++) {
 		c = &h->conn[i];
-		if (c->closing || bufferevent_getfd(c->bev) < 0 ||
+		if (c->closing || c->refuse || bufferevent_getfd(c->bev) < 0 ||
 		    ev_http_busy(c))
 			continue;
 		if (addr != NULL && (!c->peer_known ||
@@ -555,6 +557,10 @@ ev_http_sweep(void *arg)
 			h->conn[j++] = h->conn[i];
 	}
 	h->nconn = j;
+	for (i = 0; i < h->nconn; i++)
+		if (h->conn[i].refuse && !h->conn[i].closing)
+			ev_http_close(h, &h->conn[i], &h->st.closed_cap,
+			    "every connection busy at the cap");
 	ev_http_learn(h);
 	for (i = 0; h->lim.request_timeout_ms > 0 && i < h->nconn; i++) {
 		c = &h->conn[i];
@@ -582,6 +588,7 @@ ev_http_bev(struct event_base *base, void *arg)
 	struct ev_http_conn *v;
 	struct bufferevent *b;
 	size_t cap;
+	bool full;
 
 	if (h->nconn == h->capconn) {
 		cap = h->capconn ? h->capconn * 2 : 16;
@@ -590,12 +597,16 @@ ev_http_bev(struct event_base *base, void *arg)
 		h->conn = v;
 		h->capconn = cap;
 	}
+	full = false;
 	if (ev_http_count(h, NULL) >= h->lim.max_conns) {
 		ev_http_learn(h);
-		if (ev_http_count(h, NULL) >= h->lim.max_conns &&
-		    (v = ev_http_cap_victim(h)) != NULL)
-			ev_http_close(h, v, &h->st.closed_cap,
-			    "at the connection cap");
+		if (ev_http_count(h, NULL) >= h->lim.max_conns) {
+			if ((v = ev_http_cap_victim(h)) != NULL)
+				ev_http_close(h, v, &h->st.closed_cap,
+				    "at the connection cap");
+			else
+				full = true;	/* this one goes instead */
+		}
 	}
 	if ((b = bufferevent_socket_new(base, -1, BEV_OPT_CLOSE_ON_FREE)) ==
 	    NULL)
@@ -604,6 +615,7 @@ ev_http_bev(struct event_base *base, void *arg)
 	memset(&h->conn[h->nconn], 0, sizeof(h->conn[0]));
 	h->conn[h->nconn].bev = b;
 	h->conn[h->nconn].since_ms = ev_now_ms();
+	h->conn[h->nconn].refuse = full;
 	h->nconn++;
 	h->st.accepted++;
 	h->st.open = (unsigned int)ev_http_count(h, NULL);
@@ -806,6 +818,12 @@ ev_http_new(const char *addr, uint16_t port, const struct ev_http_limits *l,
 fail:
 	ev_http_free(h);
 	return (NULL);
+}
+
+void
+ev_http_sweep_now(struct ev_http *h)
+{
+	ev_http_sweep(h);
 }
 
 void

@@ -100,6 +100,8 @@ struct ev_http	*ev_http_new(const char *addr, uint16_t port,
 void		 ev_http_set_limits(struct ev_http *,
 		    const struct ev_http_limits *);
 void		 ev_http_stats(const struct ev_http *, struct ev_http_stats *);
+/* For harnesses: forget the connections evhttp let go now, not in 200 ms. */
+void		 ev_http_sweep_now(struct ev_http *);
 void		 ev_http_free(struct ev_http *);		/* NULL is fine */
 
 /* CLOCK_BOOTTIME in milliseconds: TTLs keep counting across suspend. */

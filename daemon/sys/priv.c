@@ -692,6 +692,7 @@ ph_pop(void)
 }
 
 static void	ph_tun_answer(int rc, int fd);
+static void	ph_tun_refill(void);
 
 /* Tell a call its outcome, and forget it. */
 static void
@@ -864,8 +865,13 @@ priv_helper_attach(priv_lost_fn *lost)
 	    (ph.chld = ev_signal_new(SIGCHLD, ph_on_chld, NULL)) == NULL)
 		return (-ENOMEM);
 	/* It may have gone before the watch was there. */
-	if (ph_reap(false))
+	if (ph_reap(false)) {
 		ph_lose("it exited");
+		return (0);
+	}
+	/* Engines opened before the loop ran may have emptied the pool;
+	 * one that found it empty then is told when a descriptor comes. */
+	ph_tun_refill();
 	return (0);
 }
 
