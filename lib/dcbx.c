@@ -635,6 +635,38 @@ rx_key(const struct lldp_pdu *pdu, const uint8_t peer_mac[6],
 	return n;
 }
 
+/*
+ * Does the peer, a willing IEEE one, advertise the ETS and PFC we (its
+ * controller) advertise?  A peer that did not before and does now has
+ * heard us: its change is the adoption of our config, and answering it
+ * would only spend a transmit credit (802.1AB's txCredit) that the next
+ * restart of a peer needs at once -- restarts a second or two apart ran
+ * out of them and waited for the next.  CEE says it in its handshake
+ * (AckNo), so CEE is never judged here.
+ */
+static bool
+peer_on_ours(const struct dcbx_state *st, const struct dcbx_local *l)
+{
+	const struct dcbx_ieee_kept *k = st->ieee;
+	const struct dcb_ets *ours = (l->admin.has & DCB_HAS_RECO) ?
+	    &l->admin.reco : &l->admin.ets;
+
+	if (st->active != DCBX_MODE_IEEE || l->willing || !st->have_ieee ||
+	    k == NULL || st->npeers != 1 ||
+	    !(l->advertise & (DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC)))
+		return false;
+	if ((l->advertise & (DCB_HAS_ETS | DCB_HAS_RECO)) &&
+	    (!(k->has & DCB_HAS_ETS) || !k->ets.willing ||
+	    memcmp(k->ets.prio_tc, ours->prio_tc, sizeof(ours->prio_tc)) != 0 ||
+	    memcmp(k->ets.tc_bw, ours->tc_bw, sizeof(ours->tc_bw)) != 0 ||
+	    memcmp(k->ets.tc_tsa, ours->tc_tsa, sizeof(ours->tc_tsa)) != 0))
+		return false;
+	if ((l->advertise & DCB_HAS_PFC) && (!(k->has & DCB_HAS_PFC) ||
+	    !k->pfc.willing || k->pfc.pfc_en != l->admin.pfc.pfc_en))
+		return false;
+	return true;
+}
+
 int
 dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
     const struct lldp_pdu *pdu, const uint8_t peer_mac[6],
@@ -644,7 +676,7 @@ dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
 	struct cee_tlv cee;
 	uint8_t key[512], *kept;
 	size_t klen;
-	bool have_ieee, known;
+	bool have_ieee, known, was_ours;
 	int kind, flags;
 
 	klen = rx_key(pdu, peer_mac, npeers, key);
@@ -654,6 +686,7 @@ dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
 	/* The same single peer as last time, with other TLVs. */
 	known = st->rx_same_ok && npeers == 1 && st->npeers == 1 &&
 	    memcmp(st->peer_mac, peer_mac, sizeof(st->peer_mac)) == 0;
+	was_ours = known && peer_on_ours(st, l);
 	memset(&ieee, 0, sizeof(ieee));
 	memset(&cee, 0, sizeof(cee));
 	have_ieee = ieee_peer_decode(pdu, &ieee);
@@ -662,7 +695,7 @@ dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
 		cee.subtype = (uint8_t)kind;
 	flags = dcbx_rx_tlvs(st, l, have_ieee ? &ieee : NULL,
 	    kind != 0 ? &cee : NULL, peer_mac, npeers);
-	if (known)
+	if (known && (was_ours || !peer_on_ours(st, l)))
 		flags |= DCBX_CHG_PEER;
 	if (klen != 0 && !st->lost && !st->oper_lost &&
 	    !(st->active == DCBX_MODE_CEE && st->my_ack != st->seq)) {

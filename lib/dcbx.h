@@ -190,9 +190,11 @@ struct dcbx_state {
 #define DCBX_CHG_TX	0x08	/* our TLVs changed: transmit now */
 /*
  * The one peer we had already negotiated with sends other DCBX TLVs: it
- * restarted (a willing peer back on its admin config), was reconfigured,
- * or adopted ours.  Its view of us may be stale: the daemon answers with
- * fast transmission, as 802.1AB does for a new neighbour.
+ * restarted (a willing peer back on its admin config) or was
+ * reconfigured.  Its view of us may be stale: the daemon answers at once
+ * (one LLDPDU, as for a local change).  Not set when the change shows the
+ * peer has heard us -- a willing IEEE peer now advertising our config --
+ * so that an adoption does not spend a transmit credit.
  */
 #define DCBX_CHG_PEER	0x10
 

@@ -75,16 +75,21 @@ backend_engine_events(int fd, bool readable, bool writable, void *arg)
 {
 	struct backend *b = arg;
 	struct engine_event ev;
+	char what[24];
 
 	(void)fd; (void)readable; (void)writable;
 	while (engine_event_next(b, &ev) == 1) {
-		if (ev.err != 0)
-			log_warnx(LOG_SUB_ENGINE, "%s: %s (priority %d): %s",
-			    b->ifname, engine_ev_name[ev.kind], ev.prio,
-			    strerror(-ev.err));
+		/* prio -1: the event is the whole port's. */
+		if (ev.prio >= 0)
+			snprintf(what, sizeof(what), "priority %d", ev.prio);
 		else
-			log_notice(LOG_SUB_ENGINE, "%s: %s (priority %d)",
-			    b->ifname, engine_ev_name[ev.kind], ev.prio);
+			snprintf(what, sizeof(what), "port-wide");
+		if (ev.err != 0)
+			log_warnx(LOG_SUB_ENGINE, "%s: %s (%s): %s", b->ifname,
+			    engine_ev_name[ev.kind], what, strerror(-ev.err));
+		else
+			log_notice(LOG_SUB_ENGINE, "%s: %s (%s)", b->ifname,
+			    engine_ev_name[ev.kind], what);
 		if (b->event != NULL)
 			b->event(b->event_arg, (int)ev.kind, ev.prio, ev.err);
 	}
@@ -117,8 +122,13 @@ backend_engine(struct backend *b, const char *ifname,
 
 	engine_opts_from_conf(&o, ifname, &cp->engine, cp->cable_m, cp->mtu);
 	if ((rc = engine_open(b, &o)) < 0) {
-		snprintf(buf, sizeof(buf), "pause engine failed: %s",
-		    b->error != NULL ? b->error : strerror(-rc));
+		/* engine_tun_open()'s -EAGAIN: the helper's pool is empty
+		 * and a refill is on its way (priv.h); it says when. */
+		b->tap_wait = rc == -EAGAIN;
+		snprintf(buf, sizeof(buf), "pause engine failed: %s%s",
+		    b->error != NULL ? b->error : strerror(-rc),
+		    b->tap_wait ? " (waiting for a TAP from the privileged "
+		    "helper)" : "");
 		return (backend_readonly(b, buf));
 	}
 	backend_set_why(b, why);

@@ -169,6 +169,10 @@ struct backend {
 						   backend's event fd, if any */
 	uint64_t		writes;		/* device writes sent */
 	struct backend_caps	caps;		/* set by the backend's open */
+	bool			tap_wait;	/* read-only for want of a TAP
+						   descriptor the root helper
+						   is still bringing: open
+						   again when it comes */
 	backend_event_fn	*event;		/* from struct backend_env */
 	backend_nic_fn		*nic_changed;
 	void			*event_arg;

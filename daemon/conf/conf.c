@@ -322,6 +322,9 @@ static const struct field metrics_fields[] = {
 	    metrics_listen, 0, 0, NULL, NULL),
 	F_UINT("max-connections", struct conf, metrics_max_conns, 1, 1024),
 	F_UINT("timeout", struct conf, metrics_timeout, 1, 300),
+	F_UINT("request-timeout", struct conf, metrics_req_timeout, 1, 300),
+	F_UINT("max-connections-per-address", struct conf, metrics_max_per_addr,
+	    1, 1024),
 	F_END
 };
 
@@ -613,6 +616,8 @@ conf_defaults(struct conf *c)
 	c->pfcwd_poll_ms = PFCWD_POLL_DEFAULT;
 	c->metrics_max_conns = 16;
 	c->metrics_timeout = 10;
+	c->metrics_req_timeout = 5;
+	c->metrics_max_per_addr = 4;
 }
 
 int

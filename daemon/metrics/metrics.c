@@ -63,7 +63,7 @@ struct storm_rec {
 static struct {
 	struct ev_http		*http;
 	char			 listen[64];
-	unsigned int		 max_conns, timeout;
+	unsigned int		 max_conns, timeout, req_timeout, per_addr;
 	struct storm_rec	*storms;
 	struct dcbxd		*d;		/* whose bus we follow */
 	bool			 subscribed;
@@ -579,16 +579,25 @@ static void
 g_http(FILE *f, const char *n, int which)
 {
 	struct ev_http_stats st;
-	uint64_t v[5];
+	uint64_t v[6];
 
 	memset(&st, 0, sizeof(st));
 	if (exporter.http != NULL)
 		ev_http_stats(exporter.http, &st);
+	if (which == 6) {
+		fprintf(f, "%s{reason=\"cap\"} %llu\n%s{reason=\"address_cap\"} "
+		    "%llu\n%s{reason=\"request_timeout\"} %llu\n", n,
+		    (unsigned long long)st.closed_cap, n,
+		    (unsigned long long)st.closed_per_addr, n,
+		    (unsigned long long)st.closed_deadline);
+		return;
+	}
 	v[0] = st.accepted;
 	v[1] = st.open;
 	v[2] = st.paused;
 	v[3] = exporter.not_found;
 	v[4] = exporter.scrapes;
+	v[5] = st.refused;
 	fprintf(f, "%s %llu\n", n, (unsigned long long)v[which]);
 }
 
@@ -606,7 +615,16 @@ static const struct mfam fams[] = {
 	{ "dcbxd_metrics_open_connections", "gauge", "HTTP connections open "
 	    "now.", NULL, g_http, 1 },
 	{ "dcbxd_metrics_accept_paused_total", "counter", "Times the listener "
-	    "stopped accepting at its connection cap.", NULL, g_http, 2 },
+	    "stopped accepting: at its connection cap, every connection "
+	    "sending an answer.", NULL, g_http, 2 },
+	{ "dcbxd_metrics_closed_total", "counter", "HTTP connections the "
+	    "listener closed before a whole request came: for a newcomer at "
+	    "the connection cap, at the address's cap, or past the request "
+	    "timeout.", NULL, g_http, 6 },
+	{ "dcbxd_metrics_refused_total", "counter", "HTTP requests refused "
+	    "(400) before they ran: a body, Transfer-Encoding, two "
+	    "Content-Length or Host, no Host, a malformed header name.", NULL,
+	    g_http, 5 },
 	{ "dcbxd_metrics_not_found_total", "counter", "Requests for a path "
 	    "other than / and /metrics.", NULL, g_http, 3 },
 	{ "dcbxd_metrics_scrapes_total", "counter", "Requests for /metrics "
@@ -781,9 +799,13 @@ metrics_limits(const struct conf *c, struct ev_http_limits *l)
 	l->max_headers = 8192;	/* a scraper's request: a few hundred octets */
 	l->max_body = 0;
 	l->timeout_s = c->metrics_timeout;
+	l->request_timeout_ms = c->metrics_req_timeout * 1000;
 	l->max_conns = c->metrics_max_conns;
+	l->max_per_addr = c->metrics_max_per_addr;
 	exporter.max_conns = c->metrics_max_conns;
 	exporter.timeout = c->metrics_timeout;
+	exporter.req_timeout = c->metrics_req_timeout;
+	exporter.per_addr = c->metrics_max_per_addr;
 }
 
 static int
@@ -838,11 +860,15 @@ metrics_reconf(const struct conf *c)
 
 	if (strcmp(c->metrics_listen, exporter.listen) == 0) {
 		if (exporter.http != NULL && (c->metrics_max_conns != exporter.max_conns ||
-		    c->metrics_timeout != exporter.timeout)) {
+		    c->metrics_timeout != exporter.timeout ||
+		    c->metrics_req_timeout != exporter.req_timeout ||
+		    c->metrics_max_per_addr != exporter.per_addr)) {
 			metrics_limits(c, &l);
 			ev_http_set_limits(exporter.http, &l);
 			log_info(LOG_SUB_CTL, "metrics: at most %u connections, "
-			    "timeout %u s", exporter.max_conns, exporter.timeout);
+			    "%u of one address, timeout %u s, a request within "
+			    "%u s", exporter.max_conns, exporter.per_addr,
+			    exporter.timeout, exporter.req_timeout);
 		}
 		return;
 	}

@@ -288,6 +288,21 @@ port_backend_reopen(struct port *p, const char *why)
 		port_apply_oper(p);
 }
 
+/*
+ * A TAP descriptor came from the root helper (priv.h): the engines that
+ * found its pool empty open now, and run what they should.
+ */
+void
+port_tun_ready(void)
+{
+	struct port *p;
+
+	for (p = port_list; p != NULL; p = p->next)
+		if (p->backend_open && p->backend.tap_wait)
+			port_backend_reopen(p, "a TAP descriptor came from the "
+			    "privileged helper");
+}
+
 /* An interface the daemon created (an engine's TAP): never a port. */
 static bool
 port_is_host_if(int ifindex)

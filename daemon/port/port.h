@@ -216,6 +216,8 @@ void	port_init(struct dcbxd *);
 void	port_link(const struct link_info *, bool present, void *);
 /* An address of a port changed: our Management Address TLVs may. */
 void	port_addr_changed(const struct link_addr *, void *);
+/* The engines waiting for a TAP descriptor (backend.tap_wait) open now. */
+void	port_tun_ready(void);
 void	port_sweep(void *);
 /* The config changed from *old to the daemon's: apply it to every port. */
 void	port_reconf(const struct conf *old);

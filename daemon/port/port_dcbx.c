@@ -373,7 +373,7 @@ port_nbr_repeat_wanted(void *ctx, struct agent *a)
 	    !dcbx_cee_synced(&p->dcbx))));
 }
 
-/* A changed PDU of a known neighbour: negotiate, fast transmission. */
+/* A changed PDU of a known neighbour: negotiate, answer if it may need it. */
 static void
 port_dcbx_changed(struct port *p, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
@@ -383,15 +383,15 @@ port_dcbx_changed(struct port *p, struct agent *a, struct nbr *n,
 	/*
 	 * A known MSAP whose DCBX TLVs changed -- typically a willing peer
 	 * restarted (kill -9, Restart=on-failure) and back on its admin
-	 * config while we still hold its MSAP -- gets fast transmission as
-	 * a new neighbour would (802.1AB's newNeighbor), not our next
-	 * PDU up to msgTxInterval later.  txCredit still bounds the rate;
-	 * DCBX_CHG_TX has already started it.
+	 * config while we still hold its MSAP -- gets an LLDPDU at once, as
+	 * for a local change, not our next one up to msgTxInterval later.
+	 * txCredit still bounds the rate; DCBX_CHG_TX has already sent one.
+	 * Its adoption of our config is not answered (dcbx.h).
 	 */
 	chg = port_dcbx_rx(p, a, n, pdu);
 	if ((chg & DCBX_CHG_PEER) && !(chg & DCBX_CHG_TX)) {
 		log_debug(LOG_SUB_DCBX, "%s: the peer's DCBX TLVs changed: "
-		    "fast transmission", p->ifname);
+		    "an answer now", p->ifname);
 		agent_local_change(a);
 	}
 }

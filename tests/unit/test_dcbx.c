@@ -779,7 +779,8 @@ rx_same_dcbx_tlvs_are_not_negotiated_again(void **state)
 /*
  * A known peer whose DCBX TLVs change (here: the willing host restarted
  * and is back on its admin config) is flagged, so that the daemon answers
- * with fast transmission; its repeats, and a new peer, are not.
+ * at once; its repeats, its adoption of our config, and a new peer, are
+ * not.
  */
 static void
 rx_known_peer_with_other_tlvs_is_flagged(void **state)
@@ -799,6 +800,21 @@ rx_known_peer_with_other_tlvs_is_flagged(void **state)
 	/* The controller's answer puts the host back on its policy. */
 	assert_true(fx_send(&sw, &host) & DCBX_CHG_OPER);
 	assert_int_equal(host.st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	/*
+	 * The host's next PDU carries the controller's config: it has heard
+	 * it, and answering would only spend a transmit credit (restarts a
+	 * second apart ran out of them and waited ~1 s for the next).
+	 */
+	assert_int_equal(fx_send(&host, &sw) & DCBX_CHG_PEER, 0);
+	/* Reconfigured to something else than ours: flagged again. */
+	host.l.admin.pfc.pfc_en = 0x01;
+	host.l.willing = false;
+	(void)dcbx_local_changed(&host.st, &host.l);
+	assert_true(fx_send(&host, &sw) & DCBX_CHG_PEER);
+	host.l.willing = true;
+	(void)dcbx_local_changed(&host.st, &host.l);
+	(void)fx_send(&sw, &host);
+	(void)fx_send(&host, &sw);
 	/* A first PDU after the peer left is no change of a known peer. */
 	(void)dcbx_peer_gone(&sw.st, &sw.l, false);
 	assert_int_equal(fx_send(&host, &sw) & DCBX_CHG_PEER, 0);
