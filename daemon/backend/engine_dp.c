@@ -97,18 +97,21 @@ cmp_u64(const void *a, const void *b)
 	return (x < y ? -1 : x > y);
 }
 
-static void
-hist_add(struct eng_hist *h, uint64_t v)
+void
+eng_hist_add(struct eng_hist *h, uint64_t v)
 {
 	h->v[h->at] = v;
 	h->at = (h->at + 1) % ENG_SAMPLES;
 	h->n++;
+	if (v > h->max)
+		h->max = v;
 }
 
-static void
-hist_pct(const struct eng_hist *h, uint64_t *p50, uint64_t *p99)
+/* On the caller's stack: every engine's thread computes its own. */
+void
+eng_hist_pct(const struct eng_hist *h, uint64_t *p50, uint64_t *p99)
 {
-	static uint64_t v[ENG_SAMPLES];	/* data-plane thread only */
+	uint64_t v[ENG_SAMPLES];
 	uint32_t n = h->n < ENG_SAMPLES ? h->n : ENG_SAMPLES;
 
 	*p50 = *p99 = 0;
@@ -133,8 +136,8 @@ dp_reaction(const struct engine *e, uint64_t *p50, uint64_t *p99,
 {
 	uint64_t r;
 
-	hist_pct(&e->react, p50, p99);
-	hist_pct(&e->rxlag, l50, l99);
+	eng_hist_pct(&e->react, p50, p99);
+	eng_hist_pct(&e->rxlag, l50, l99);
 	r = *l99 + (e->react.n >= 16 ? *p99 : 1 * MS);
 	return (r > 200 * US ? r : 200 * US);
 }
@@ -199,6 +202,7 @@ dp_publish(struct engine *e, uint64_t now)
 	s->reaction_used = e->reaction_used;
 	s->react_p50 = p50;
 	s->react_p99 = p99;
+	s->react_max = e->react.max;
 	s->lag_p50 = l50;
 	s->lag_p99 = l99;
 	s->nsamples = e->react.n;
@@ -233,7 +237,7 @@ dp_control(struct engine *e, uint64_t now)
 	pthread_mutex_unlock(&e->mu);
 	if (cfg)
 		eng_wd_obey(e);
-	if (eng_wd_control(e))
+	if (eng_wd_control(e, NULL))
 		cfg = true;
 	if (cfg)
 		dp_thresholds(e);
@@ -261,7 +265,14 @@ dp_macctrl(struct engine *e, const uint8_t *f, size_t len, uint64_t t0,
 	}
 	if (pf.opcode == PFC_OPCODE_PAUSE) {
 		e->c.pause_rx++;
-		esched_pause_8023x(&e->eg.pause, t0, pf.time[0], mbps);
+		/*
+		 * 802.1Q 36.1.1: PFC and 802.3x PAUSE exclude each other on a
+		 * port.  While any priority has PFC a PAUSE is ignored (and
+		 * counted): obeying it stopped the lossy priorities with the
+		 * lossless ones (issue 34); a port without PFC obeys it.
+		 */
+		if (!esched_pause_8023x(&e->eg.pause, t0, pf.time[0], mbps))
+			e->c.pause_ignored++;
 		return;
 	}
 	ign = esched_pause_pfc(&e->eg.pause, t0, pf.enable, pf.time, mbps);
@@ -274,20 +285,20 @@ dp_macctrl(struct engine *e, const uint8_t *f, size_t len, uint64_t t0,
 		/* Reaction: arrival to the last frame of p that left after it
 		 * (or to now, when none did: nothing more leaves from here). */
 		last = e->last_tx[p] > now ? e->last_tx[p] : now;
-		hist_add(&e->react, last - t0);
+		eng_hist_add(&e->react, last - t0);
 	}
 }
 
 /* Kernel receive time as CLOCK_MONOTONIC, or now when unusable. */
-static uint64_t
-dp_arrival(const struct engine *e, const struct timespec *ts, uint64_t now)
+uint64_t
+eng_arrival(int64_t real_off, const struct timespec *ts, uint64_t now)
 {
 	uint64_t t;
 
 	if (ts->tv_sec == 0)
 		return (now);
 	t = (uint64_t)((int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec -
-	    e->real_off);
+	    real_off);
 	return (t < now && now - t < 1000 * MS ? t : now);
 }
 
@@ -406,8 +417,8 @@ dp_port_rx(struct engine *e, uint64_t now)
 		}
 		memset(&ts, 0, sizeof(ts));
 		len = dp_untuck(&m, e->buf, (size_t)n, &ts);
-		t0 = dp_arrival(e, &ts, now);
-		hist_add(&e->rxlag, now - t0);
+		t0 = eng_arrival(e->real_off, &ts, now);
+		eng_hist_add(&e->rxlag, now - t0);
 		/* Woken later than the headroom allows for: what waits in the
 		 * socket behind this frame needs room too, so lower XOFF now,
 		 * before reading it (the 100 ms review raises it again). */

@@ -20,6 +20,11 @@
 #include "esched.h"
 
 struct nl_sock;
+struct eng_pm;
+
+/* Where the data path runs (engine.h, "modes"). */
+enum eng_mode { ENG_MODE_RELAY = 0, ENG_MODE_PORT };
+extern const char *const eng_mode_name[];
 
 #define ENG_EVQ		32
 #define ENG_BATCH	64		/* frames per source per turn */
@@ -39,6 +44,7 @@ struct eng_cnt {
 	uint64_t	pfc_ind[ESCHED_NPRIO];	/* PFC frames received naming p */
 	uint64_t	pfc_tx;			/* PFC frames sent */
 	uint64_t	pause_rx;		/* 802.3x PAUSE received */
+	uint64_t	pause_ignored;		/* ... on a PFC port: ignored */
 	uint64_t	macctrl_bad;		/* MAC Control not decodable */
 	uint64_t	link_local;		/* 01-80-C2-00-00-0x not relayed */
 	uint64_t	oversize;		/* larger than ENG_BUF */
@@ -63,11 +69,35 @@ struct eng_wd {
 	uint64_t	xoff_since[ESCHED_NPRIO];
 };
 
-/* The last ENG_SAMPLES values of a latency, for p50/p99. */
+/* The last ENG_SAMPLES values of a latency, for p50/p99; max of all. */
 struct eng_hist {
 	uint64_t	v[ENG_SAMPLES];
 	uint32_t	n, at;
+	uint64_t	max;
 };
+
+/* The port mode's own figures, published with the rest (engine_port.c). */
+struct eng_pm_snap {
+	uint8_t		shut;			/* gates held now */
+	uint8_t		drop;			/* gates dropping (watchdog) */
+	uint64_t	shuts[ESCHED_NPRIO];	/* times held */
+	uint64_t	shut_ns[ESCHED_NPRIO];	/* time held, in all */
+	uint64_t	leaf_drops[ESCHED_NPRIO];
+	uint64_t	leaf_backlog[ESCHED_NPRIO];
+	uint32_t	leaf_qlen[ESCHED_NPRIO];
+	uint64_t	gate_err, kicks, tree_restores, tree_foreign;
+	uint64_t	tree_lost;		/* notifications lost: rebuilt */
+	bool		tree_ok;
+	char		tree_why[96];		/* the last restore's reason */
+	/* receive side */
+	uint32_t	rx_fill_pct[ESCHED_NPRIO];	/* fullest socket now */
+	uint32_t	rx_sockets[ESCHED_NPRIO];	/* watched sockets */
+	uint64_t	rx_sock_drops[ESCHED_NPRIO];	/* their drops */
+	uint64_t	rx_link_drops;		/* the port's rx drops */
+	uint64_t	rx_polls;
+	uint32_t	rx_poll_us;		/* interval now */
+};
+
 
 struct eng_snap {
 	struct eng_cnt	c;
@@ -80,6 +110,7 @@ struct eng_snap {
 	uint32_t	xoff, xon, headroom;
 	bool		fits;
 	uint64_t	reaction_used, react_p50, react_p99, lag_p50, lag_p99;
+	uint64_t	react_max;
 	uint32_t	nsamples, inflight_max;
 	uint8_t		tc_level[ESCHED_NPRIO];
 	uint64_t	tc_throttles[ESCHED_NPRIO], tc_throttled_ns[ESCHED_NPRIO];
@@ -89,6 +120,7 @@ struct eng_snap {
 	uint64_t	pub;		/* publications, from 1 */
 	uint64_t	at;		/* eng_now() of this one */
 	struct engine_wd wd;
+	struct eng_pm_snap pm;
 };
 
 /*
@@ -125,6 +157,10 @@ struct eng_tc {
 
 struct engine {
 	struct engine_opts	o;
+	enum eng_mode		mode;
+	char			mode_why[160];	/* why this mode */
+	int			keep;		/* ENGINE_KEEP_* at close */
+	struct eng_pm		*pm;		/* port mode (engine_port.c) */
 	char			tapname[IFNAMSIZ];
 	int			ifindex, tapidx;
 	uint8_t			mac[6];
@@ -141,6 +177,7 @@ struct engine {
 	pthread_cond_t		cv;
 	bool			ctl_pending;	/* atomic hint */
 	bool			stop, has_pending, want_snap, running;
+	uint32_t		pending_mtu;	/* engine_set_mtu(), 0: none */
 	struct esched_cfg	pending;
 	struct esched_cls	cls;		/* control thread: last applied */
 	/*
@@ -185,11 +222,17 @@ struct engine {
 };
 
 uint64_t	eng_now(void);
+void		eng_hist_add(struct eng_hist *, uint64_t);
+void		eng_hist_pct(const struct eng_hist *, uint64_t *p50,
+		    uint64_t *p99);
+uint64_t	eng_arrival(int64_t real_off, const struct timespec *,
+		    uint64_t now);
+int		eng_ifreq(const char *, unsigned long, struct ifreq *);
 void		eng_kick(struct engine *);
 void		eng_deadline(struct timespec *, unsigned int ms);
 void		eng_snapshot(struct engine *, struct eng_snap *);
 /* engine_wd.c: the data plane's side of the PFC watchdog. */
-bool		eng_wd_control(struct engine *);
+bool		eng_wd_control(struct engine *, uint8_t *newly_dropped);
 void		eng_wd_fill(struct engine *, struct engine_wd *, uint64_t now);
 void		eng_wd_obey(struct engine *);
 bool		eng_wd_drops(struct engine *, int prio, bool tx);
@@ -207,5 +250,18 @@ int	eng_tc_filter(struct engine *, const struct esched_cls *);
 void	eng_tc_read(struct engine *, uint32_t qlen[ESCHED_NPRIO],
 	    uint64_t *ring_drops);
 void	eng_tc_free(struct engine *);
+
+/* engine_host.c: the relay's persistent TAP, addresses across modes. */
+int	eng_host_tap(struct engine *);
+void	eng_host_close(struct engine *);
+int	eng_host_mtu(struct engine *, uint32_t mtu);
+
+/* engine_port.c: the port mode. */
+int	eng_pm_open(struct engine *, char *why, size_t);
+int	eng_pm_start(struct engine *);
+void	eng_pm_free(struct engine *);
+struct json_t;
+struct json_t	*eng_pm_show(struct engine *);
+
 
 #endif /* ENGINE_INT_H */
