@@ -236,9 +236,14 @@ cmd_show_feature(const struct ctx *x, int argc, char *argv[])
 		return client_status();
 	feat = json_object_get(json_object_get(r, argv[0]), "oper");
 	/* PFC: the watchdog's override beside oper, never inside it. */
-	if (f == ARGS_PFC && json_is_object(feat))
+	if (f == ARGS_PFC && json_is_object(feat)) {
 		json_object_set(feat, "watchdog_override", json_object_get(
 		    json_object_get(r, "pfc"), "watchdog_override"));
+		/* An engine's responder speed (absent elsewhere). */
+		if (json_object_get(json_object_get(r, "pfc"), "responder"))
+			json_object_set(feat, "responder", json_object_get(
+			    json_object_get(r, "pfc"), "responder"));
+	}
 	if (x->out.json && f == ARGS_ETS && json_is_object(feat))
 		show_ets_json(&x->out, feat, json_object_get(json_object_get(r,
 		    "ets"), "reco"));
@@ -253,6 +258,7 @@ cmd_show_feature(const struct ctx *x, int argc, char *argv[])
 	} else if (f == ARGS_PFC) {
 		show_pfc(stdout, feat);
 		show_pfc_override(stdout, feat);
+		show_pfc_responder(stdout, feat);
 	}
 	else
 		show_app(stdout, feat);

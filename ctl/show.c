@@ -371,6 +371,19 @@ show_rows(FILE *fp, const json_t *rows, const struct column *cols, int n)
 	table_free(t);
 }
 
+/* "a0: engine in port mode (why); the host sends from a0". */
+static void
+engine_mode_note(FILE *fp, const json_t *row, const char *pre)
+{
+	const char *m = json_string_value(json_object_get(row, "engine_mode"));
+
+	if (m == NULL)
+		return;
+	fprintf(fp, "%sengine in %s mode (%s); the host sends from %s\n", pre,
+	    m, json_string_value(json_object_get(row, "engine_mode_why")),
+	    json_string_value(json_object_get(row, "host_interface")));
+}
+
 void
 show_ports(FILE *fp, const json_t *r)
 {
@@ -378,7 +391,7 @@ show_ports(FILE *fp, const json_t *r)
 		{ "IFNAME", "ifname" }, { "LINK", "link" },
 		{ "ROLE", "role" }, { "MODE", "mode" },
 		{ "ACTIVE", "active" }, { "NEIGH", "neighbors" },
-		{ "BACKEND", "backend" },
+		{ "BACKEND", "backend" }, { "ENGINE", "engine_mode" },
 		/* engine ports: senders held back (on) or dropped (off) */
 		{ "HOST-BP", "host_backpressure" }, { "HELD", "host_held_frames" },
 		{ "WHY", "backend_why" },
@@ -393,6 +406,7 @@ show_ports(FILE *fp, const json_t *r)
 		snprintf(pre, sizeof(pre), "%s: ", get_text(row, "ifname", b,
 		    sizeof(b)));
 		dcbx_tlvs_note(fp, row, pre);
+		engine_mode_note(fp, row, pre);
 	}
 }
 
@@ -523,6 +537,43 @@ show_pfcwd(FILE *fp, const json_t *r)
 	};
 
 	show_rows(fp, r, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+}
+
+/*
+ * The engine's responder: how fast it stops a priority, and the headroom
+ * the peer needs for that (seed 000's formula with this delay).
+ */
+void
+show_pfc_responder(FILE *fp, const json_t *pfc)
+{
+	const json_t *r = json_object_get(pfc, "responder");
+	double us = 1e3;
+
+	if (!json_is_object(r))
+		return;
+	if (json_integer_value(json_object_get(r, "samples")) == 0) {
+		fprintf(fp, "responder: no pause measured yet (%s)\n",
+		    json_string_value(json_object_get(r, "measures")));
+		return;
+	}
+	fprintf(fp, "responder: reaction p50 %.1f us, p99 %.1f us, max %.1f "
+	    "us over the last %lld pauses (%s)\n",
+	    (double)json_integer_value(json_object_get(r, "reaction_p50_ns")) / us,
+	    (double)json_integer_value(json_object_get(r, "reaction_p99_ns")) / us,
+	    (double)json_integer_value(json_object_get(r, "reaction_max_ns")) / us,
+	    (long long)json_integer_value(json_object_get(r, "samples")),
+	    json_string_value(json_object_get(r, "measures")));
+	fprintf(fp, "peer headroom: %lld octets for this responder (%lld "
+	    "quanta), %lld for 802.3's (%lld quanta), at %lld Mb/s and %lld m\n",
+	    (long long)json_integer_value(json_object_get(r,
+	    "peer_headroom_bytes")),
+	    (long long)json_integer_value(json_object_get(r, "response_quanta")),
+	    (long long)json_integer_value(json_object_get(r,
+	    "peer_headroom_8023_bytes")),
+	    (long long)json_integer_value(json_object_get(r, "standard_quanta")),
+	    (long long)(json_integer_value(json_object_get(r, "speed_bps")) /
+	    1000000),
+	    (long long)json_integer_value(json_object_get(r, "cable_m")));
 }
 
 void

@@ -31,6 +31,7 @@
 #include "engine.h"
 #include "ifspeed.h"
 #include "engine_int.h"
+#include "engine_tree.h"
 #include "headroom.h"
 #include "log.h"
 #include "pfc.h"
@@ -77,6 +78,7 @@ engine_opts_from_conf(struct engine_opts *o, const char *ifname,
 	o->cable_m = cable_m;
 	o->mtu = mtu;
 	o->mode = c->mode;
+	o->adopt_tap = c->adopt_tap;
 }
 
 /* ---- events and snapshots (both threads) -------------------------- */
@@ -207,6 +209,28 @@ engine_refresh(struct backend *b)
 }
 
 /* ---- backend ops -------------------------------------------------- */
+
+static int	eng_responder(struct engine *, uint32_t, uint32_t,
+		    struct engine_responder *);
+
+json_t *
+eng_responder_json(struct engine *e)
+{
+	struct engine_responder r;
+
+	(void)eng_responder(e, e->o.cable_m, 0, &r);
+	return (json_pack("{s:s,s:I,s:I,s:I,s:i,s:I,s:i,s:i,s:I,s:I}",
+	    "measures", r.measures,
+	    "reaction_p50_ns", (json_int_t)r.p50_ns,
+	    "reaction_p99_ns", (json_int_t)r.p99_ns,
+	    "reaction_max_ns", (json_int_t)r.max_ns,
+	    "samples", (int)r.samples,
+	    "delay_ns", (json_int_t)r.delay_ns,
+	    "response_quanta", (int)r.resp_quanta,
+	    "standard_quanta", (int)r.std_quanta,
+	    "peer_headroom_bytes", (json_int_t)r.peer_headroom,
+	    "peer_headroom_8023_bytes", (json_int_t)r.peer_headroom_std));
+}
 
 int
 engine_host_side(struct backend *b, struct engine_host *h)
@@ -370,6 +394,7 @@ eng_show(struct backend *b)
 	    "low_bytes", (json_int_t)e->tc.lo,
 	    "netlink_max_ns", (json_int_t)s.tc_rtt_max,
 	    "netlink_errors", (json_int_t)s.tc_nl_err));
+	json_object_set_new(o, "responder", eng_responder_json(e));
 	json_object_set_new(o, "priorities", a);
 	return (o);
 }
@@ -677,6 +702,8 @@ eng_open_relay(struct engine *e)
 {
 	int rc;
 
+	/* A port mode's tree left on the port would hold what it holds. */
+	(void)eng_tree_remove_stale(e->o.ifname);
 	if ((rc = eng_open_port(e)) < 0 || (rc = eng_host_tap(e)) < 0 ||
 	    (rc = eng_open_fds(e)) < 0 || (rc = eng_alloc(e)) < 0)
 		return (rc);
@@ -824,6 +851,18 @@ engine_responder(struct backend *b, uint32_t cable_m, uint32_t mtu,
     struct engine_responder *r)
 {
 	struct engine *e = eng_of_b(b);
+
+	if (e == NULL) {
+		memset(r, 0, sizeof(*r));
+		return (-EINVAL);
+	}
+	return (eng_responder(e, cable_m, mtu, r));
+}
+
+static int
+eng_responder(struct engine *e, uint32_t cable_m, uint32_t mtu,
+    struct engine_responder *r)
+{
 	struct headroom_params hp;
 	struct headroom h;
 	struct eng_snap s;
@@ -831,8 +870,6 @@ engine_responder(struct backend *b, uint32_t cable_m, uint32_t mtu,
 	uint64_t q;
 
 	memset(r, 0, sizeof(*r));
-	if (e == NULL)
-		return (-EINVAL);
 	eng_snapshot(e, &s);
 	mbps = e->speed / 1000000 > UINT32_MAX ? UINT32_MAX :
 	    (uint32_t)(e->speed / 1000000);

@@ -86,6 +86,11 @@ int	engine_set_mtu(struct backend *, uint32_t mtu);
  * port whose relay is gone (its engine block removed).  0 or -errno.
  */
 int	engine_release_tap(const char *tap, const char *port);
+/*
+ * The port has no engine any more: a port mode's qdisc tree left on it is
+ * removed, and tap (if not "") released as above.  0 or -errno.
+ */
+int	engine_host_reset(const char *port, const char *tap);
 
 /* Which mode the engine runs and why (`dcbctl show ports`). */
 struct engine_mode_info {

@@ -42,6 +42,7 @@
 #include <netlink/route/route.h>
 
 #include "engine_int.h"
+#include "engine_tree.h"
 #include "log.h"
 
 #define HOST_MAX_ROUTES	256
@@ -365,6 +366,15 @@ engine_release_tap(const char *tap, const char *port)
 	rc = host_release(sk, tap, port);
 	nl_socket_free(sk);
 	return (rc);
+}
+
+int
+engine_host_reset(const char *port, const char *tap)
+{
+	(void)eng_tree_remove_stale(port);
+	if (tap == NULL || tap[0] == '\0')
+		return (0);
+	return (engine_release_tap(tap, port));
 }
 
 /* At close: DROP deletes the TAP, its addresses back on the port. */

@@ -262,6 +262,8 @@ int	eng_pm_start(struct engine *);
 void	eng_pm_free(struct engine *);
 struct json_t;
 struct json_t	*eng_pm_show(struct engine *);
+/* engine.c: the responder's figures (engine_responder()) for show(). */
+struct json_t	*eng_responder_json(struct engine *);
 
 
 #endif /* ENGINE_INT_H */

@@ -168,8 +168,8 @@ eng_pm_open(struct engine *e, char *why, size_t whylen)
 		return (-ENOMEM);
 	m->rx = m->tx = m->watch = m->diag = m->ep = m->tfd = -1;
 	m->tree.gfd = m->tree.kfd = -1;
-	if ((rc = eng_tree_open(&m->tree, e->o.ifname, e->ifindex, e->mtu,
-	    e->speed, PM_LEAF_LIMIT)) < 0) {
+	if ((rc = eng_tree_open(&m->tree, e->o.ifname, e->ifindex, e->mac,
+	    e->mtu, e->speed, PM_LEAF_LIMIT)) < 0) {
 		snprintf(why, whylen, "netlink: %s", strerror(-rc));
 		return (rc);
 	}
@@ -965,6 +965,7 @@ eng_pm_show(struct engine *e)
 	    "polls", (json_int_t)s.pm.rx_polls,
 	    "poll_us", (int)s.pm.rx_poll_us,
 	    "link_drops", (json_int_t)s.pm.rx_link_drops));
+	json_object_set_new(o, "responder", eng_responder_json(e));
 	json_object_set_new(o, "priorities", a);
 	return (o);
 }

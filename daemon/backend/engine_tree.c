@@ -41,6 +41,8 @@
  * each opening is followed by a kick: one frame marked ENG_KICK_MARK sent
  * on the port, which the classifier puts in class 1:9, whose leaf drops
  * it -- the enqueue runs the qdisc, the kick never reaches the wire.
+ * And each shut is followed by a filler that spends the bucket at once
+ * (gate_fill() says why).
  */
 #include "config.h"
 
@@ -153,6 +155,8 @@ gate_build(struct eng_tree *t)
 	}
 }
 
+static void	gate_fill(struct eng_tree *, int);
+
 /* Send one prepared message and read its ack: 0 or -errno. */
 static int
 gate_send(struct eng_tree *t, uint8_t *msg, size_t len)
@@ -191,13 +195,69 @@ eng_tree_gate(struct eng_tree *t, int p, bool shut)
 		return (rc);
 	}
 	t->drop &= (uint8_t)~(1u << p);
-	if (shut)
+	if (shut) {
 		t->shut |= (uint8_t)(1u << p);
-	else {
+		gate_fill(t, p);
+	} else {
 		t->shut &= (uint8_t)~(1u << p);
 		eng_tree_kick(t);
 	}
 	return (0);
+}
+
+/*
+ * A shut TBF keeps a full bucket: one frame of the MTU may still leave,
+ * and it would be the next frame the host sends, however late in the
+ * pause.  So the bucket is spent at once, on a filler: a frame of the
+ * bucket's size (the largest a packet socket may send, with a priority
+ * tag), to our own MAC, which no receiver takes in (a bridge does not send
+ * a frame back out the port its destination is on; a NIC filters it; its
+ * tag is priority 0).  What leaves after the gate shuts is then at most
+ * what was queued before it, at most one frame of octets, at once.
+ */
+static void
+gate_fill(struct eng_tree *t, int p)
+{
+	static uint8_t f[ETH_HLEN + 4 + 65536];	/* the gate's thread only */
+	union { char b[CMSG_SPACE(sizeof(uint32_t))]; struct cmsghdr a; } cb;
+	struct sockaddr_ll sll;
+	struct iovec iov;
+	struct msghdr m;
+	struct cmsghdr *c;
+	uint32_t mark = ENG_KICK_MARK + 8 + (uint32_t)p;
+	size_t len = t->mtu + ETH_HLEN + 4;
+
+	if (len > sizeof(f))
+		len = sizeof(f);
+	memcpy(f, t->mac, 6);
+	memcpy(f + 6, t->mac, 6);
+	f[12] = 0x81;		/* 802.1Q, PCP 0, VID 0 */
+	f[13] = 0x00;
+	f[14] = f[15] = 0;
+	f[16] = 0x88;		/* local experimental */
+	f[17] = 0xb5;
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_ifindex = t->ifindex;
+	sll.sll_protocol = htons(0x8100);
+	iov.iov_base = f;
+	iov.iov_len = len;
+	memset(&m, 0, sizeof(m));
+	m.msg_name = &sll;
+	m.msg_namelen = sizeof(sll);
+	m.msg_iov = &iov;
+	m.msg_iovlen = 1;
+	m.msg_control = cb.b;
+	m.msg_controllen = sizeof(cb.b);
+	c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SO_MARK;
+	c->cmsg_len = CMSG_LEN(sizeof(mark));
+	memcpy(CMSG_DATA(c), &mark, sizeof(mark));
+	if (sendmsg(t->kfd, &m, MSG_DONTWAIT) < 0)
+		t->kick_err++;
+	else
+		t->fillers++;
 }
 
 void
@@ -490,7 +550,7 @@ eng_tree_set_mtu(struct eng_tree *t, uint32_t mtu)
 	int p, rc = 0;
 
 	t->mtu = mtu;
-	t->shut_burst = mtu + ETH_HLEN + 8;	/* two tags */
+	t->shut_burst = mtu + ETH_HLEN + 4;	/* the filler's size */
 	gate_build(t);
 	for (p = 0; p < ESCHED_NPRIO && rc == 0; p++)
 		if (t->shut & (1u << p))
@@ -609,6 +669,35 @@ eng_tree_remove(struct eng_tree *t)
 	t->built = false;
 }
 
+/*
+ * An engine tree left on ifname by an engine that is gone (a mode change
+ * to the relay, no engine any more): its gates opened, drained, removed.
+ * 1 if there was one, 0 if not, -errno.
+ */
+int
+eng_tree_remove_stale(const char *ifname)
+{
+	static const uint8_t none[6];
+	struct eng_tree t;
+	char was[32];
+	int ifindex = (int)if_nametoindex(ifname), rc = 0;
+
+	if (ifindex == 0)
+		return (-ENODEV);
+	if ((rc = eng_tree_open(&t, ifname, ifindex, none, 1500, 0, 0)) == 0 &&
+	    tree_root_ours(&t, was, sizeof(was))) {
+		t.built = true;
+		t.shut = 0xff;		/* whatever they were: opened */
+		gate_build(&t);
+		eng_tree_remove(&t);
+		log_info(LOG_SUB_ENGINE, "%s: the engine's qdisc tree removed "
+		    "(no port mode here any more)", ifname);
+		rc = 1;
+	}
+	eng_tree_close(&t);
+	return (rc);
+}
+
 /* ---- sockets -------------------------------------------------------- */
 
 static int
@@ -653,7 +742,7 @@ tree_kick_sock(void)
 
 int
 eng_tree_open(struct eng_tree *t, const char *ifname, int ifindex,
-    uint32_t mtu, uint64_t speed, uint32_t limit)
+    const uint8_t mac[6], uint32_t mtu, uint64_t speed, uint32_t limit)
 {
 	int rc;
 
@@ -661,11 +750,12 @@ eng_tree_open(struct eng_tree *t, const char *ifname, int ifindex,
 	t->gfd = t->kfd = -1;
 	snprintf(t->ifname, sizeof(t->ifname), "%s", ifname);
 	t->ifindex = ifindex;
+	memcpy(t->mac, mac, 6);
 	t->speed = speed;
 	t->limit = limit;
 	esched_cfg_build(&t->cfg, NULL);
 	t->mtu = mtu;
-	t->shut_burst = mtu + ETH_HLEN + 8;
+	t->shut_burst = mtu + ETH_HLEN + 4;
 	if ((t->sk = nl_socket_alloc()) == NULL)
 		return (-ENOMEM);
 	if (nl_connect(t->sk, NETLINK_ROUTE) < 0)

@@ -14,12 +14,16 @@
 
 struct nl_sock;
 
-/* The skb mark of the gate's kick frames ("dcb" + 1): class 1:9. */
-#define ENG_KICK_MARK	0x0dcb0001u
+/*
+ * The skb marks of the gate's own frames: the kick (class 1:9, dropped)
+ * and priority p's filler (ENG_KICK_MARK + 8 + p, class 1:(p+1)).
+ */
+#define ENG_KICK_MARK	0x0dcb0010u
 
 struct eng_tree {
 	char		 ifname[IFNAMSIZ];
 	int		 ifindex;
+	uint8_t		 mac[6];
 	uint32_t	 mtu;
 	uint64_t	 speed;		/* b/s: the HTB parent's rate */
 	uint32_t	 limit;		/* octets a leaf may hold */
@@ -33,7 +37,7 @@ struct eng_tree {
 	bool		 built;
 	uint8_t		 shut;		/* priorities held now */
 	uint8_t		 drop;		/* ... and dropping (watchdog) */
-	uint64_t	 gate_err, kicks, kick_err;
+	uint64_t	 gate_err, kicks, kick_err, fillers;
 	uint8_t		 open_msg[ESCHED_NPRIO][160], shut_msg[ESCHED_NPRIO][160];
 	size_t		 open_len[ESCHED_NPRIO], shut_len[ESCHED_NPRIO];
 };
@@ -48,7 +52,7 @@ struct eng_tree_stats {
 uint32_t	eng_tree_leaf(int p);
 /* Sockets only; the tree comes with eng_tree_build().  0 or -errno. */
 int	eng_tree_open(struct eng_tree *, const char *ifname, int ifindex,
-	    uint32_t mtu, uint64_t speed, uint32_t limit);
+	    const uint8_t mac[6], uint32_t mtu, uint64_t speed, uint32_t limit);
 void	eng_tree_close(struct eng_tree *);
 /* Build or restore the whole tree; 0, or -errno and why. */
 int	eng_tree_build(struct eng_tree *, char *why, size_t);
@@ -64,6 +68,8 @@ int	eng_tree_stats(struct eng_tree *, struct eng_tree_stats *);
 int	eng_tree_drop(struct eng_tree *, int p, bool drop);
 /* Open every gate, let them drain (100 ms at most), delete the tree. */
 void	eng_tree_remove(struct eng_tree *);
+/* Remove a port mode's tree left on ifname: 1 removed, 0 none, -errno. */
+int	eng_tree_remove_stale(const char *ifname);
 /* Is a netlink notification from pid one of ours? */
 bool	eng_tree_own_pid(const struct eng_tree *, uint32_t pid);
 

@@ -65,6 +65,8 @@ struct conf_engine {
 	uint64_t	host_drain_bps;		/* 0: unlimited */
 	uint64_t	queue_memory;		/* bytes per priority */
 	uint32_t	stall_ms;		/* host stall before giving up XOFF */
+	int		adopt_tap;		/* not from the file: the ifindex of
+						   the port's TAP under an old name */
 };
 
 /*
