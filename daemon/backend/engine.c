@@ -242,9 +242,18 @@ engine_host_side(struct backend *b, struct engine_host *h)
 	memset(h, 0, sizeof(*h));
 	if (b->kind != BACKEND_ENGINE || e == NULL)
 		return (-1);
-	h->backpressure = e->tc.on;
 	h->realtime = e->dp_rt;
 	eng_snapshot(e, &s);
+	if (e->mode == ENG_MODE_PORT) {
+		/* The port's own tree holds the senders: frames wait there. */
+		h->backpressure = s.pm.tree_ok;
+		for (p = 0; p < ESCHED_NPRIO; p++) {
+			h->throttles[p] = s.pm.shuts[p];
+			h->waiting[p] = s.pm.leaf_qlen[p];
+		}
+		return (0);
+	}
+	h->backpressure = e->tc.on;
 	for (p = 0; p < ESCHED_NPRIO; p++) {
 		h->held[p] = s.tc_held[p];
 		h->throttles[p] = s.tc_throttles[p];

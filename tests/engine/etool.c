@@ -23,6 +23,14 @@
  *       reaction, 0 if none came), and from the XON to the first P frame
  *       (resume); p50/p99/max, P frames after each XOFF, O frames while
  *       P was held (JSON).
+ *   etool feature IF NAME on|off ...: netdev features by their ethtool
+ *       names (ETHTOOL_SFEATURES).  A veth whose receiving end has rx-gro
+ *       and rx-udp-gro-forwarding on takes UDP and packet-socket frames
+ *       through NAPI, one FIFO ring (veth_skb_is_eligible_for_gro());
+ *       otherwise a frame goes to the backlog of the CPU that sent it, and
+ *       two CPUs sending into one veth (an application and a qdisc run by
+ *       the engine's kick) can have their frames handed up out of order:
+ *       a veth's reordering, not the sender's.
  * All loops are bounded by their durations.
  */
 #include "config.h"
@@ -37,6 +45,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -532,6 +542,78 @@ pausecheck_main(int argc, char **argv)
 	return (resume == 0);
 }
 
+/* Set one netdev feature by its ethtool name (ETHTOOL_SFEATURES). */
+static int
+feature_set(int fd, const char *ifname, const char *name, bool on)
+{
+	struct ethtool_sset_info *si;
+	struct ethtool_gstrings *gs;
+	struct ethtool_sfeatures *sf;
+	struct ifreq ifr;
+	uint32_t n, i, words;
+	int rc = -1;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", ifname);
+	si = calloc(1, sizeof(*si) + sizeof(uint32_t));
+	si->cmd = ETHTOOL_GSSET_INFO;
+	si->sset_mask = 1ull << ETH_SS_FEATURES;
+	ifr.ifr_data = (void *)si;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0 || si->sset_mask == 0) {
+		free(si);
+		return (-1);
+	}
+	n = si->data[0];
+	free(si);
+	gs = calloc(1, sizeof(*gs) + (size_t)n * ETH_GSTRING_LEN);
+	gs->cmd = ETHTOOL_GSTRINGS;
+	gs->string_set = ETH_SS_FEATURES;
+	gs->len = n;
+	ifr.ifr_data = (void *)gs;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0) {
+		free(gs);
+		return (-1);
+	}
+	for (i = 0; i < n; i++)
+		if (strncmp((char *)gs->data + i * ETH_GSTRING_LEN, name,
+		    ETH_GSTRING_LEN) == 0)
+			break;
+	free(gs);
+	if (i == n)
+		return (-1);
+	words = (n + 31) / 32;
+	sf = calloc(1, sizeof(*sf) + words * sizeof(sf->features[0]));
+	sf->cmd = ETHTOOL_SFEATURES;
+	sf->size = words;
+	sf->features[i / 32].valid = 1u << (i % 32);
+	sf->features[i / 32].requested = on ? 1u << (i % 32) : 0;
+	ifr.ifr_data = (void *)sf;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) >= 0)
+		rc = 0;
+	free(sf);
+	return (rc);
+}
+
+/* etool feature IF NAME on|off [NAME on|off ...] */
+static int
+feature_main(int argc, char **argv)
+{
+	int fd, i;
+
+	if (argc < 5 || (fd = socket(AF_INET, SOCK_DGRAM, 0)) < 0)
+		return (2);
+	for (i = 3; i + 1 < argc; i += 2)
+		if (feature_set(fd, argv[2], argv[i],
+		    strcmp(argv[i + 1], "on") == 0) < 0) {
+			fprintf(stderr, "etool: %s %s: %s\n", argv[2], argv[i],
+			    strerror(errno));
+			close(fd);
+			return (1);
+		}
+	close(fd);
+	return (0);
+}
+
 static int
 cmp_u64(const void *a, const void *b)
 {
@@ -667,6 +749,8 @@ main(int argc, char **argv)
 		return (pausecheck_main(argc, argv));
 	if (strcmp(argv[1], "gatecheck") == 0)
 		return (gatecheck_main(argc, argv));
+	if (strcmp(argv[1], "feature") == 0)
+		return (feature_main(argc, argv));
 	fprintf(stderr, "etool: unknown command %s\n", argv[1]);
 	return (2);
 }
