@@ -382,9 +382,10 @@ eng_show(struct backend *b)
 	    "rx_lag_p50_ns", (json_int_t)s.lag_p50,
 	    "rx_lag_p99_ns", (json_int_t)s.lag_p99));
 	json_object_set_new(o, "port_counters", json_pack(
-	    "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+	    "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 	    "pause_frames_rx", (json_int_t)s.c.pause_rx,
 	    "pause_ignored", (json_int_t)s.c.pause_ignored,
+	    "tap_stops", (json_int_t)s.c.tap_stops,
 	    "macctrl_invalid", (json_int_t)s.c.macctrl_bad,
 	    "link_local_ignored", (json_int_t)s.c.link_local,
 	    "oversize", (json_int_t)s.c.oversize,

@@ -234,6 +234,12 @@ dp_control(struct engine *e, uint64_t now)
 		esched_egress_set(&e->eg, &e->pending);
 		e->has_pending = false;
 	}
+	/* The port's MTU, in place (engine_set_mtu(): the TAP has it too). */
+	if (e->pending_mtu != 0) {
+		e->mtu = e->pending_mtu;
+		e->pending_mtu = 0;
+		cfg = true;
+	}
 	pthread_mutex_unlock(&e->mu);
 	if (cfg)
 		eng_wd_obey(e);
@@ -440,14 +446,41 @@ dp_port_rx(struct engine *e, uint64_t now)
 
 /* ---- host side ---------------------------------------------------- */
 
+/*
+ * A frame read from the TAP is accepted: it must never be dropped for a
+ * full queue.  One that finds its queue full waits in e->stash, the TAP
+ * is not read until it is queued, and meanwhile every class of the TAP's
+ * qdisc is held (dp_backpressure), so what the host sends waits there,
+ * charged to its sockets, instead of overflowing the TAP's ring.  Only a
+ * priority paused past its watermarks fills its queue (its class is held
+ * at a trickle from half full on); then every priority waits, as behind
+ * a NIC's one full TX ring, until the pause ends or the watchdog acts.
+ */
+static bool
+dp_tap_stash(struct engine *e)
+{
+	if (!e->tap_full)
+		return (true);
+	if (esched_ring_push(&e->eg.q[e->stash_p], e->stash, e->stash_len,
+	    0) < 0)
+		return (false);
+	e->tap_full = false;
+	return (true);
+}
+
 static void
 dp_tap_rx(struct engine *e)
 {
 	ssize_t n;
 	int i, p;
 
-	/* Read the TAP faster than we send (it drops when its ring is full)
-	 * but not so long that a PFC frame waits behind it. */
+	/*
+	 * As many frames a turn as egress sends (reading more only moved the
+	 * excess into our queues, which then dropped what the TAP's qdisc
+	 * should have kept), and only while they fit.
+	 */
+	if (!dp_tap_stash(e))
+		return;
 	for (i = 0; i < ENG_TAP_BATCH; i++) {
 		if ((n = read(e->tap, e->buf, ENG_BUF)) < 0)
 			break;
@@ -471,8 +504,14 @@ dp_tap_rx(struct engine *e)
 		e->c.host_in_b[p] += (uint64_t)n;
 		if (eng_wd_drops(e, p, true))
 			continue;
-		if (esched_ring_push(&e->eg.q[p], e->buf, (uint32_t)n, 0) < 0)
-			e->c.drops[p][ESCHED_DROP_EGRESS_FULL]++;
+		if (esched_ring_push(&e->eg.q[p], e->buf, (uint32_t)n, 0) < 0) {
+			memcpy(e->stash, e->buf, (size_t)n);
+			e->stash_len = (uint32_t)n;
+			e->stash_p = (uint8_t)p;
+			e->tap_full = true;
+			e->c.tap_stops++;
+			return;
+		}
 	}
 }
 
@@ -492,7 +531,9 @@ dp_backpressure(struct engine *e)
 		return;
 	for (p = 0; p < ESCHED_NPRIO; p++) {
 		used = e->eg.q[p].used;
-		if (used <= t->lo)
+		if (e->tap_full)	/* the TAP is not read: hold everyone */
+			want = 2;
+		else if (used <= t->lo)
 			want = 0;
 		else if (used >= t->hi2)
 			want = 2;

@@ -28,7 +28,7 @@ extern const char *const eng_mode_name[];
 
 #define ENG_EVQ		32
 #define ENG_BATCH	64		/* frames per source per turn */
-#define ENG_TAP_BATCH	128		/* twice the egress batch */
+#define ENG_TAP_BATCH	ENG_BATCH	/* never more than egress sends */
 #define ENG_BUF		16384		/* largest frame we move */
 #define ENG_SAMPLES	1024		/* pause reaction samples kept */
 #define ENG_SNAP_NS	100000000ull	/* publish counters every 100 ms */
@@ -49,6 +49,7 @@ struct eng_cnt {
 	uint64_t	link_local;		/* 01-80-C2-00-00-0x not relayed */
 	uint64_t	oversize;		/* larger than ENG_BUF */
 	uint64_t	host_oversize;		/* from the TAP, over the MTU */
+	uint64_t	tap_stops;		/* TAP not read: a queue was full */
 	uint64_t	sock_drops;		/* PACKET_STATISTICS tp_drops */
 	/* PFC watchdog and PFC-disabled priorities (engine_wd.c). */
 	uint64_t	pfc_ignored[ESCHED_NPRIO]; /* PFC naming a non-PFC prio */
@@ -214,6 +215,10 @@ struct engine {
 	uint32_t		inflight[ESCHED_NPRIO], inflight_max;
 	bool			fits;
 	uint8_t			rr_in;
+	bool			tap_full;	/* the stash waits: TAP unread */
+	uint8_t			stash_p;
+	uint32_t		stash_len;
+	uint8_t			stash[ENG_BUF];
 	uint8_t			*txp;		/* frames the device refused */
 	uint32_t		txp_len[ENG_BATCH];
 	uint8_t			txp_prio[ENG_BATCH];

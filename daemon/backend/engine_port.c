@@ -88,6 +88,9 @@ struct eng_pm {
 	uint64_t	link_drops;
 	bool		drops_read;
 	uint32_t	fill_max[ESCHED_NPRIO];	/* this poll, percent */
+	/* The leaves' counters at the last look, and the fillers then. */
+	uint64_t	last_pk[ESCHED_NPRIO], last_b[ESCHED_NPRIO];
+	uint64_t	last_fill[ESCHED_NPRIO], last_fill_b[ESCHED_NPRIO];
 	struct nl_sock	*sk;			/* link stats */
 };
 
@@ -673,11 +676,31 @@ pm_fill_wd(struct engine *e, const struct eng_tree_stats *ts, uint64_t now)
 
 	eng_wd_fill(e, w, now);
 	for (p = 0; p < ESCHED_NPRIO; p++) {
-		w->p[p].tx = ts->packets[p];
+		w->p[p].tx = e->c.tx_f[p];
 		w->p[p].queued = ts->qlen[p];
 		w->p[p].xoff = e->pm->asked[p];
 		w->p[p].tx_drop = e->c.wd_tx_drop[p];
 	}
+}
+
+static void
+pm_count(struct eng_pm *m, int p, const struct eng_tree_stats *ts,
+    uint64_t *frames, uint64_t *bytes)
+{
+	uint64_t dp, db, df, dfb;
+
+	dp = ts->packets[p] >= m->last_pk[p] ? ts->packets[p] - m->last_pk[p] :
+	    ts->packets[p];
+	db = ts->bytes[p] >= m->last_b[p] ? ts->bytes[p] - m->last_b[p] :
+	    ts->bytes[p];
+	df = m->tree.fillers[p] - m->last_fill[p];
+	dfb = m->tree.filler_bytes[p] - m->last_fill_b[p];
+	*frames += dp > df ? dp - df : 0;
+	*bytes += db > dfb ? db - dfb : 0;
+	m->last_pk[p] = ts->packets[p];
+	m->last_b[p] = ts->bytes[p];
+	m->last_fill[p] = m->tree.fillers[p];
+	m->last_fill_b[p] = m->tree.filler_bytes[p];
 }
 
 static void
@@ -697,8 +720,13 @@ pm_publish(struct engine *e, uint64_t now)
 	if (intact < 0)
 		memset(&ts, 0, sizeof(ts));
 	for (p = 0; p < ESCHED_NPRIO; p++) {
-		e->c.tx_f[p] = ts.packets[p];
-		e->c.tx_b[p] = ts.bytes[p];
+		/*
+		 * The host's frames: what the leaf sent since the last look
+		 * (all it counted, when the leaf is a new one: a restore, the
+		 * watchdog's drop) less the gate's fillers.
+		 */
+		if (intact > 0)
+			pm_count(m, p, &ts, &e->c.tx_f[p], &e->c.tx_b[p]);
 		/* The watchdog's drop action: what the leaf dropped since. */
 		if (m->state[p] == GATE_DROP && ts.drops[p] > m->s.leaf_drops[p])
 			e->c.wd_tx_drop[p] += ts.drops[p] - m->s.leaf_drops[p];

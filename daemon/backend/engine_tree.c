@@ -256,8 +256,10 @@ gate_fill(struct eng_tree *t, int p)
 	memcpy(CMSG_DATA(c), &mark, sizeof(mark));
 	if (sendmsg(t->kfd, &m, MSG_DONTWAIT) < 0)
 		t->kick_err++;
-	else
-		t->fillers++;
+	else {		/* the leaf counts it: not the host's frame */
+		t->fillers[p]++;
+		t->filler_bytes[p] += len;
+	}
 }
 
 void

@@ -37,7 +37,9 @@ struct eng_tree {
 	bool		 built;
 	uint8_t		 shut;		/* priorities held now */
 	uint8_t		 drop;		/* ... and dropping (watchdog) */
-	uint64_t	 gate_err, kicks, kick_err, fillers;
+	uint64_t	 gate_err, kicks, kick_err;
+	uint64_t	 fillers[ESCHED_NPRIO];	/* sent through leaf p */
+	uint64_t	 filler_bytes[ESCHED_NPRIO];
 	uint8_t		 open_msg[ESCHED_NPRIO][160], shut_msg[ESCHED_NPRIO][160];
 	size_t		 open_len[ESCHED_NPRIO], shut_len[ESCHED_NPRIO];
 };
