@@ -119,6 +119,15 @@ host_routes_put(struct nl_sock *sk, struct host_routes *rs, int ifindex)
 			continue;
 		nh = rtnl_route_nexthop_n(rs->r[i], 0);
 		rtnl_route_nh_set_ifindex(nh, ifindex);
+		/*
+		 * A dump of a route through a link without carrier (a TAP
+		 * nobody reads: a restart) says so in its flags (linkdown,
+		 * dead), which the kernel refuses in a request.
+		 */
+		rtnl_route_nh_unset_flags(nh, RTNH_F_DEAD | RTNH_F_LINKDOWN |
+		    RTNH_F_OFFLOAD | RTNH_F_TRAP);
+		rtnl_route_unset_flags(rs->r[i], RTNH_F_DEAD | RTNH_F_LINKDOWN |
+		    RTNH_F_OFFLOAD | RTNH_F_TRAP);
 		if ((rc = rtnl_route_add(sk, rs->r[i], NLM_F_CREATE |
 		    NLM_F_REPLACE)) < 0) {
 			log_warnx(LOG_SUB_ENGINE, "a route could not be moved "
