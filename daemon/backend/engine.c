@@ -382,10 +382,12 @@ eng_show(struct backend *b)
 	    "rx_lag_p50_ns", (json_int_t)s.lag_p50,
 	    "rx_lag_p99_ns", (json_int_t)s.lag_p99));
 	json_object_set_new(o, "port_counters", json_pack(
-	    "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+	    "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+	    "rt_breaks", (json_int_t)s.c.rt_breaks,
 	    "pause_frames_rx", (json_int_t)s.c.pause_rx,
 	    "pause_ignored", (json_int_t)s.c.pause_ignored,
 	    "tap_stops", (json_int_t)s.c.tap_stops,
+	    "tap_pressure", (json_int_t)s.c.tap_pressure,
 	    "macctrl_invalid", (json_int_t)s.c.macctrl_bad,
 	    "link_local_ignored", (json_int_t)s.c.link_local,
 	    "oversize", (json_int_t)s.c.oversize,
@@ -393,11 +395,10 @@ eng_show(struct backend *b)
 	    "socket_drops", (json_int_t)s.c.sock_drops,
 	    "pfc_frames_tx", (json_int_t)s.c.pfc_tx));
 	json_object_set_new(o, "host_side", json_pack(
-	    "{s:b,s:b,s:s,s:b,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+	    "{s:b,s:b,s:s,s:b,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 	    "backpressure", e->tc.on, "realtime", e->dp_rt, "why_not", e->tc.on ? "" : e->tc.why,
 	    "tun_stops_queue", e->tc.tun_stops,
 	    "tap_ring", (json_int_t)e->tc.ring,
-	    "open_burst", (json_int_t)e->tc.open_burst,
 	    "tap_ring_drops", (json_int_t)ring_drops,
 	    "high_bytes", (json_int_t)e->tc.hi,
 	    "high2_bytes", (json_int_t)e->tc.hi2,
@@ -635,12 +636,16 @@ eng_open_tc(struct engine *e)
  * throttling still leaves others 5 % of each CPU.  Without the privilege
  * (CAP_SYS_NICE or RLIMIT_RTPRIO >= 1) it is an ordinary thread.
  * Benchmarks' bare/unpaced modes stay ordinary, like the relay they are
- * compared with.  The tc thread (engine_tc.c) is started the same way.
+ * compared with.  The tc thread (engine_tc.c) is started the same way;
+ * on one CPU with the data plane it would wait for the data plane to
+ * sleep, which a data plane behind does not, so the data plane yields
+ * whenever it asks the tc thread for a change (eng_tc_want()).
  */
 int
-eng_thread(struct engine *e, pthread_t *thr, void *(*fn)(void *), bool *rt)
+eng_thread(struct engine *e, pthread_t *thr, void *(*fn)(void *), bool *rt,
+    int prio)
 {
-	struct sched_param sp = { .sched_priority = 1 };
+	struct sched_param sp = { .sched_priority = prio };
 	pthread_attr_t a;
 	int rc = -1;
 
@@ -785,7 +790,7 @@ engine_open(struct backend *b, const struct engine_opts *o)
 	b->kind = BACKEND_ENGINE;
 	e->running = true;
 	rc = e->mode == ENG_MODE_PORT ? eng_pm_start(e) :
-	    eng_thread(e, &e->thr, eng_dp_main, &e->dp_rt);
+	    eng_thread(e, &e->thr, eng_dp_main, &e->dp_rt, 1);
 	if (rc != 0) {
 		b->priv = NULL;
 		eng_free(e);

@@ -318,6 +318,74 @@ dp_clock_off(struct engine *e, uint64_t now)
 	    (int64_t)now;
 }
 
+/*
+ * The one's complement sum of f[0..n), folded.  (16-bit words in network
+ * order; an odd last octet padded with zero.)
+ */
+static uint32_t
+dp_sum(const uint8_t *f, size_t n, uint32_t s)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)f[i] << 8 | f[i + 1];
+	if (i < n)
+		s += (uint32_t)f[i] << 8;
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (s);
+}
+
+/*
+ * A frame whose TCP or UDP checksum the sender left to the hardware
+ * (TP_STATUS_CSUMNOTREADY: a veth peer, checksum offload) carries only
+ * the pseudo-header's sum in its checksum field.  The kernel would finish
+ * it for a NIC; the TAP's host would drop it as corrupt.  Finish it here,
+ * as skb_checksum_help() does: the sum from the transport header on, the
+ * field included, complemented.  IPv4 and IPv6 (no extension headers),
+ * tagged or not; anything else is left alone.
+ */
+static void
+dp_csum(uint8_t *f, size_t len)
+{
+	size_t l3 = 14, l4, off;
+	uint16_t type;
+	uint8_t proto;
+	uint32_t s;
+
+	if (len < 14)
+		return;
+	type = (uint16_t)(f[12] << 8 | f[13]);
+	while ((type == 0x8100 || type == 0x88a8) && len >= l3 + 4) {
+		type = (uint16_t)(f[l3 + 2] << 8 | f[l3 + 3]);
+		l3 += 4;
+	}
+	if (type == 0x0800 && len >= l3 + 20) {
+		if ((f[l3 + 6] & 0x3f) != 0 || f[l3 + 7] != 0)
+			return;		/* a fragment: not ours to finish */
+		proto = f[l3 + 9];
+		l4 = l3 + 4u * (f[l3] & 0x0f);
+	} else if (type == 0x86dd && len >= l3 + 40) {
+		proto = f[l3 + 6];
+		l4 = l3 + 40;
+	} else
+		return;
+	if (proto == 6)
+		off = 16;
+	else if (proto == 17)
+		off = 6;
+	else
+		return;
+	if (l4 + off + 2 > len)
+		return;
+	s = dp_sum(f + l4, len - l4, 0);
+	s = ~s & 0xffff;
+	if (proto == 17 && s == 0)
+		s = 0xffff;
+	f[l4 + off] = (uint8_t)(s >> 8);
+	f[l4 + off + 1] = (uint8_t)s;
+}
+
 /* Put the tag the packet socket took out back in front of the type. */
 static size_t
 dp_untuck(struct msghdr *m, uint8_t *buf, size_t n, struct timespec *ts)
@@ -325,6 +393,7 @@ dp_untuck(struct msghdr *m, uint8_t *buf, size_t n, struct timespec *ts)
 	struct cmsghdr *c;
 	struct tpacket_auxdata aux;
 	uint16_t tpid = 0x8100;
+	bool csum = false;
 
 	for (c = CMSG_FIRSTHDR(m); c != NULL; c = CMSG_NXTHDR(m, c)) {
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_TIMESTAMPNS)
@@ -332,6 +401,7 @@ dp_untuck(struct msghdr *m, uint8_t *buf, size_t n, struct timespec *ts)
 		if (c->cmsg_level != SOL_PACKET || c->cmsg_type != PACKET_AUXDATA)
 			continue;
 		memcpy(&aux, CMSG_DATA(c), sizeof(aux));
+		csum = (aux.tp_status & TP_STATUS_CSUMNOTREADY) != 0;
 		if (!(aux.tp_status & TP_STATUS_VLAN_VALID) || n < 12)
 			continue;
 		if (aux.tp_status & TP_STATUS_VLAN_TPID_VALID)
@@ -341,9 +411,13 @@ dp_untuck(struct msghdr *m, uint8_t *buf, size_t n, struct timespec *ts)
 		buf[13] = (uint8_t)tpid;
 		buf[14] = (uint8_t)(aux.tp_vlan_tci >> 8);
 		buf[15] = (uint8_t)aux.tp_vlan_tci;
+		if (csum)
+			dp_csum(buf, n + 4);
 		return (n + 4);
 	}
 	memmove(buf, buf + 4, n);
+	if (csum)
+		dp_csum(buf, n);
 	return (n);
 }
 
@@ -452,9 +526,10 @@ dp_port_rx(struct engine *e, uint64_t now)
  * is not read until it is queued, and meanwhile every class of the TAP's
  * qdisc is held (dp_backpressure), so what the host sends waits there,
  * charged to its sockets, instead of overflowing the TAP's ring.  Only a
- * priority paused past its watermarks fills its queue (its class is held
- * at a trickle from half full on); then every priority waits, as behind
- * a NIC's one full TX ring, until the pause ends or the watchdog acts.
+ * priority paused past its watermarks fills its queue (its gate is held
+ * from half full on: only what the TAP's ring held then still arrives);
+ * then every priority waits, as behind a NIC's one full TX ring, until
+ * the pause ends or the watchdog acts.
  */
 static bool
 dp_tap_stash(struct engine *e)
@@ -466,6 +541,30 @@ dp_tap_stash(struct engine *e)
 		return (false);
 	e->tap_full = false;
 	return (true);
+}
+
+/*
+ * The TAP's ring fills faster than we read it when our reads come back
+ * full turn after turn: the host sends faster than the engine moves
+ * frames (its queues stay short: it sends all it reads), and the ring
+ * drops when full.  Then every gate of the TAP's tree holds until a read
+ * finds the ring nearly empty (dp_backpressure).
+ */
+static void
+dp_tap_pressure(struct engine *e, int got)
+{
+	uint64_t now;
+
+	if (got >= ENG_TAP_BATCH) {
+		/* Held for 200 us at least: the gates take that to shut. */
+		now = eng_now();
+		if (!e->tap_press)
+			e->c.tap_pressure++;
+		e->tap_press = true;
+		e->tap_press_until = now + 200000;
+	} else if (e->tap_press && got < ENG_TAP_BATCH / 8 &&
+	    eng_now() >= e->tap_press_until)
+		e->tap_press = false;
 }
 
 static void
@@ -484,6 +583,8 @@ dp_tap_rx(struct engine *e)
 	for (i = 0; i < ENG_TAP_BATCH; i++) {
 		if ((n = read(e->tap, e->buf, ENG_BUF)) < 0)
 			break;
+		/* The gate's own frames on the TAP: a kick never gets here,
+		 * and the TAP's tree sends no filler. */
 		if (n < 14)
 			continue;
 		/* Larger than the port carries (the host interface's MTU was
@@ -513,6 +614,7 @@ dp_tap_rx(struct engine *e)
 			return;
 		}
 	}
+	dp_tap_pressure(e, i);
 }
 
 /*
@@ -533,6 +635,9 @@ dp_backpressure(struct engine *e)
 		used = e->eg.q[p].used;
 		if (e->tap_full)	/* the TAP is not read: hold everyone */
 			want = 2;
+		else if (e->tap_press && used <= t->lo &&
+		    (e->c.host_in_f[p] != e->tap_seen[p] || t->want[p] != 0))
+			want = 1;	/* the TAP's ring fills: hold who sends */
 		else if (used <= t->lo)
 			want = 0;
 		else if (used >= t->hi2)
@@ -544,6 +649,7 @@ dp_backpressure(struct engine *e)
 		if (want != t->want[p])
 			eng_tc_want(e, p, want);
 	}
+	memcpy(e->tap_seen, e->c.host_in_f, sizeof(e->tap_seen));
 }
 
 /* The host takes frames at host_drain_bps, priorities round robin. */
@@ -581,6 +687,26 @@ dp_drain(struct engine *e, uint64_t now)
 			    e->drain_next : now - 50 * US) +
 			    esched_wire_ns(len, e->o.host_drain_bps);
 	}
+}
+
+/*
+ * A real-time thread that never sleeps is throttled by the kernel for the
+ * rest of each second once it has used 95 % of it (sched_rt_runtime_us):
+ * 50 ms without reading the TAP, whose ring then overflows (the relay
+ * lost 8745 frames at once under a host sending faster than it could
+ * move them).  So a data plane busy for ENG_RT_BUSY_NS takes a break of
+ * ENG_RT_BREAK_NS (6 %) on its own: the TAP's ring holds that much.
+ */
+void
+eng_rt_break(struct engine *e, uint64_t *since, uint64_t now)
+{
+	struct timespec ts = { 0, (long)ENG_RT_BREAK_NS };
+
+	if (!e->dp_rt || now - *since < ENG_RT_BUSY_NS)
+		return;
+	(void)nanosleep(&ts, NULL);
+	e->c.rt_breaks++;
+	*since = eng_now();
 }
 
 /* ---- PFC out ------------------------------------------------------ */
@@ -794,13 +920,16 @@ dp_sleep(struct engine *e, uint64_t wake, uint64_t now)
 	uint64_t v;
 	int n, i;
 
-	if (wake <= now)
+	if (wake <= now) {
+		eng_rt_break(e, &e->busy_since, now);
 		return;
+	}
 	memset(&its, 0, sizeof(its));
 	its.it_value.tv_sec = (time_t)(wake / 1000000000ull);
 	its.it_value.tv_nsec = (long)(wake % 1000000000ull);
 	timerfd_settime(e->tfd, TFD_TIMER_ABSTIME, &its, NULL);
 	n = epoll_wait(e->ep, ev, 4, -1);
+	e->busy_since = eng_now();
 	for (i = 0; i < n; i++)
 		if (ev[i].data.fd == e->tfd || ev[i].data.fd == e->kick)
 			if (read(ev[i].data.fd, &v, sizeof(v)) < 0)
@@ -816,7 +945,7 @@ eng_dp_main(void *arg)
 	/* Pacing needs wake-ups to the microsecond, not the 50 us default. */
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	now = eng_now();
-	e->tx_next = e->drain_next = now;
+	e->tx_next = e->drain_next = e->busy_since = now;
 	dp_thresholds(e);
 	dp_publish(e, now);
 	for (;;) {

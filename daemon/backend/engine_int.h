@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "engine_tree.h"
 #include "esched.h"
 
 struct nl_sock;
@@ -28,11 +29,13 @@ extern const char *const eng_mode_name[];
 
 #define ENG_EVQ		32
 #define ENG_BATCH	64		/* frames per source per turn */
-#define ENG_TAP_BATCH	ENG_BATCH	/* never more than egress sends */
+#define ENG_TAP_BATCH	(2 * ENG_BATCH)	/* drain the TAP faster than we send */
 #define ENG_BUF		16384		/* largest frame we move */
 #define ENG_SAMPLES	1024		/* pause reaction samples kept */
 #define ENG_SNAP_NS	100000000ull	/* publish counters every 100 ms */
 #define ENG_FLIGHT_NS	10000000ull	/* after an XOFF: in flight, not a storm */
+#define ENG_RT_BUSY_NS	9000000ull	/* busy this long: a break (eng_rt_break) */
+#define ENG_RT_BREAK_NS	600000ull
 
 struct eng_cnt {
 	uint64_t	host_in_f[ESCHED_NPRIO], host_in_b[ESCHED_NPRIO];	/* TAP read */
@@ -50,6 +53,8 @@ struct eng_cnt {
 	uint64_t	oversize;		/* larger than ENG_BUF */
 	uint64_t	host_oversize;		/* from the TAP, over the MTU */
 	uint64_t	tap_stops;		/* TAP not read: a queue was full */
+	uint64_t	tap_pressure;		/* TAP held: its ring filled */
+	uint64_t	rt_breaks;		/* breaks a busy RT thread took */
 	uint64_t	sock_drops;		/* PACKET_STATISTICS tp_drops */
 	/* PFC watchdog and PFC-disabled priorities (engine_wd.c). */
 	uint64_t	pfc_ignored[ESCHED_NPRIO]; /* PFC naming a non-PFC prio */
@@ -134,7 +139,10 @@ struct eng_snap {
  * thread's (read atomically).
  */
 struct eng_tc {
-	struct nl_sock		*ctl, *dp;
+	struct nl_sock		*ctl, *dp;	/* the control thread's, the tc
+						   thread's */
+	struct eng_tree		tree;		/* the TAP's, gates the tc thread's */
+	bool			tree_open;
 	pthread_t		thr;
 	bool			thr_on, stop;
 	bool			tun_stops;	/* tun stops its queue when full */
@@ -143,7 +151,6 @@ struct eng_tc {
 	bool			on;		/* senders are held back */
 	char			why[96];	/* when not */
 	uint64_t		open_bps;
-	uint32_t		open_burst;	/* octets */
 	uint32_t		ring;		/* the TAP's txqueuelen */
 	uint32_t		hi, hi2, lo;	/* egress watermarks, octets */
 	uint8_t			level[ESCHED_NPRIO];	/* 0 open, 1, 2 */
@@ -216,6 +223,10 @@ struct engine {
 	bool			fits;
 	uint8_t			rr_in;
 	bool			tap_full;	/* the stash waits: TAP unread */
+	bool			tap_press;	/* the TAP's ring fills: held */
+	uint64_t		tap_press_until;
+	uint64_t		busy_since;	/* the data plane's last sleep */
+	uint64_t		tap_seen[ESCHED_NPRIO];	/* host_in_f, last look */
 	uint8_t			stash_p;
 	uint32_t		stash_len;
 	uint8_t			stash[ENG_BUF];
@@ -245,9 +256,11 @@ void		eng_wd_pfc_in(struct engine *, uint8_t enable, uint8_t ignored);
 void		eng_wd_xoff(struct engine *, uint8_t enable,
 		    const uint16_t *time, uint64_t now);
 void		eng_event(struct engine *, enum engine_ev_kind, int, int);
+void		eng_rt_break(struct engine *, uint64_t *since, uint64_t now);
 void		*eng_dp_main(void *);
 
-int	eng_thread(struct engine *, pthread_t *, void *(*)(void *), bool *rt);
+int	eng_thread(struct engine *, pthread_t *, void *(*)(void *), bool *rt,
+	    int prio);
 int	eng_tc_setup(struct engine *, uint32_t *txqlen);
 int	eng_tc_start(struct engine *);
 void	eng_tc_want(struct engine *, int prio, int level);

@@ -851,13 +851,16 @@ pm_sleep(struct engine *e, uint64_t wake, uint64_t now)
 	uint64_t v;
 	int n, i;
 
-	if (wake <= now)
+	if (wake <= now) {
+		eng_rt_break(e, &e->busy_since, now);	/* a PFC flood */
 		return;
+	}
 	memset(&its, 0, sizeof(its));
 	its.it_value.tv_sec = (time_t)(wake / 1000000000ull);
 	its.it_value.tv_nsec = (long)(wake % 1000000000ull);
 	timerfd_settime(m->tfd, TFD_TIMER_ABSTIME, &its, NULL);
 	n = epoll_wait(m->ep, ev, 4, -1);
+	e->busy_since = eng_now();
 	for (i = 0; i < n; i++)
 		if (ev[i].data.fd == m->tfd || ev[i].data.fd == e->kick)
 			if (read(ev[i].data.fd, &v, sizeof(v)) < 0)
@@ -876,7 +879,7 @@ pm_main(void *arg)
 	m->refresh_ns = pfc_quanta_to_ns(PFC_QUANTA_MAX, pm_mbps(e)) / 2;
 	if (m->refresh_ns > 100 * MS)
 		m->refresh_ns = 100 * MS;
-	now = eng_now();
+	now = e->busy_since = eng_now();
 	pm_publish(e, now);
 	for (;;) {
 		now = eng_now();
@@ -903,7 +906,7 @@ pm_main(void *arg)
 int
 eng_pm_start(struct engine *e)
 {
-	return (eng_thread(e, &e->thr, pm_main, &e->dp_rt));
+	return (eng_thread(e, &e->thr, pm_main, &e->dp_rt, 1));
 }
 
 /* ---- show ----------------------------------------------------------- */

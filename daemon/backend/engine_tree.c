@@ -197,7 +197,8 @@ eng_tree_gate(struct eng_tree *t, int p, bool shut)
 	t->drop &= (uint8_t)~(1u << p);
 	if (shut) {
 		t->shut |= (uint8_t)(1u << p);
-		gate_fill(t, p);
+		if (!t->nofill)
+			gate_fill(t, p);
 	} else {
 		t->shut &= (uint8_t)~(1u << p);
 		eng_tree_kick(t);
@@ -567,12 +568,19 @@ eng_tree_set_mtu(struct eng_tree *t, uint32_t mtu)
 int
 eng_tree_stats(struct eng_tree *t, struct eng_tree_stats *s)
 {
+	return (eng_tree_stats_sock(t, t->sk, s));
+}
+
+int
+eng_tree_stats_sock(struct eng_tree *t, struct nl_sock *sk,
+    struct eng_tree_stats *s)
+{
 	struct nl_cache *cache = NULL;
 	struct rtnl_qdisc *q;
 	int p, intact = 1;
 
 	memset(s, 0, sizeof(*s));
-	if (rtnl_qdisc_alloc_cache(t->sk, &cache) < 0)
+	if (rtnl_qdisc_alloc_cache(sk, &cache) < 0)
 		return (-EIO);
 	if ((q = rtnl_qdisc_get_by_parent(cache, t->ifindex, TC_H_ROOT)) ==
 	    NULL || strcmp(rtnl_tc_get_kind(TC_CAST(q)), "htb") != 0 ||

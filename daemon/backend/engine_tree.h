@@ -35,6 +35,7 @@ struct eng_tree {
 	uint32_t	 gpid, gseq;
 	int		 kfd;		/* packet socket: the kick */
 	bool		 built;
+	bool		 nofill;	/* no filler (the relay's TAP) */
 	uint8_t		 shut;		/* priorities held now */
 	uint8_t		 drop;		/* ... and dropping (watchdog) */
 	uint64_t	 gate_err, kicks, kick_err;
@@ -66,6 +67,9 @@ int	eng_tree_gate(struct eng_tree *, int p, bool shut);
 void	eng_tree_kick(struct eng_tree *);
 /* 1 intact, 0 not ours any more, -errno. */
 int	eng_tree_stats(struct eng_tree *, struct eng_tree_stats *);
+/* The same on another thread's libnl socket. */
+int	eng_tree_stats_sock(struct eng_tree *, struct nl_sock *,
+	    struct eng_tree_stats *);
 /* The watchdog's drop action on p (held, dropping), or its end (held). */
 int	eng_tree_drop(struct eng_tree *, int p, bool drop);
 /* Open every gate, let them drain (100 ms at most), delete the tree. */
