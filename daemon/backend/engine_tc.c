@@ -7,8 +7,8 @@
  * skbs it holds, so nothing stays charged to the sender), but a qdisc
  * does: packets a qdisc holds stay charged to their sockets' send buffers,
  * so a blocking send waits and TCP's small-queue logic stops.  So the TAP
- * gets on its egress the port mode's tree (engine_tree.c): HTB shaped to
- * the engine's link speed, a class per priority classified as
+ * gets on its egress the port mode's tree (engine_tree.c), unshaped (the
+ * engine paces and schedules itself), a class per priority classified as
  * esched_classify() does (engine_bpf.c), and a TBF gate per priority.
  * The data plane holds priority p's gate when its egress queue for p
  * passes a high watermark (the peer paused p, or ETS gives p less than
@@ -59,6 +59,7 @@
 #include "log.h"
 
 #define TC_LIMIT	(256u << 20)	/* octets a held priority may queue */
+#define TC_OPEN_BPS	100000000000ull	/* 100 Gb/s: no shaping */
 
 static struct nl_sock *
 tc_sock(void)
@@ -196,8 +197,13 @@ eng_tc_setup(struct engine *e, uint32_t *txqlen)
 	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
 	t->tun_stops = tc_tun_stops(e);
 	t->drops_base = tc_tx_dropped(e);	/* the probe's own */
+	/*
+	 * The tree does not shape: the engine paces to the link and runs ETS
+	 * itself, so the host must be able to fill its queues; the gates and
+	 * the ring's pressure hold the host back.
+	 */
 	if ((rc = eng_tree_open(&t->tree, e->tapname, e->tapidx, mac, e->mtu,
-	    e->speed, TC_LIMIT)) < 0) {
+	    TC_OPEN_BPS, TC_LIMIT)) < 0) {
 		tc_off(e, "netlink", rc);
 		return (rc);
 	}
