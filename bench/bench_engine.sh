@@ -61,6 +61,10 @@ up() {
 	nsx A ip link set a0 up; nsx B ip link set b0 up
 	nsx A ip addr add 10.7.0.1/24 dev a0; nsx B ip addr add 10.7.0.2/24 dev b0
 	HOSTIF=a0
+	# A relay copies frames: b0's checksums must be whole (a veth leaves
+	# them to the hardware; dcbxd's relay finishes them, bench/relay not).
+	case $1 in relay|bare) nsx B "$ETOOL" feature b0 \
+	    tx-checksum-ip-generic off >/dev/null 2>&1 ;; esac
 	case $1 in
 	tree)	engine_start A a0 --mode port
 		eval "kill -KILL \$EPID_a0"	# its tree stays, no engine
@@ -101,7 +105,16 @@ one() {
 		[ -n "$s" ] || s=0
 		wait_for $((SECS + 8)) grep -q received "$NS_TMP/sink.out"
 		r=$(grep received "$NS_TMP/sink.out")
-		echo "$1 $2 $3 $(jget "$r" .pps) $((s - $(jget "$r" .received))) $(jget "$r" .sock_drops) $(jget "$r" .reorders)"
+		# Of the lost, the TAP's ring's (relay, bare: the kernel counts).
+		# (dcbxd's count leaves out its own probe of the ring.)
+		rd=0
+		[ "$1" = bare ] && rd=$(nsx A cat "/sys/class/net/$HOSTIF/statistics/tx_dropped")
+		if [ "$1" = relay ]; then
+			"$DCBCTL" -s "$NS_TMP/d.sock" -j show stats dev a0 |
+			    jq -c '.[0].engine | [.host_side, .port_counters]' >>"$OUT/relay.stats"
+			rd=$(jq -s '.[-1][0].tap_ring_drops' "$OUT/relay.stats")
+		fi
+		echo "$1 $2 $3 $(jget "$r" .pps) $((s - $(jget "$r" .received))) $(jget "$r" .sock_drops) $(jget "$r" .reorders) $rd"
 	else
 		w=1048576; nd=""
 		[ "$3" -le 64 ] && { w=64; nd=nodelay; }
@@ -112,7 +125,7 @@ one() {
 		    10.7.0.2 5002 $w "$SECS" $nd >/dev/null
 		wait_for $((SECS + 8)) grep -q bps "$NS_TMP/sink.out"
 		r=$(grep bps "$NS_TMP/sink.out")
-		echo "$1 $2 $3 $(jget "$r" .bps) 0 0 0"
+		echo "$1 $2 $3 $(jget "$r" .bps) 0 0 0 0"
 	fi
 	down
 }
@@ -120,16 +133,16 @@ one() {
 # Medians and spread of the rounds' column 4 for MODE PROTO SIZE.
 stat() {
 	awk -v m="$1" -v p="$2" -v z="$3" '$1 == m && $2 == p && $3 == z {
-	    v[n++] = $4; l[k++] = $5; d[j++] = $6; o[q++] = $7 }
+	    v[n++] = $4; l[k++] = $5; d[j++] = $6; o[q++] = $7; g[w++] = $8 }
 	    function med(a, c,   i, t, s) { for (i = 0; i < c; i++) s[i] = a[i]
 	        for (i = 0; i < c; i++) for (t = i + 1; t < c; t++)
 	            if (s[t] < s[i]) { x = s[i]; s[i] = s[t]; s[t] = x }
 	        return s[int((c - 1) / 2)] }
-	    END { if (n == 0) { print "- - - - - -"; exit }
+	    END { if (n == 0) { print "- - - - - - -"; exit }
 	        lo = v[0]; hi = v[0]; for (i = 1; i < n; i++) {
 	            if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i] }
-	        printf "%.0f %.0f %.0f %.0f %.0f %.0f\n", med(v, n), lo, hi,
-	            med(l, k), med(d, j), med(o, q) }' "$OUT/rows"
+	        printf "%.0f %.0f %.0f %.0f %.0f %.0f %.0f\n", med(v, n), lo, hi,
+	            med(l, k), med(d, j), med(o, q), med(g, w) }' "$OUT/rows"
 }
 
 echo "# bench_engine.sh: $ROUNDS rounds x ${SECS}s, pinned gen and sink CPU $PIN0, daemon/relay CPU $PIN1; load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -138,18 +151,18 @@ round=1
 while [ $round -le "$ROUNDS" ]; do
 	for z in $SIZES; do for p in $PROTOS; do for m in $MODES; do
 		one "$m" "$p" "$z" >>"$OUT/rows" 2>/dev/null ||
-		    echo "$m $p $z 0 0 0 0" >>"$OUT/rows"
+		    echo "$m $p $z 0 0 0 0 0" >>"$OUT/rows"
 	done; done; done
 	round=$((round + 1))
 done
-printf "%-6s %-4s %5s %14s %22s %10s %10s %8s\n" mode prot size \
-    "rate (p|b)/s" "min-max" "lost" "sockdrop" "reorder"
+printf "%-6s %-4s %5s %14s %22s %10s %10s %10s %8s\n" mode prot size \
+    "rate (p|b)/s" "min-max" "lost" "sockdrop" "tapring" "reorder"
 for z in $SIZES; do for p in $PROTOS; do
 	for m in $MODES; do
 		set -- $(stat "$m" "$p" "$z")
 		eval "R_$m=$1"
-		printf "%-6s %-4s %5s %14s %22s %10s %10s %8s\n" "$m" "$p" "$z" \
-		    "$1" "$2-$3" "$4" "$5" "$6"
+		printf "%-6s %-4s %5s %14s %22s %10s %10s %10s %8s\n" "$m" "$p" \
+		    "$z" "$1" "$2-$3" "$4" "$5" "$7" "$6"
 	done
 	printf "%-11s %5s  port/tree %.2f  tree/veth %.2f  port/veth %.2f  relay/bare %.2f\n" \
 	    "ratios $p" "$z" \
@@ -158,7 +171,7 @@ for z in $SIZES; do for p in $PROTOS; do
 	    "$(awk -v a="${R_port:-0}" -v b="${R_veth:-0}" 'BEGIN { print b ? a / b : 0 }')" \
 	    "$(awk -v a="${R_relay:-0}" -v b="${R_bare:-0}" 'BEGIN { print b ? a / b : 0 }')"
 done; done
-echo "(udp: datagrams/s at the sink; tcp: b/s; lost: sent with success, never received, sockdrop: of those, the sink socket's own)"
+echo "(udp: datagrams/s at the sink; tcp: b/s; lost: sent with success, never received; of those, sockdrop: the sink socket's own, tapring: dropped by the TAP's ring)"
 echo
 
 # The gate's reaction: a controller's PFC on priority 3, its own policy.
@@ -199,4 +212,5 @@ done
 echo "(gatecheck on b0, $PAUSES pauses of 65535 quanta at 10G = 3355 us, each held 2 ms; frames: priority-3 frames after each XOFF, mean; eng: the engine's own, PFC arrival to gate held (port) / last frame sent (relay))"
 echo "# load at end $(cut -d' ' -f1-3 /proc/loadavg)"
 cp "$OUT/rows" /tmp/bench_engine.rows 2>/dev/null
+cp "$OUT/relay.stats" /tmp/bench_engine.relay 2>/dev/null
 rm -rf "$OUT"

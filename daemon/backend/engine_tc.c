@@ -207,7 +207,7 @@ eng_tc_setup(struct engine *e, uint32_t *txqlen)
 		tc_off(e, "netlink", rc);
 		return (rc);
 	}
-	t->tree.nofill = true;
+	t->tree.nofill = t->tree.flat = true;
 	t->tree_open = true;
 	if ((rc = eng_tree_build(&t->tree, why, sizeof(why))) < 0) {
 		log_warnx(LOG_SUB_ENGINE, "%s: %s", e->tapname, why);

@@ -412,16 +412,26 @@ tree_classes(struct eng_tree *t)
 	uint32_t prio, q;
 	int p, rc;
 
-	if ((rc = tree_class(t, TC_HANDLE(1, 0), TREE_PARENT, t->speed,
-	    t->speed, 0, 60000)) < 0)
+	uint32_t parent = t->flat ? TC_HANDLE(1, 0) : TREE_PARENT;
+
+	/*
+	 * Flat (the relay's TAP, which does not shape): no parent class to
+	 * account every packet to; each class at the full rate.
+	 */
+	if (!t->flat && (rc = tree_class(t, TC_HANDLE(1, 0), TREE_PARENT,
+	    t->speed, t->speed, 0, 60000)) < 0)
 		return (rc);
 	for (p = 0; p < ESCHED_NPRIO; p++) {
 		tree_ets(t, p, &rate, &prio, &q);
-		if ((rc = tree_class(t, TREE_PARENT, eng_bpf_classid(p), rate,
+		if (t->flat) {
+			rate = t->speed;
+			prio = 0;
+		}
+		if ((rc = tree_class(t, parent, eng_bpf_classid(p), rate,
 		    t->speed, prio, q)) < 0)
 			return (rc);
 	}
-	return (tree_class(t, TREE_PARENT, TREE_KICK, 8000, t->speed, 7, 1514));
+	return (tree_class(t, parent, TREE_KICK, 8000, t->speed, 7, 1514));
 }
 
 static int

@@ -36,6 +36,7 @@ struct eng_tree {
 	int		 kfd;		/* packet socket: the kick */
 	bool		 built;
 	bool		 nofill;	/* no filler (the relay's TAP) */
+	bool		 flat;		/* no parent class: no shaping, no ETS */
 	uint8_t		 shut;		/* priorities held now */
 	uint8_t		 drop;		/* ... and dropping (watchdog) */
 	uint64_t	 gate_err, kicks, kick_err;
