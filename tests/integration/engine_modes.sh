@@ -11,7 +11,9 @@
 #   - reloads switch relay -> port -> relay: the address and the route
 #     follow (the TAP deleted in port mode, made again for the relay);
 #   - a reload that removes the engine gives the port back its address,
-#     and takes the TAP and the qdisc tree away.
+#     and takes the TAP and the qdisc tree away;
+#   - a relay's port renamed: its TAP is renamed in place (same ifindex),
+#     with its address and route.
 # Reachability is a UDP exchange (sockapp.py); every wait is bounded.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"
@@ -20,7 +22,7 @@
 dx_need
 engine_need
 sockapp_need
-plan 26
+plan 28
 ns_setup m
 ns_add h && ns_add p || bail "namespaces"
 veth_add h hp0 p pp0 02:00:00:00:0c:00 02:00:00:00:0d:00 || bail "veth"
@@ -33,7 +35,7 @@ nsx h ip route add 10.99.0.0/24 via 10.8.0.2 dev hp0 || bail "route"
 conf() {	# conf MODE: the host's config, the engine in MODE ("" none)
 	if [ -n "$1" ]; then _e="engine = { mode = \"$1\"; speed = \"1G\"; };"
 	else _e='backend = "readonly";'; fi
-	dx_conf "$NS_TMP/h.conf" 5 4 "" "{ match = \"hp0\"; role = \"willing\";
+	dx_conf "$NS_TMP/h.conf" 5 4 "" "{ match = \"h?0\"; role = \"willing\";
     mode = \"ieee\"; $_e }"
 }
 ifidx() { nsx h cat "/sys/class/net/$1/ifindex" 2>/dev/null; }
@@ -125,6 +127,21 @@ ro() { test "$(mode)" = none && at_port &&
 check "reload without an engine: the TAP gone, its address and route on hp0" \
     wait_for 10 ro
 check "the host reaches its peer on hp0" reach 10.8.0.2
+
+# A relay's port renamed: the TAP follows in place.
+conf relay
+dx_ctl h reload >/dev/null || bail "reload"
+wait_for 10 relay_again || bail "relay again"
+IDX=$(ifidx dcb-hp0)
+nsx h ip link set hp0 down && nsx h ip link set hp0 name hq0 &&
+    nsx h ip link set hq0 up || bail "rename"
+renamed() {
+	test "$(ctl_get "$NS_TMP/h.sock" '.[0].host_interface' show ports)" = dcb-hq0 &&
+	    test "$(ifidx dcb-hq0)" = "$IDX" && has_addr dcb-hq0 && has_route dcb-hq0
+}
+check "port renamed hp0 -> hq0: the TAP is dcb-hq0, same ifindex, address and route" \
+    wait_for 20 renamed
+check "the host reaches its peer through the renamed relay" reach 10.8.0.2
 check "the daemon is alive" kill -0 "$PID_h"
 check_clean "no sanitizer report" "$NS_TMP/h.log"
 finish
