@@ -555,8 +555,15 @@ dp_tap_pressure(struct engine *e, int got)
 {
 	uint64_t now;
 
-	if (got >= ENG_TAP_BATCH) {
-		/* Held for 200 us at least: the gates take that to shut. */
+	if (got < ENG_TAP_BATCH)
+		e->tap_full_reads = 0;
+	/*
+	 * Four full reads in a row: a backlog of 512 frames at least, an
+	 * eighth of the ring (a single full read held TCP's small segments
+	 * back for nothing).  Held for 200 us at least: the gates take that
+	 * to shut.
+	 */
+	if (got >= ENG_TAP_BATCH && ++e->tap_full_reads >= 4) {
 		now = eng_now();
 		if (!e->tap_press)
 			e->c.tap_pressure++;

@@ -225,6 +225,7 @@ struct engine {
 	bool			tap_full;	/* the stash waits: TAP unread */
 	bool			tap_press;	/* the TAP's ring fills: held */
 	uint64_t		tap_press_until;
+	uint32_t		tap_full_reads;	/* in a row */
 	uint64_t		busy_since;	/* the data plane's last sleep */
 	uint64_t		tap_seen[ESCHED_NPRIO];	/* host_in_f, last look */
 	uint8_t			stash_p;
