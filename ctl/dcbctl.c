@@ -244,6 +244,10 @@ cmd_show_feature(const struct ctx *x, int argc, char *argv[])
 		    "nic_buffer")))
 			json_object_set(feat, "nic_buffer", json_object_get(
 			    json_object_get(r, "pfc"), "nic_buffer"));
+		/* An engine's responder speed (absent elsewhere). */
+		if (json_object_get(json_object_get(r, "pfc"), "responder"))
+			json_object_set(feat, "responder", json_object_get(
+			    json_object_get(r, "pfc"), "responder"));
 	}
 	if (x->out.json && f == ARGS_ETS && json_is_object(feat))
 		show_ets_json(&x->out, feat, json_object_get(json_object_get(r,
@@ -260,6 +264,7 @@ cmd_show_feature(const struct ctx *x, int argc, char *argv[])
 		show_pfc(stdout, feat);
 		show_pfc_override(stdout, feat);
 		show_pfc_nic_buffer(stdout, feat);
+		show_pfc_responder(stdout, feat);
 	}
 	else
 		show_app(stdout, feat);

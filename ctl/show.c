@@ -440,6 +440,19 @@ device_note(FILE *fp, const json_t *row, const char *pre)
 		    (int)get_int(d, "storm_timeout_ms"));
 }
 
+/* "a0: engine in port mode (why); the host sends from a0". */
+static void
+engine_mode_note(FILE *fp, const json_t *row, const char *pre)
+{
+	const char *m = json_string_value(json_object_get(row, "engine_mode"));
+
+	if (m == NULL)
+		return;
+	fprintf(fp, "%sengine in %s mode (%s); the host sends from %s\n", pre,
+	    m, json_string_value(json_object_get(row, "engine_mode_why")),
+	    json_string_value(json_object_get(row, "host_interface")));
+}
+
 void
 show_ports(FILE *fp, const json_t *r)
 {
@@ -447,7 +460,7 @@ show_ports(FILE *fp, const json_t *r)
 		{ "IFNAME", "ifname" }, { "LINK", "link" },
 		{ "ROLE", "role" }, { "MODE", "mode" },
 		{ "ACTIVE", "active" }, { "NEIGH", "neighbors" },
-		{ "BACKEND", "backend" },
+		{ "BACKEND", "backend" }, { "ENGINE", "engine_mode" },
 		/* engine ports: senders held back (on) or dropped (off) */
 		{ "HOST-BP", "host_backpressure" }, { "HELD", "host_held_frames" },
 		{ "WHY", "backend_why" },
@@ -463,6 +476,7 @@ show_ports(FILE *fp, const json_t *r)
 		    sizeof(b)));
 		dcbx_tlvs_note(fp, row, pre);
 		device_note(fp, row, pre);
+		engine_mode_note(fp, row, pre);
 	}
 }
 
@@ -612,6 +626,43 @@ show_pfc_nic_buffer(FILE *fp, const json_t *pfc)
 		fprintf(fp, " %zu:%lld", i, (long long)json_integer_value(v));
 	fprintf(fp, "\nnic-buffer total-size %lld\n",
 	    (long long)json_integer_value(json_object_get(b, "total")));
+}
+
+/*
+ * The engine's responder: how fast it stops a priority, and the headroom
+ * the peer needs for that (seed 000's formula with this delay).
+ */
+void
+show_pfc_responder(FILE *fp, const json_t *pfc)
+{
+	const json_t *r = json_object_get(pfc, "responder");
+	double us = 1e3;
+
+	if (!json_is_object(r))
+		return;
+	if (json_integer_value(json_object_get(r, "samples")) == 0) {
+		fprintf(fp, "responder: no pause measured yet (%s)\n",
+		    json_string_value(json_object_get(r, "measures")));
+		return;
+	}
+	fprintf(fp, "responder: reaction p50 %.1f us, p99 %.1f us, max %.1f "
+	    "us over the last %lld pauses (%s)\n",
+	    (double)json_integer_value(json_object_get(r, "reaction_p50_ns")) / us,
+	    (double)json_integer_value(json_object_get(r, "reaction_p99_ns")) / us,
+	    (double)json_integer_value(json_object_get(r, "reaction_max_ns")) / us,
+	    (long long)json_integer_value(json_object_get(r, "samples")),
+	    json_string_value(json_object_get(r, "measures")));
+	fprintf(fp, "peer headroom: %lld octets for this responder (%lld "
+	    "quanta), %lld for 802.3's (%lld quanta), at %lld Mb/s and %lld m\n",
+	    (long long)json_integer_value(json_object_get(r,
+	    "peer_headroom_bytes")),
+	    (long long)json_integer_value(json_object_get(r, "response_quanta")),
+	    (long long)json_integer_value(json_object_get(r,
+	    "peer_headroom_8023_bytes")),
+	    (long long)json_integer_value(json_object_get(r, "standard_quanta")),
+	    (long long)(json_integer_value(json_object_get(r, "speed_bps")) /
+	    1000000),
+	    (long long)json_integer_value(json_object_get(r, "cable_m")));
 }
 
 void

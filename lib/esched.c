@@ -207,6 +207,17 @@ cls_find(const struct esched_cls *c, uint8_t sel, uint16_t proto)
 	return (-1);
 }
 
+int
+esched_cls_port(const struct esched_cls *c, uint8_t proto, uint16_t port)
+{
+	int p;
+
+	if ((p = cls_find(c, proto == IPPROTO_TCP_ ? DCB_APP_SEL_STREAM :
+	    DCB_APP_SEL_DGRAM, port)) >= 0)
+		return (p);
+	return (cls_find(c, DCB_APP_SEL_ANY, port));
+}
+
 /* TCP/UDP ports at the transport header: destination first. */
 static int
 cls_ports(const struct esched_cls *c, struct cur *l4, uint8_t proto)
@@ -327,6 +338,7 @@ esched_pause_init(struct esched_pause *ps)
 {
 	memset(ps, 0, sizeof(*ps));
 	ps->obey = 0xff;
+	ps->link_obey = true;
 }
 
 static void
@@ -363,12 +375,15 @@ esched_pause_pfc(struct esched_pause *ps, uint64_t now, uint8_t enable,
 	return ((uint8_t)(enable & ~ps->obey));
 }
 
-void
+bool
 esched_pause_8023x(struct esched_pause *ps, uint64_t now, uint16_t quanta,
     uint32_t speed_mbps)
 {
+	if (!ps->link_obey)
+		return (false);
 	pause_set(&ps->all_on, &ps->all_until, &ps->all_since, &ps->all_total,
 	    now, pfc_quanta_to_ns(quanta, speed_mbps));
+	return (true);
 }
 
 bool
@@ -376,6 +391,10 @@ esched_pause_active(struct esched_pause *ps, int p, uint64_t now)
 {
 	if (ps->all_on && ps->all_until <= now) {
 		ps->all_total += ps->all_until - ps->all_since;
+		ps->all_on = false;
+	}
+	if (ps->all_on && !ps->link_obey) {	/* PFC came on meanwhile */
+		ps->all_total += now > ps->all_since ? now - ps->all_since : 0;
 		ps->all_on = false;
 	}
 	if (ps->on[p] && ps->until[p] <= now) {
@@ -440,6 +459,8 @@ esched_egress_set(struct esched_egress *e, const struct esched_cfg *c)
 	e->cfg = *c;
 	e->pause.obey = c->pfc_en;
 	memset(e->deficit, 0, sizeof(e->deficit));
+	/* 802.1Q 36.1.1: PFC and link PAUSE exclude each other. */
+	e->pause.link_obey = c->pfc_en == 0;
 }
 
 /* Next ready (queued, unpaused) priority of tc, round robin; -1 if none. */

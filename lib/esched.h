@@ -87,6 +87,12 @@ void	esched_cls_build(struct esched_cls *, const struct dcb_app_table *);
 int	esched_classify(const struct esched_cls *, const uint8_t *f, size_t len,
 	    int tci);
 
+/*
+ * The priority of a TCP (proto 6) or UDP (17) port by its port entries
+ * alone (selector 2 or 3, then 4), -1 if none names it.
+ */
+int	esched_cls_port(const struct esched_cls *, uint8_t proto, uint16_t port);
+
 /* Operational config as the data plane uses it. */
 struct esched_cfg {
 	struct esched_cls	cls;
@@ -103,7 +109,8 @@ void	esched_cfg_build(struct esched_cfg *, const struct dcb_config *);
 /*
  * Pause state at the receiving end of PFC/PAUSE (802.1Qbb 36.1.3.2, 802.3
  * 31B.3): a frame reloads the timer (values do not add), time 0 resumes at
- * once, expiry resumes.  An 802.3x PAUSE stops every priority.
+ * once, expiry resumes.  An 802.3x PAUSE stops every priority, on a port
+ * without PFC only.
  */
 struct esched_pause {
 	uint8_t		obey;		/* priorities whose PFC is obeyed */
@@ -113,6 +120,7 @@ struct esched_pause {
 	bool		on[ESCHED_NPRIO];
 	uint64_t	all_until, all_since, all_total;
 	bool		all_on;
+	bool		link_obey;	/* PAUSE obeyed: no PFC on the port */
 };
 
 /* Every priority obeyed; esched_egress_set() obeys the config's PFC. */
@@ -125,8 +133,12 @@ void	 esched_pause_init(struct esched_pause *);
  */
 uint8_t	 esched_pause_pfc(struct esched_pause *, uint64_t now, uint8_t enable,
 	    const uint16_t time[ESCHED_NPRIO], uint32_t speed_mbps);
-/* An 802.3x PAUSE arrived. */
-void	 esched_pause_8023x(struct esched_pause *, uint64_t now, uint16_t quanta,
+/*
+ * An 802.3x PAUSE arrived: obeyed (true) only on a port without PFC;
+ * while any priority has PFC it is ignored (false, for the caller to
+ * count): 802.1Q 36.1.1, PFC and link PAUSE exclude each other.
+ */
+bool	 esched_pause_8023x(struct esched_pause *, uint64_t now, uint16_t quanta,
 	    uint32_t speed_mbps);
 /* Close spells that ended by now (or are no longer obeyed); true if prio
  * may not send. */

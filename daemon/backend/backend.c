@@ -98,18 +98,23 @@ backend_engine_events(int fd, bool readable, bool writable, void *arg)
 /*
  * The engine holds every config (it is software), reports what it runs,
  * publishes its counters, samples its queues for the watchdog and takes
- * its settings at open.
+ * its settings at open; as a relay the host sends from its TAP.
  */
 static void
-backend_engine_caps(struct backend *b, const struct engine_opts *o)
+backend_engine_caps(struct backend *b)
 {
+	struct engine_mode_info mi;
+
 	memset(&b->caps, 0, sizeof(b->caps));
 	b->caps.can = BACKEND_CAN_WRITE | BACKEND_CAN_COUNTERS |
-	    BACKEND_CAN_LIVE | BACKEND_CAN_HOST_IF | BACKEND_CAN_WD_QUEUES |
-	    BACKEND_CAN_REOPEN;
+	    BACKEND_CAN_LIVE | BACKEND_CAN_WD_QUEUES | BACKEND_CAN_REOPEN;
 	dcb_caps_ideal(&b->caps.hold);
 	b->caps.reports = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
-	snprintf(b->caps.host_if, sizeof(b->caps.host_if), "%s", o->tap);
+	if (engine_mode_info(b, &mi) == 0 && strcmp(mi.mode, "relay") == 0) {
+		b->caps.can |= BACKEND_CAN_HOST_IF;
+		snprintf(b->caps.host_if, sizeof(b->caps.host_if), "%s",
+		    mi.host_if);
+	}
 }
 
 static int
@@ -132,7 +137,7 @@ backend_engine(struct backend *b, const char *ifname,
 		return (backend_readonly(b, buf));
 	}
 	backend_set_why(b, why);
-	backend_engine_caps(b, &o);
+	backend_engine_caps(b);
 	b->watch = ev_io_new(engine_event_fd(b), backend_engine_events, b);
 	if (b->watch == NULL) {
 		/* Without the watch its events would go unheard: refuse. */

@@ -142,6 +142,11 @@ struct backend_ops {
 	 * what differs from what the device holds.
 	 */
 	void	(*link)(struct backend *, bool up);
+	/*
+	 * The link's MTU changed and the port sets none (may be NULL): taken
+	 * in place, 0, or a negative errno.
+	 */
+	int	(*mtu)(struct backend *, uint32_t mtu);
 	/* Frees what it holds, b->why and b->error too (backend_free_text()). */
 	void	(*close)(struct backend *);
 };

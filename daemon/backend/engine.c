@@ -31,6 +31,7 @@
 #include "engine.h"
 #include "ifspeed.h"
 #include "engine_int.h"
+#include "engine_tree.h"
 #include "headroom.h"
 #include "log.h"
 #include "pfc.h"
@@ -40,6 +41,18 @@ const char *const engine_ev_name[] = {
 	[ENGINE_EV_RECOVER] = "recover",
 	[ENGINE_EV_HEADROOM] = "headroom_short",
 	[ENGINE_EV_IO_ERROR] = "io_error",
+	[ENGINE_EV_TREE] = "qdisc_tree_restored",
+};
+
+const char *const eng_mode_name[] = {
+	[ENG_MODE_RELAY] = "relay",
+	[ENG_MODE_PORT] = "port",
+};
+
+const char *const engine_mode_name[] = {
+	[ENGINE_MODE_AUTO] = "auto",
+	[ENGINE_MODE_PORT] = "port",
+	[ENGINE_MODE_RELAY] = "relay",
 };
 
 uint64_t
@@ -64,6 +77,8 @@ engine_opts_from_conf(struct engine_opts *o, const char *ifname,
 	o->stall_ms = c->stall_ms;
 	o->cable_m = cable_m;
 	o->mtu = mtu;
+	o->mode = c->mode;
+	o->adopt_tap = c->adopt_tap;
 }
 
 /* ---- events and snapshots (both threads) -------------------------- */
@@ -195,6 +210,28 @@ engine_refresh(struct backend *b)
 
 /* ---- backend ops -------------------------------------------------- */
 
+static int	eng_responder(struct engine *, uint32_t, uint32_t,
+		    struct engine_responder *);
+
+json_t *
+eng_responder_json(struct engine *e)
+{
+	struct engine_responder r;
+
+	(void)eng_responder(e, e->o.cable_m, 0, &r);
+	return (json_pack("{s:s,s:I,s:I,s:I,s:i,s:I,s:i,s:i,s:I,s:I}",
+	    "measures", r.measures,
+	    "reaction_p50_ns", (json_int_t)r.p50_ns,
+	    "reaction_p99_ns", (json_int_t)r.p99_ns,
+	    "reaction_max_ns", (json_int_t)r.max_ns,
+	    "samples", (int)r.samples,
+	    "delay_ns", (json_int_t)r.delay_ns,
+	    "response_quanta", (int)r.resp_quanta,
+	    "standard_quanta", (int)r.std_quanta,
+	    "peer_headroom_bytes", (json_int_t)r.peer_headroom,
+	    "peer_headroom_8023_bytes", (json_int_t)r.peer_headroom_std));
+}
+
 int
 engine_host_side(struct backend *b, struct engine_host *h)
 {
@@ -205,9 +242,18 @@ engine_host_side(struct backend *b, struct engine_host *h)
 	memset(h, 0, sizeof(*h));
 	if (b->kind != BACKEND_ENGINE || e == NULL)
 		return (-1);
-	h->backpressure = e->tc.on;
 	h->realtime = e->dp_rt;
 	eng_snapshot(e, &s);
+	if (e->mode == ENG_MODE_PORT) {
+		/* The port's own tree holds the senders: frames wait there. */
+		h->backpressure = s.pm.tree_ok;
+		for (p = 0; p < ESCHED_NPRIO; p++) {
+			h->throttles[p] = s.pm.shuts[p];
+			h->waiting[p] = s.pm.leaf_qlen[p];
+		}
+		return (0);
+	}
+	h->backpressure = e->tc.on;
 	for (p = 0; p < ESCHED_NPRIO; p++) {
 		h->held[p] = s.tc_held[p];
 		h->throttles[p] = s.tc_throttles[p];
@@ -234,7 +280,7 @@ eng_apply(struct backend *b, const struct dcb_config *oper,
 	__atomic_store_n(&e->ctl_pending, true, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&e->mu);
 	eng_kick(e);
-	if (e->tc.on)	/* the host interface's qdisc classifies as we do */
+	if (e->mode == ENG_MODE_RELAY && e->tc.on)	/* the TAP's qdisc too */
 		(void)eng_tc_filter(e, &e->cls);
 	backend_record(b);
 	return (0);
@@ -310,30 +356,38 @@ eng_show(struct backend *b)
 	json_t *o, *a;
 	int p;
 
+	if (e->mode == ENG_MODE_PORT)
+		return (eng_pm_show(e));
 	eng_snapshot(e, &s);
 	eng_tc_read(e, qlen, &ring_drops);
 	a = json_array();
 	for (p = 0; p < ESCHED_NPRIO; p++)
 		json_array_append_new(a, show_prio(&s, qlen, p));
-	o = json_pack("{s:s,s:s,s:I,s:I,s:I,s:b,s:b,s:i}", "port", e->o.ifname,
+	o = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:b,s:b,s:i}", "port",
+	    e->o.ifname, "mode", "relay", "mode_why", e->mode_why,
 	    "tap", e->tapname, "speed_bps", (json_int_t)e->speed,
 	    "host_drain_bps", (json_int_t)e->o.host_drain_bps,
 	    "queue_memory", (json_int_t)e->o.queue_memory,
 	    "unpaced", e->o.unpaced, "bare", e->o.bare, "mtu", (int)e->mtu);
 	json_object_set_new(o, "thresholds", json_pack(
-	    "{s:I,s:I,s:I,s:b,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+	    "{s:I,s:I,s:I,s:b,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 	    "xoff", (json_int_t)s.xoff, "xon", (json_int_t)s.xon,
 	    "headroom", (json_int_t)s.headroom, "headroom_fits", s.fits,
 	    "reaction_ns_used", (json_int_t)s.reaction_used,
 	    "reaction_p50_ns", (json_int_t)s.react_p50,
 	    "reaction_p99_ns", (json_int_t)s.react_p99,
+	    "reaction_max_ns", (json_int_t)s.react_max,
 	    "reaction_samples", (json_int_t)s.nsamples,
 	    "inflight_max", (json_int_t)s.inflight_max,
 	    "rx_lag_p50_ns", (json_int_t)s.lag_p50,
 	    "rx_lag_p99_ns", (json_int_t)s.lag_p99));
 	json_object_set_new(o, "port_counters", json_pack(
-	    "{s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+	    "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+	    "rt_breaks", (json_int_t)s.c.rt_breaks,
 	    "pause_frames_rx", (json_int_t)s.c.pause_rx,
+	    "pause_ignored", (json_int_t)s.c.pause_ignored,
+	    "tap_stops", (json_int_t)s.c.tap_stops,
+	    "tap_pressure", (json_int_t)s.c.tap_pressure,
 	    "macctrl_invalid", (json_int_t)s.c.macctrl_bad,
 	    "link_local_ignored", (json_int_t)s.c.link_local,
 	    "oversize", (json_int_t)s.c.oversize,
@@ -341,17 +395,17 @@ eng_show(struct backend *b)
 	    "socket_drops", (json_int_t)s.c.sock_drops,
 	    "pfc_frames_tx", (json_int_t)s.c.pfc_tx));
 	json_object_set_new(o, "host_side", json_pack(
-	    "{s:b,s:b,s:s,s:b,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+	    "{s:b,s:b,s:s,s:b,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 	    "backpressure", e->tc.on, "realtime", e->dp_rt, "why_not", e->tc.on ? "" : e->tc.why,
 	    "tun_stops_queue", e->tc.tun_stops,
 	    "tap_ring", (json_int_t)e->tc.ring,
-	    "open_burst", (json_int_t)e->tc.open_burst,
 	    "tap_ring_drops", (json_int_t)ring_drops,
 	    "high_bytes", (json_int_t)e->tc.hi,
 	    "high2_bytes", (json_int_t)e->tc.hi2,
 	    "low_bytes", (json_int_t)e->tc.lo,
 	    "netlink_max_ns", (json_int_t)s.tc_rtt_max,
 	    "netlink_errors", (json_int_t)s.tc_nl_err));
+	json_object_set_new(o, "responder", eng_responder_json(e));
 	json_object_set_new(o, "priorities", a);
 	return (o);
 }
@@ -359,10 +413,10 @@ eng_show(struct backend *b)
 static void
 eng_free(struct engine *e)
 {
+	eng_pm_free(e);
 	if (e->ps >= 0)
 		close(e->ps);
-	if (e->tap >= 0)
-		close(e->tap);
+	eng_host_close(e);
 	if (e->ep >= 0)
 		close(e->ep);
 	if (e->tfd >= 0)
@@ -404,6 +458,7 @@ static const struct backend_ops engine_ops = {
 	.apply = eng_apply,
 	.stats = eng_stats,
 	.show = eng_show,
+	.mtu = engine_set_mtu,
 	.close = eng_close,
 };
 
@@ -421,7 +476,7 @@ eng_fail(struct backend *b, const char *what, int err)
 	return (-err);
 }
 
-static int
+int
 eng_ifreq(const char *name, unsigned long req, struct ifreq *ifr)
 {
 	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = 0;
@@ -446,36 +501,6 @@ eng_tun_open_direct(void)
 
 int	(*engine_tun_open)(void) = eng_tun_open_direct;
 
-static int
-eng_open_tap(struct engine *e)
-{
-	struct ifreq ifr;
-	int rc;
-
-	if ((e->tap = engine_tun_open()) < 0)
-		return (e->tap);
-	if (fcntl(e->tap, F_SETFL, fcntl(e->tap, F_GETFL) | O_NONBLOCK) < 0)
-		return (-errno);
-	memset(&ifr, 0, sizeof(ifr));
-	ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
-	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", e->tapname);
-	if (ioctl(e->tap, TUNSETIFF, &ifr) < 0)
-		return (-errno);
-	snprintf(e->tapname, sizeof(e->tapname), "%s", ifr.ifr_name);
-	memset(&ifr, 0, sizeof(ifr));
-	if ((rc = eng_ifreq(e->tapname, SIOCGIFINDEX, &ifr)) < 0)
-		return (rc);
-	e->tapidx = ifr.ifr_ifindex;
-	memset(&ifr, 0, sizeof(ifr));
-	ifr.ifr_mtu = (int)e->mtu;
-	if ((rc = eng_ifreq(e->tapname, SIOCSIFMTU, &ifr)) < 0)
-		return (rc);
-	if ((rc = eng_ifreq(e->tapname, SIOCGIFFLAGS, &ifr)) < 0)
-		return (rc);
-	ifr.ifr_flags |= IFF_UP;
-	return (eng_ifreq(e->tapname, SIOCSIFFLAGS, &ifr));
-}
-
 static void
 eng_sockopt(int fd, int level, int name, int v)
 {
@@ -483,10 +508,10 @@ eng_sockopt(int fd, int level, int name, int v)
 	(void)setsockopt(fd, level, name, &v, sizeof(v));
 }
 
+/* The port's ifindex, MAC and (unless set) MTU. */
 static int
-eng_open_port(struct engine *e)
+eng_port_info(struct engine *e)
 {
-	struct sockaddr_ll sll;
 	struct ifreq ifr;
 	int rc;
 
@@ -502,6 +527,14 @@ eng_open_port(struct engine *e)
 			return (rc);
 		e->mtu = (uint32_t)ifr.ifr_mtu;
 	}
+	return (0);
+}
+
+static int
+eng_open_port(struct engine *e)
+{
+	struct sockaddr_ll sll;
+
 	e->ps = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
 	    htons(ETH_P_ALL));
 	if (e->ps < 0)
@@ -604,12 +637,16 @@ eng_open_tc(struct engine *e)
  * throttling still leaves others 5 % of each CPU.  Without the privilege
  * (CAP_SYS_NICE or RLIMIT_RTPRIO >= 1) it is an ordinary thread.
  * Benchmarks' bare/unpaced modes stay ordinary, like the relay they are
- * compared with.  The tc thread (engine_tc.c) is started the same way.
+ * compared with.  The tc thread (engine_tc.c) is started the same way;
+ * on one CPU with the data plane it would wait for the data plane to
+ * sleep, which a data plane behind does not, so the data plane yields
+ * whenever it asks the tc thread for a change (eng_tc_want()).
  */
 int
-eng_thread(struct engine *e, pthread_t *thr, void *(*fn)(void *), bool *rt)
+eng_thread(struct engine *e, pthread_t *thr, void *(*fn)(void *), bool *rt,
+    int prio)
 {
-	struct sched_param sp = { .sched_priority = 1 };
+	struct sched_param sp = { .sched_priority = prio };
 	pthread_attr_t a;
 	int rc = -1;
 
@@ -631,9 +668,81 @@ eng_thread(struct engine *e, pthread_t *thr, void *(*fn)(void *), bool *rt)
 	return (pthread_create(thr, NULL, fn, e));
 }
 
+/*
+ * Which mode: the config's, else port mode unless an option only the
+ * relay has asks for it (a host drain rate, the benchmarks' bare and
+ * unpaced relays).
+ */
+static enum eng_mode
+eng_choose(const struct engine_opts *o, char *why, size_t len)
+{
+	if (o->mode == ENGINE_MODE_RELAY) {
+		snprintf(why, len, "mode = relay in the config");
+		return (ENG_MODE_RELAY);
+	}
+	if (o->mode == ENGINE_MODE_PORT) {
+		snprintf(why, len, "mode = port in the config");
+		return (ENG_MODE_PORT);
+	}
+	if (o->bare || o->unpaced || o->host_drain_bps != 0) {
+		snprintf(why, len, "%s is the relay's", o->host_drain_bps != 0 ?
+		    "host-drain-rate" : "a benchmark's relay");
+		return (ENG_MODE_RELAY);
+	}
+	snprintf(why, len, "the default: applications keep %s", o->ifname);
+	return (ENG_MODE_PORT);
+}
+
+/* Port mode: the tree on the port, the PFC socket, the thread. */
+static int
+eng_open_pm(struct engine *e, char *why, size_t len)
+{
+	uint8_t *bufs[ESCHED_NPRIO] = { NULL };
+	int rc;
+
+	esched_egress_init(&e->eg, bufs, 0);
+	if ((e->kick = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0 ||
+	    (e->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0) {
+		snprintf(why, len, "eventfd: %s", strerror(errno));
+		return (-errno);
+	}
+	/* A relay's TAP left for this port gives the port its addresses. */
+	if ((rc = engine_release_tap(e->tapname, e->o.ifname)) < 0)
+		log_warnx(LOG_SUB_ENGINE, "%s: moving %s's addresses back: %s",
+		    e->o.ifname, e->tapname, strerror(-rc));
+	return (eng_pm_open(e, why, len));
+}
+
+static int
+eng_open_relay(struct engine *e)
+{
+	int rc;
+
+	/* A port mode's tree left on the port would hold what it holds. */
+	(void)eng_tree_remove_stale(e->o.ifname);
+	if ((rc = eng_open_port(e)) < 0 || (rc = eng_host_tap(e)) < 0 ||
+	    (rc = eng_open_fds(e)) < 0 || (rc = eng_alloc(e)) < 0)
+		return (rc);
+	eng_open_tc(e);
+	return (0);
+}
+
+/* Undo a failed port mode's half, for the relay to take over. */
+static void
+eng_unopen_pm(struct engine *e)
+{
+	eng_pm_free(e);
+	if (e->kick >= 0)
+		close(e->kick);
+	if (e->evfd >= 0)
+		close(e->evfd);
+	e->kick = e->evfd = -1;
+}
+
 int
 engine_open(struct backend *b, const struct engine_opts *o)
 {
+	char why[sizeof(((struct engine *)0)->mode_why)], pwhy[96];
 	struct engine *e;
 	int rc;
 
@@ -650,24 +759,160 @@ engine_open(struct backend *b, const struct engine_opts *o)
 		snprintf(e->tapname, sizeof(e->tapname), "%s", o->tap);
 	else
 		snprintf(e->tapname, sizeof(e->tapname), "dcb-%.11s", o->ifname);
-	if ((rc = eng_open_port(e)) < 0 || (rc = eng_open_tap(e)) < 0 ||
-	    (rc = eng_open_fds(e)) < 0 || (rc = eng_alloc(e)) < 0) {
+	e->mode = eng_choose(o, why, sizeof(why));
+	snprintf(e->mode_why, sizeof(e->mode_why), "%s", why);
+	if ((rc = eng_port_info(e)) < 0) {
 		eng_free(e);
 		return (eng_fail(b, "engine open", -rc));
 	}
-	eng_open_tc(e);
+	if (e->mode == ENG_MODE_PORT &&
+	    (rc = eng_open_pm(e, pwhy, sizeof(pwhy))) < 0) {
+		if (o->mode == ENGINE_MODE_PORT) {
+			eng_free(e);
+			snprintf(why, sizeof(why), "port mode: %s", pwhy);
+			backend_set_error(b, why);
+			b->err = rc;
+			log_warnx(LOG_SUB_ENGINE, "%s: %s", o->ifname, why);
+			return (rc);
+		}
+		log_warnx(LOG_SUB_ENGINE, "%s: port mode failed (%s): relay",
+		    o->ifname, pwhy);
+		eng_unopen_pm(e);
+		e->mode = ENG_MODE_RELAY;
+		snprintf(e->mode_why, sizeof(e->mode_why), "port mode failed "
+		    "(%s)", pwhy);
+	}
+	if (e->mode == ENG_MODE_RELAY && (rc = eng_open_relay(e)) < 0) {
+		eng_free(e);
+		return (eng_fail(b, "engine open", -rc));
+	}
 	b->priv = e;
 	b->ops = &engine_ops;
 	b->kind = BACKEND_ENGINE;
 	e->running = true;
-	if ((rc = eng_thread(e, &e->thr, eng_dp_main, &e->dp_rt)) != 0) {
+	rc = e->mode == ENG_MODE_PORT ? eng_pm_start(e) :
+	    eng_thread(e, &e->thr, eng_dp_main, &e->dp_rt, 1);
+	if (rc != 0) {
 		b->priv = NULL;
 		eng_free(e);
 		return (eng_fail(b, "engine thread", rc));
 	}
 	e->started = true;
-	log_info(LOG_SUB_ENGINE, "%s: engine on %s, %llu b/s%s", o->ifname,
-	    e->tapname, (unsigned long long)e->speed,
-	    o->unpaced ? " (unpaced)" : "");
+	if (e->mode == ENG_MODE_PORT)
+		log_info(LOG_SUB_ENGINE, "%s: engine in port mode (%s), %llu b/s",
+		    o->ifname, e->mode_why, (unsigned long long)e->speed);
+	else
+		log_info(LOG_SUB_ENGINE, "%s: engine relay on %s (%s), %llu b/s%s",
+		    o->ifname, e->tapname, e->mode_why,
+		    (unsigned long long)e->speed, o->unpaced ? " (unpaced)" : "");
+	return (0);
+}
+
+/* ---- in place ------------------------------------------------------ */
+
+static struct engine *
+eng_of_b(struct backend *b)
+{
+	return (b != NULL && b->kind == BACKEND_ENGINE ? b->priv : NULL);
+}
+
+void
+engine_set_keep(struct backend *b, int keep)
+{
+	struct engine *e = eng_of_b(b);
+
+	if (e != NULL)
+		e->keep = keep;
+}
+
+int
+engine_set_mtu(struct backend *b, uint32_t mtu)
+{
+	struct engine *e = eng_of_b(b);
+	int rc = 0;
+
+	if (e == NULL || mtu < 68)
+		return (-EINVAL);
+	if (e->mode == ENG_MODE_RELAY && (rc = eng_host_mtu(e, mtu)) < 0)
+		log_warnx(LOG_SUB_ENGINE, "%s: MTU %u: %s", e->tapname, mtu,
+		    strerror(-rc));
+	pthread_mutex_lock(&e->mu);
+	e->pending_mtu = mtu;
+	__atomic_store_n(&e->ctl_pending, true, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&e->mu);
+	eng_kick(e);
+	return (rc);
+}
+
+int
+engine_mode_info(struct backend *b, struct engine_mode_info *mi)
+{
+	struct engine *e = eng_of_b(b);
+
+	if (e == NULL)
+		return (-EINVAL);
+	mi->mode = eng_mode_name[e->mode];
+	mi->why = e->mode_why;
+	mi->host_if = e->mode == ENG_MODE_PORT ? e->o.ifname : e->tapname;
+	return (0);
+}
+
+/*
+ * The peer's headroom with our measured delay as D-Resp (seed 000): the
+ * delay in quanta at our speed, rounded up.  Port mode adds the one frame
+ * the gate lets out after it shuts (its bucket) at the link's speed.
+ */
+int
+engine_responder(struct backend *b, uint32_t cable_m, uint32_t mtu,
+    struct engine_responder *r)
+{
+	struct engine *e = eng_of_b(b);
+
+	if (e == NULL) {
+		memset(r, 0, sizeof(*r));
+		return (-EINVAL);
+	}
+	return (eng_responder(e, cable_m, mtu, r));
+}
+
+static int
+eng_responder(struct engine *e, uint32_t cable_m, uint32_t mtu,
+    struct engine_responder *r)
+{
+	struct headroom_params hp;
+	struct headroom h;
+	struct eng_snap s;
+	uint32_t mbps, frame;
+	uint64_t q;
+
+	memset(r, 0, sizeof(*r));
+	eng_snapshot(e, &s);
+	mbps = e->speed / 1000000 > UINT32_MAX ? UINT32_MAX :
+	    (uint32_t)(e->speed / 1000000);
+	frame = (mtu != 0 ? mtu : e->mtu) + 22;
+	r->p50_ns = s.react_p50;
+	r->p99_ns = s.react_p99;
+	r->max_ns = s.react_max;
+	r->samples = s.nsamples;
+	r->speed_bps = e->speed;
+	r->measures = e->mode == ENG_MODE_PORT ? "PFC arrival (kernel stamp) "
+	    "to the gate held (kernel ack), plus one frame" : "PFC arrival "
+	    "(kernel stamp) to the last frame of the priority sent";
+	r->std_quanta = headroom_resp_quanta(mbps);
+	headroom_params_link(&hp, mbps == 0 ? 1 : mbps, cable_m);
+	hp.max_frame = hp.max_lossless_frame = frame;
+	if (headroom_compute(&hp, &h, NULL) == DCB_OK && r->std_quanta != 0)
+		r->peer_headroom_std = h.headroom_bytes;
+	if (s.nsamples == 0 || mbps == 0)
+		return (0);
+	r->delay_ns = s.react_p99;
+	if (e->mode == ENG_MODE_PORT)
+		r->delay_ns += esched_wire_ns(frame, e->speed);
+	/* quanta = ns x Mb/s / 512000, up */
+	q = (r->delay_ns * mbps + 511999) / 512000;
+	r->resp_quanta = q > UINT32_MAX / 512 ? UINT32_MAX / 512 : (uint32_t)q;
+	hp.resp_quanta = r->resp_quanta;
+	if (headroom_compute(&hp, &h, NULL) == DCB_OK)
+		r->peer_headroom = h.headroom_bytes;
 	return (0);
 }

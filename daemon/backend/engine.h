@@ -1,10 +1,22 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * engine.h -- the software pause engine backend: PFC and ETS in software
- * for ports whose NIC has none (every veth).  Applications use a TAP device
- * (dcb-<port>); the engine moves frames between it and the port's packet
- * socket, classifying, scheduling and pausing them with lib/esched.c.
+ * for ports whose NIC has none (every veth), in one of two modes:
  *
+ *   port  (the default where it can serve): applications keep the port
+ *         itself with its addresses and routes, on the kernel's data path.
+ *         The port's egress gets a per-priority qdisc tree
+ *         (engine_tree.c) and the engine only reads the peer's PFC and
+ *         PAUSE and holds the paused priority in the tree
+ *         (engine_port.c).  Its receive side sends XOFF from what the
+ *         kernel shows of the host falling behind (socket fill, drops).
+ *   relay: applications use a TAP device (dcb-<port>); the engine moves
+ *         frames between it and the port's packet socket, classifying,
+ *         scheduling and pausing them with lib/esched.c, and so sees its
+ *         receive queues exactly.  The TAP persists (TUNSETPERSIST) across
+ *         reopens and restarts with its ifindex, MAC, addresses, routes.
+ *
+ * The relay's threading (a design decision):
  * Threading (a design decision): the data plane runs in its own thread
  * with its own epoll loop and a CLOCK_MONOTONIC timerfd (timer slack 1 ns),
  * because pacing a 1 Gb/s link needs wake-ups every few microseconds that a
@@ -46,7 +58,68 @@ struct engine_opts {
 	bool		unpaced;	/* benchmarks: no pacing at all */
 	bool		bare;		/* benchmarks: relay, no sched at all */
 	bool		no_backpressure; /* no qdisc on the host interface */
+	int		mode;		/* ENGINE_MODE_* */
+	int		adopt_tap;	/* ifindex of our TAP under another
+					   name (a renamed port), or 0 */
 };
+
+enum { ENGINE_MODE_AUTO = 0, ENGINE_MODE_PORT, ENGINE_MODE_RELAY };
+extern const char *const engine_mode_name[];	/* "auto" "port" "relay" */
+
+/*
+ * What close does with the host side: by default the port mode takes its
+ * qdisc tree away and the relay keeps its TAP (persistent: a restart finds
+ * it with its addresses); KEEP keeps both (a reopen with new settings);
+ * DROP also deletes the TAP, its addresses and routes moved back to the
+ * port (the config no longer runs a relay there).
+ */
+enum { ENGINE_KEEP_DEFAULT = 0, ENGINE_KEEP, ENGINE_DROP };
+void	engine_set_keep(struct backend *, int keep);
+/*
+ * The port's MTU changed: take it in place (the TAP's MTU, the headroom,
+ * the gate's bucket), nothing reopened.  0, or -EINVAL if b is no engine.
+ */
+int	engine_set_mtu(struct backend *, uint32_t mtu);
+/*
+ * Give the host its port back without an engine: the addresses and routes
+ * of the TAP tap (if it exists) go to port, the TAP is deleted.  For a
+ * port whose relay is gone (its engine block removed).  0 or -errno.
+ */
+int	engine_release_tap(const char *tap, const char *port);
+/*
+ * The port has no engine any more: a port mode's qdisc tree left on it is
+ * removed, and tap (if not "") released as above.  0 or -errno.
+ */
+int	engine_host_reset(const char *port, const char *tap);
+
+/* Which mode the engine runs and why (`dcbctl show ports`). */
+struct engine_mode_info {
+	const char	*mode;		/* "port" or "relay" */
+	const char	*why;
+	const char	*host_if;	/* where applications send: port or TAP */
+};
+int	engine_mode_info(struct backend *, struct engine_mode_info *);
+
+/*
+ * The responder's speed as the engine measured it (`show pfc`, metrics,
+ * doctor): PFC arrival (kernel stamp) to the last frame of the priority
+ * sent (relay) or to the gate held (port mode), and the headroom the PEER
+ * needs for a responder this slow: seed 000's formula with the measured
+ * p99 (and one frame: what leaves after it) in place of the 802.3 bound.
+ */
+struct engine_responder {
+	uint64_t	p50_ns, p99_ns, max_ns;
+	uint32_t	samples;
+	uint64_t	delay_ns;		/* used for the headroom */
+	uint32_t	resp_quanta;		/* the same, in quanta */
+	uint32_t	std_quanta;		/* 802.3's bound, 0 if unknown */
+	uint64_t	peer_headroom;		/* octets, measured */
+	uint64_t	peer_headroom_std;	/* octets, 802.3 bound */
+	uint64_t	speed_bps;
+	const char	*measures;		/* what the figure spans */
+};
+int	engine_responder(struct backend *, uint32_t cable_m, uint32_t mtu,
+	    struct engine_responder *);
 
 /* Options from a port's engine = { } block and its cable/mtu settings. */
 void	engine_opts_from_conf(struct engine_opts *, const char *ifname,
@@ -81,6 +154,8 @@ enum engine_ev_kind {
 	ENGINE_EV_RECOVER,	/* host drains prio again */
 	ENGINE_EV_HEADROOM,	/* queue memory smaller than the headroom */
 	ENGINE_EV_IO_ERROR,	/* the port or TAP failed; err is set */
+	ENGINE_EV_TREE,		/* port mode: the qdisc tree was changed
+				   behind our back and restored */
 };
 extern const char *const engine_ev_name[];
 

@@ -133,19 +133,36 @@ dscp(struct prog *g, const struct esched_cls *c)
 	jmp(g, L_ETYPE);
 }
 
-/* The program mirrors esched_classify() (lib/esched.c) step for step. */
-int
-eng_bpf_build(const struct esched_cls *c, struct sock_filter *out,
-    unsigned int max)
+/*
+ * The program mirrors esched_classify() (lib/esched.c) step for step.
+ * With a kick mark, a frame carrying that skb mark (the port-mode gate's
+ * kick, engine_tree.c) goes to kick_class first, whatever it holds, and
+ * one marked kick_mark + 8 + p (the gate's filler) to priority p's class.
+ */
+static int
+bpf_build(const struct esched_cls *c, uint32_t kick_mark, uint32_t kick_class,
+    struct sock_filter *out, unsigned int max)
 {
-	static struct prog gp;	/* one caller at a time: the control thread */
-	struct prog *g = &gp;
+	struct prog gv, *g = &gv;	/* ~4 kB on the caller's stack */
 	unsigned int i;
 	int l;
 
 	memset(g, 0, sizeof(*g));
 	g->i = out;
 	g->max = max < ENG_BPF_MAX ? max : ENG_BPF_MAX;
+	if (kick_mark != 0) {
+		/* mark == kick: the kick's class; (mark & ~7) == kick + 8:
+		 * the class of priority mark & 7 (the gate's filler). */
+		emit(g, BPF_LD | BPF_W | BPF_ABS, 0, 0, SKF_AD_OFF + SKF_AD_MARK);
+		emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, kick_mark);
+		emit(g, BPF_RET | BPF_K, 0, 0, kick_class);
+		emit(g, BPF_ALU | BPF_AND | BPF_K, 0, 0, ~7u);
+		emit(g, BPF_JMP | BPF_JEQ | BPF_K, 0, 4, kick_mark + 8);
+		emit(g, BPF_LD | BPF_W | BPF_ABS, 0, 0, SKF_AD_OFF + SKF_AD_MARK);
+		emit(g, BPF_ALU | BPF_AND | BPF_K, 0, 0, 7);
+		emit(g, BPF_ALU | BPF_ADD | BPF_K, 0, 0, eng_bpf_classid(0));
+		emit(g, BPF_RET | BPF_A, 0, 0, 0);
+	}
 	emit(g, BPF_LD | BPF_W | BPF_ABS, 0, 0, SKF_AD_OFF +
 	    SKF_AD_VLAN_TAG_PRESENT);
 	emit(g, BPF_JMP | BPF_JEQ | BPF_K, 2, 0, 0);
@@ -207,5 +224,19 @@ eng_bpf_build(const struct esched_cls *c, struct sock_filter *out,
 		g->i[i].k = (uint32_t)(g->lab[l] - (int)i - 1);
 	}
 	return ((int)g->n);
+}
+
+int
+eng_bpf_build(const struct esched_cls *c, struct sock_filter *out,
+    unsigned int max)
+{
+	return (bpf_build(c, 0, 0, out, max));
+}
+
+int
+eng_bpf_build_kick(const struct esched_cls *c, uint32_t kick_mark,
+    uint32_t kick_class, struct sock_filter *out, unsigned int max)
+{
+	return (bpf_build(c, kick_mark, kick_class, out, max));
 }
 

@@ -97,18 +97,21 @@ cmp_u64(const void *a, const void *b)
 	return (x < y ? -1 : x > y);
 }
 
-static void
-hist_add(struct eng_hist *h, uint64_t v)
+void
+eng_hist_add(struct eng_hist *h, uint64_t v)
 {
 	h->v[h->at] = v;
 	h->at = (h->at + 1) % ENG_SAMPLES;
 	h->n++;
+	if (v > h->max)
+		h->max = v;
 }
 
-static void
-hist_pct(const struct eng_hist *h, uint64_t *p50, uint64_t *p99)
+/* On the caller's stack: every engine's thread computes its own. */
+void
+eng_hist_pct(const struct eng_hist *h, uint64_t *p50, uint64_t *p99)
 {
-	static uint64_t v[ENG_SAMPLES];	/* data-plane thread only */
+	uint64_t v[ENG_SAMPLES];
 	uint32_t n = h->n < ENG_SAMPLES ? h->n : ENG_SAMPLES;
 
 	*p50 = *p99 = 0;
@@ -133,8 +136,8 @@ dp_reaction(const struct engine *e, uint64_t *p50, uint64_t *p99,
 {
 	uint64_t r;
 
-	hist_pct(&e->react, p50, p99);
-	hist_pct(&e->rxlag, l50, l99);
+	eng_hist_pct(&e->react, p50, p99);
+	eng_hist_pct(&e->rxlag, l50, l99);
 	r = *l99 + (e->react.n >= 16 ? *p99 : 1 * MS);
 	return (r > 200 * US ? r : 200 * US);
 }
@@ -199,6 +202,7 @@ dp_publish(struct engine *e, uint64_t now)
 	s->reaction_used = e->reaction_used;
 	s->react_p50 = p50;
 	s->react_p99 = p99;
+	s->react_max = e->react.max;
 	s->lag_p50 = l50;
 	s->lag_p99 = l99;
 	s->nsamples = e->react.n;
@@ -230,10 +234,16 @@ dp_control(struct engine *e, uint64_t now)
 		esched_egress_set(&e->eg, &e->pending);
 		e->has_pending = false;
 	}
+	/* The port's MTU, in place (engine_set_mtu(): the TAP has it too). */
+	if (e->pending_mtu != 0) {
+		e->mtu = e->pending_mtu;
+		e->pending_mtu = 0;
+		cfg = true;
+	}
 	pthread_mutex_unlock(&e->mu);
 	if (cfg)
 		eng_wd_obey(e);
-	if (eng_wd_control(e))
+	if (eng_wd_control(e, NULL))
 		cfg = true;
 	if (cfg)
 		dp_thresholds(e);
@@ -261,7 +271,14 @@ dp_macctrl(struct engine *e, const uint8_t *f, size_t len, uint64_t t0,
 	}
 	if (pf.opcode == PFC_OPCODE_PAUSE) {
 		e->c.pause_rx++;
-		esched_pause_8023x(&e->eg.pause, t0, pf.time[0], mbps);
+		/*
+		 * 802.1Q 36.1.1: PFC and 802.3x PAUSE exclude each other on a
+		 * port.  While any priority has PFC a PAUSE is ignored (and
+		 * counted): obeying it stopped the lossy priorities with the
+		 * lossless ones (issue 34); a port without PFC obeys it.
+		 */
+		if (!esched_pause_8023x(&e->eg.pause, t0, pf.time[0], mbps))
+			e->c.pause_ignored++;
 		return;
 	}
 	ign = esched_pause_pfc(&e->eg.pause, t0, pf.enable, pf.time, mbps);
@@ -274,20 +291,20 @@ dp_macctrl(struct engine *e, const uint8_t *f, size_t len, uint64_t t0,
 		/* Reaction: arrival to the last frame of p that left after it
 		 * (or to now, when none did: nothing more leaves from here). */
 		last = e->last_tx[p] > now ? e->last_tx[p] : now;
-		hist_add(&e->react, last - t0);
+		eng_hist_add(&e->react, last - t0);
 	}
 }
 
 /* Kernel receive time as CLOCK_MONOTONIC, or now when unusable. */
-static uint64_t
-dp_arrival(const struct engine *e, const struct timespec *ts, uint64_t now)
+uint64_t
+eng_arrival(int64_t real_off, const struct timespec *ts, uint64_t now)
 {
 	uint64_t t;
 
 	if (ts->tv_sec == 0)
 		return (now);
 	t = (uint64_t)((int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec -
-	    e->real_off);
+	    real_off);
 	return (t < now && now - t < 1000 * MS ? t : now);
 }
 
@@ -301,6 +318,74 @@ dp_clock_off(struct engine *e, uint64_t now)
 	    (int64_t)now;
 }
 
+/*
+ * The one's complement sum of f[0..n), folded.  (16-bit words in network
+ * order; an odd last octet padded with zero.)
+ */
+static uint32_t
+dp_sum(const uint8_t *f, size_t n, uint32_t s)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)f[i] << 8 | f[i + 1];
+	if (i < n)
+		s += (uint32_t)f[i] << 8;
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (s);
+}
+
+/*
+ * A frame whose TCP or UDP checksum the sender left to the hardware
+ * (TP_STATUS_CSUMNOTREADY: a veth peer, checksum offload) carries only
+ * the pseudo-header's sum in its checksum field.  The kernel would finish
+ * it for a NIC; the TAP's host would drop it as corrupt.  Finish it here,
+ * as skb_checksum_help() does: the sum from the transport header on, the
+ * field included, complemented.  IPv4 and IPv6 (no extension headers),
+ * tagged or not; anything else is left alone.
+ */
+static void
+dp_csum(uint8_t *f, size_t len)
+{
+	size_t l3 = 14, l4, off;
+	uint16_t type;
+	uint8_t proto;
+	uint32_t s;
+
+	if (len < 14)
+		return;
+	type = (uint16_t)(f[12] << 8 | f[13]);
+	while ((type == 0x8100 || type == 0x88a8) && len >= l3 + 4) {
+		type = (uint16_t)(f[l3 + 2] << 8 | f[l3 + 3]);
+		l3 += 4;
+	}
+	if (type == 0x0800 && len >= l3 + 20) {
+		if ((f[l3 + 6] & 0x3f) != 0 || f[l3 + 7] != 0)
+			return;		/* a fragment: not ours to finish */
+		proto = f[l3 + 9];
+		l4 = l3 + 4u * (f[l3] & 0x0f);
+	} else if (type == 0x86dd && len >= l3 + 40) {
+		proto = f[l3 + 6];
+		l4 = l3 + 40;
+	} else
+		return;
+	if (proto == 6)
+		off = 16;
+	else if (proto == 17)
+		off = 6;
+	else
+		return;
+	if (l4 + off + 2 > len)
+		return;
+	s = dp_sum(f + l4, len - l4, 0);
+	s = ~s & 0xffff;
+	if (proto == 17 && s == 0)
+		s = 0xffff;
+	f[l4 + off] = (uint8_t)(s >> 8);
+	f[l4 + off + 1] = (uint8_t)s;
+}
+
 /* Put the tag the packet socket took out back in front of the type. */
 static size_t
 dp_untuck(struct msghdr *m, uint8_t *buf, size_t n, struct timespec *ts)
@@ -308,6 +393,7 @@ dp_untuck(struct msghdr *m, uint8_t *buf, size_t n, struct timespec *ts)
 	struct cmsghdr *c;
 	struct tpacket_auxdata aux;
 	uint16_t tpid = 0x8100;
+	bool csum = false;
 
 	for (c = CMSG_FIRSTHDR(m); c != NULL; c = CMSG_NXTHDR(m, c)) {
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_TIMESTAMPNS)
@@ -315,6 +401,7 @@ dp_untuck(struct msghdr *m, uint8_t *buf, size_t n, struct timespec *ts)
 		if (c->cmsg_level != SOL_PACKET || c->cmsg_type != PACKET_AUXDATA)
 			continue;
 		memcpy(&aux, CMSG_DATA(c), sizeof(aux));
+		csum = (aux.tp_status & TP_STATUS_CSUMNOTREADY) != 0;
 		if (!(aux.tp_status & TP_STATUS_VLAN_VALID) || n < 12)
 			continue;
 		if (aux.tp_status & TP_STATUS_VLAN_TPID_VALID)
@@ -324,9 +411,13 @@ dp_untuck(struct msghdr *m, uint8_t *buf, size_t n, struct timespec *ts)
 		buf[13] = (uint8_t)tpid;
 		buf[14] = (uint8_t)(aux.tp_vlan_tci >> 8);
 		buf[15] = (uint8_t)aux.tp_vlan_tci;
+		if (csum)
+			dp_csum(buf, n + 4);
 		return (n + 4);
 	}
 	memmove(buf, buf + 4, n);
+	if (csum)
+		dp_csum(buf, n);
 	return (n);
 }
 
@@ -406,8 +497,8 @@ dp_port_rx(struct engine *e, uint64_t now)
 		}
 		memset(&ts, 0, sizeof(ts));
 		len = dp_untuck(&m, e->buf, (size_t)n, &ts);
-		t0 = dp_arrival(e, &ts, now);
-		hist_add(&e->rxlag, now - t0);
+		t0 = eng_arrival(e->real_off, &ts, now);
+		eng_hist_add(&e->rxlag, now - t0);
 		/* Woken later than the headroom allows for: what waits in the
 		 * socket behind this frame needs room too, so lower XOFF now,
 		 * before reading it (the 100 ms review raises it again). */
@@ -429,17 +520,78 @@ dp_port_rx(struct engine *e, uint64_t now)
 
 /* ---- host side ---------------------------------------------------- */
 
+/*
+ * A frame read from the TAP is accepted: it must never be dropped for a
+ * full queue.  One that finds its queue full waits in e->stash, the TAP
+ * is not read until it is queued, and meanwhile every class of the TAP's
+ * qdisc is held (dp_backpressure), so what the host sends waits there,
+ * charged to its sockets, instead of overflowing the TAP's ring.  Only a
+ * priority paused past its watermarks fills its queue (its gate is held
+ * from half full on: only what the TAP's ring held then still arrives);
+ * then every priority waits, as behind a NIC's one full TX ring, until
+ * the pause ends or the watchdog acts.
+ */
+static bool
+dp_tap_stash(struct engine *e)
+{
+	if (!e->tap_full)
+		return (true);
+	if (esched_ring_push(&e->eg.q[e->stash_p], e->stash, e->stash_len,
+	    0) < 0)
+		return (false);
+	e->tap_full = false;
+	return (true);
+}
+
+/*
+ * The TAP's ring fills faster than we read it when our reads come back
+ * full turn after turn: the host sends faster than the engine moves
+ * frames (its queues stay short: it sends all it reads), and the ring
+ * drops when full.  Then every gate of the TAP's tree holds until a read
+ * finds the ring nearly empty (dp_backpressure).
+ */
+static void
+dp_tap_pressure(struct engine *e, int got)
+{
+	uint64_t now;
+
+	if (got < ENG_TAP_BATCH)
+		e->tap_full_reads = 0;
+	/*
+	 * Four full reads in a row: a backlog of 512 frames at least, an
+	 * eighth of the ring (a single full read held TCP's small segments
+	 * back for nothing).  Held for 200 us at least: the gates take that
+	 * to shut.
+	 */
+	if (got >= ENG_TAP_BATCH && ++e->tap_full_reads >= 4) {
+		now = eng_now();
+		if (!e->tap_press)
+			e->c.tap_pressure++;
+		e->tap_press = true;
+		e->tap_press_until = now + 200000;
+	} else if (e->tap_press && got < ENG_TAP_BATCH / 8 &&
+	    eng_now() >= e->tap_press_until)
+		e->tap_press = false;
+}
+
 static void
 dp_tap_rx(struct engine *e)
 {
 	ssize_t n;
 	int i, p;
 
-	/* Read the TAP faster than we send (it drops when its ring is full)
-	 * but not so long that a PFC frame waits behind it. */
+	/*
+	 * As many frames a turn as egress sends (reading more only moved the
+	 * excess into our queues, which then dropped what the TAP's qdisc
+	 * should have kept), and only while they fit.
+	 */
+	if (!dp_tap_stash(e))
+		return;
 	for (i = 0; i < ENG_TAP_BATCH; i++) {
 		if ((n = read(e->tap, e->buf, ENG_BUF)) < 0)
 			break;
+		/* The gate's own frames on the TAP: a kick never gets here,
+		 * and the TAP's tree sends no filler. */
 		if (n < 14)
 			continue;
 		/* Larger than the port carries (the host interface's MTU was
@@ -460,9 +612,16 @@ dp_tap_rx(struct engine *e)
 		e->c.host_in_b[p] += (uint64_t)n;
 		if (eng_wd_drops(e, p, true))
 			continue;
-		if (esched_ring_push(&e->eg.q[p], e->buf, (uint32_t)n, 0) < 0)
-			e->c.drops[p][ESCHED_DROP_EGRESS_FULL]++;
+		if (esched_ring_push(&e->eg.q[p], e->buf, (uint32_t)n, 0) < 0) {
+			memcpy(e->stash, e->buf, (size_t)n);
+			e->stash_len = (uint32_t)n;
+			e->stash_p = (uint8_t)p;
+			e->tap_full = true;
+			e->c.tap_stops++;
+			return;
+		}
 	}
+	dp_tap_pressure(e, i);
 }
 
 /*
@@ -481,7 +640,12 @@ dp_backpressure(struct engine *e)
 		return;
 	for (p = 0; p < ESCHED_NPRIO; p++) {
 		used = e->eg.q[p].used;
-		if (used <= t->lo)
+		if (e->tap_full)	/* the TAP is not read: hold everyone */
+			want = 2;
+		else if (e->tap_press && used <= t->lo &&
+		    (e->c.host_in_f[p] != e->tap_seen[p] || t->want[p] != 0))
+			want = 1;	/* the TAP's ring fills: hold who sends */
+		else if (used <= t->lo)
 			want = 0;
 		else if (used >= t->hi2)
 			want = 2;
@@ -492,6 +656,7 @@ dp_backpressure(struct engine *e)
 		if (want != t->want[p])
 			eng_tc_want(e, p, want);
 	}
+	memcpy(e->tap_seen, e->c.host_in_f, sizeof(e->tap_seen));
 }
 
 /* The host takes frames at host_drain_bps, priorities round robin. */
@@ -529,6 +694,26 @@ dp_drain(struct engine *e, uint64_t now)
 			    e->drain_next : now - 50 * US) +
 			    esched_wire_ns(len, e->o.host_drain_bps);
 	}
+}
+
+/*
+ * A real-time thread that never sleeps is throttled by the kernel for the
+ * rest of each second once it has used 95 % of it (sched_rt_runtime_us):
+ * 50 ms without reading the TAP, whose ring then overflows (the relay
+ * lost 8745 frames at once under a host sending faster than it could
+ * move them).  So a data plane busy for ENG_RT_BUSY_NS takes a break of
+ * ENG_RT_BREAK_NS (6 %) on its own: the TAP's ring holds that much.
+ */
+void
+eng_rt_break(struct engine *e, uint64_t *since, uint64_t now)
+{
+	struct timespec ts = { 0, (long)ENG_RT_BREAK_NS };
+
+	if (!e->dp_rt || now - *since < ENG_RT_BUSY_NS)
+		return;
+	(void)nanosleep(&ts, NULL);
+	e->c.rt_breaks++;
+	*since = eng_now();
 }
 
 /* ---- PFC out ------------------------------------------------------ */
@@ -742,13 +927,16 @@ dp_sleep(struct engine *e, uint64_t wake, uint64_t now)
 	uint64_t v;
 	int n, i;
 
-	if (wake <= now)
+	if (wake <= now) {
+		eng_rt_break(e, &e->busy_since, now);
 		return;
+	}
 	memset(&its, 0, sizeof(its));
 	its.it_value.tv_sec = (time_t)(wake / 1000000000ull);
 	its.it_value.tv_nsec = (long)(wake % 1000000000ull);
 	timerfd_settime(e->tfd, TFD_TIMER_ABSTIME, &its, NULL);
 	n = epoll_wait(e->ep, ev, 4, -1);
+	e->busy_since = eng_now();
 	for (i = 0; i < n; i++)
 		if (ev[i].data.fd == e->tfd || ev[i].data.fd == e->kick)
 			if (read(ev[i].data.fd, &v, sizeof(v)) < 0)
@@ -764,7 +952,7 @@ eng_dp_main(void *arg)
 	/* Pacing needs wake-ups to the microsecond, not the 50 us default. */
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	now = eng_now();
-	e->tx_next = e->drain_next = now;
+	e->tx_next = e->drain_next = e->busy_since = now;
 	dp_thresholds(e);
 	dp_publish(e, now);
 	for (;;) {

@@ -126,10 +126,11 @@ eng_wd_fill(struct engine *e, struct engine_wd *w, uint64_t now)
 
 /*
  * From dp_control(): take new overrides.  True when they changed (the
- * caller re-derives its thresholds: a dropping priority sends no XOFF).
+ * caller re-derives its thresholds: a dropping priority sends no XOFF);
+ * *newly_dropped (may be NULL) the priorities that began dropping.
  */
 bool
-eng_wd_control(struct engine *e)
+eng_wd_control(struct engine *e, uint8_t *newly_dropped)
 {
 	bool set;
 	uint8_t ig, dr, newly;
@@ -144,6 +145,8 @@ eng_wd_control(struct engine *e)
 	if (!set || (ig == e->wd.ignore && dr == e->wd.drop))
 		return (false);
 	newly = (uint8_t)(dr & ~e->wd.drop);
+	if (newly_dropped != NULL)
+		*newly_dropped = newly;
 	e->wd.ignore = ig;
 	e->wd.drop = dr;
 	for (p = 0; p < ESCHED_NPRIO; p++)

@@ -52,6 +52,13 @@ const struct dcb_kw conf_backend_kw[] = {
 	{ CONF_BACKEND_READONLY, "readonly" },
 	{ 0, NULL }
 };
+/* The values are engine.h's ENGINE_MODE_* (conf/ does not include it). */
+const struct dcb_kw conf_engine_mode_kw[] = {
+	{ CONF_ENGINE_AUTO, "auto" },
+	{ CONF_ENGINE_PORT, "port" },
+	{ CONF_ENGINE_RELAY, "relay" },
+	{ 0, NULL }
+};
 const struct dcb_kw conf_admin_kw[] = {
 	{ CONF_ADMIN_RXTX, "rx-tx" },
 	{ CONF_ADMIN_TX, "tx" },
@@ -364,6 +371,7 @@ static const struct field app_fields[] = {
 };
 
 static const struct field engine_fields[] = {
+	F_KW("mode", struct conf_engine, mode, conf_engine_mode_kw),
 	F_STR("tap", struct conf_engine, tap),
 	F_RATE("speed", struct conf_engine, speed_bps, 0, 1600000000000LL),
 	F_RATE("host-drain-rate", struct conf_engine, host_drain_bps, 0,

@@ -44,6 +44,10 @@ enum conf_admin {
 extern const struct dcb_kw conf_role_kw[];
 extern const struct dcb_kw conf_mode_kw[];
 extern const struct dcb_kw conf_backend_kw[];
+/* engine = { mode }: on the port itself, or through a TAP (engine.h). */
+enum conf_engine_mode { CONF_ENGINE_AUTO = 0, CONF_ENGINE_PORT,
+	CONF_ENGINE_RELAY };
+extern const struct dcb_kw conf_engine_mode_kw[];
 extern const struct dcb_kw conf_admin_kw[];
 /*
  * A port whose NIC firmware runs LLDP/DCBX (firmware-dcbx): rx-only, the
@@ -61,11 +65,14 @@ extern const struct dcb_kw conf_cap_kw[];	/* LLDP_CAP_* (802.1AB 8.5.8) */
 
 /* The software pause engine of one port (see the engine issue). */
 struct conf_engine {
+	int		mode;			/* enum conf_engine_mode */
 	char		tap[IFNAMSIZ];		/* default "dcb-<port>" */
 	uint64_t	speed_bps;		/* 0: the link's speed, else 10G */
 	uint64_t	host_drain_bps;		/* 0: unlimited */
 	uint64_t	queue_memory;		/* bytes per priority */
 	uint32_t	stall_ms;		/* host stall before giving up XOFF */
+	int		adopt_tap;		/* not from the file: the ifindex of
+						   the port's TAP under an old name */
 };
 
 /*

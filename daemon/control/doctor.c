@@ -17,6 +17,7 @@
 #include "agent.h"
 #include "dcbxd.h"
 #include "doctor.h"
+#include "engine.h"
 #include "event.h"
 #include "headroom.h"
 #include "ifspeed.h"
@@ -476,6 +477,41 @@ chk_nic_buffer(struct dctx *x, const json_t *buf, const json_t *size)
 	}
 }
 
+/*
+ * A software responder is slower than the 802.3 bound a peer's headroom
+ * assumes: say how much headroom the peer needs for the one it has
+ * (engine.h, engine_responder(): seed 000 with the measured delay).
+ */
+static void
+chk_responder(struct dctx *x)
+{
+	const struct port *p = x->p;
+	struct engine_responder r;
+	uint32_t mtu = p->conf.mtu != 0 ? p->conf.mtu : p->mtu;
+
+	if (x->eng == NULL || p->dcbx.oper.pfc.pfc_en == 0 ||
+	    engine_responder((struct backend *)(uintptr_t)&p->backend,
+	    p->conf.cable_m, mtu, &r) < 0 || r.samples == 0)
+		return;
+	if (r.std_quanta != 0 && r.resp_quanta > r.std_quanta)
+		finding(x, "warning", "responder-slow", "the pause engine stops "
+		    "a paused priority in %llu us (p99 of %u pauses: %u quanta; "
+		    "802.3 allows %u): the peer needs %llu octets of headroom "
+		    "per lossless priority on this link, not %llu; size its "
+		    "buffers for that", (unsigned long long)(r.delay_ns / 1000),
+		    r.samples, r.resp_quanta, r.std_quanta,
+		    (unsigned long long)r.peer_headroom,
+		    (unsigned long long)r.peer_headroom_std);
+	else if (r.std_quanta == 0)
+		finding(x, "info", "responder", "the pause engine stops a paused "
+		    "priority in %llu us (p99 of %u pauses): the peer needs %llu "
+		    "octets of headroom per lossless priority at %llu Mb/s "
+		    "(802.3 gives no bound for this speed)",
+		    (unsigned long long)(r.delay_ns / 1000), r.samples,
+		    (unsigned long long)r.peer_headroom,
+		    (unsigned long long)(r.speed_bps / 1000000));
+}
+
 /* ------------------------------------------------- pause and storms */
 
 /*
@@ -502,7 +538,14 @@ chk_pause(struct dctx *x)
 		    "pause for priorities %s, where PFC is off here: it "
 		    "believes them lossless; align prio-pfc on both ends",
 		    prios(rising, a));
-	if (x->pause_rx > b->pause_rx)
+	if (x->pause_rx > b->pause_rx && p->dcbx.oper.pfc.pfc_en != 0 &&
+	    x->eng != NULL)
+		finding(x, "warning", "link-pause", "%llu 802.3x PAUSE frames "
+		    "received lately on a port with PFC: ignored here (802.1Q "
+		    "36.1.1), but the peer runs link-level flow control beside "
+		    "PFC; turn it off on the peer (ethtool -A)",
+		    (unsigned long long)(x->pause_rx - b->pause_rx));
+	else if (x->pause_rx > b->pause_rx)
 		finding(x, "warning", "link-pause", "%llu 802.3x PAUSE frames "
 		    "received lately: the peer stops every priority at once; "
 		    "turn link-level flow control off on it (ethtool -A) and "
@@ -556,6 +599,7 @@ doctor_port(const struct port *cp, json_t *out)
 	chk_app(&x);
 	chk_ets(&x);
 	chk_headroom(&x);
+	chk_responder(&x);
 	chk_pause(&x);
 	chk_storm(&x);
 	json_decref(x.nbrs);

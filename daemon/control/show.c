@@ -424,6 +424,27 @@ show_stats_host(const struct port *p)
 	    "throttles", show_u64x8(h.throttles)));
 }
 
+/*
+ * An engine port's mode (port or relay), why it runs that one, and where
+ * the host sends from; null on other backends.
+ */
+static void
+show_port_engine(json_t *o, const struct port *p)
+{
+	struct engine_mode_info mi;
+
+	if (!p->backend_open || engine_mode_info((struct backend *)(uintptr_t)
+	    &p->backend, &mi) < 0) {
+		json_object_set_new(o, "engine_mode", json_null());
+		json_object_set_new(o, "engine_mode_why", json_null());
+		json_object_set_new(o, "host_interface", json_null());
+		return;
+	}
+	json_object_set_new(o, "engine_mode", json_string(mi.mode));
+	json_object_set_new(o, "engine_mode_why", json_string(mi.why));
+	json_object_set_new(o, "host_interface", json_string(mi.host_if));
+}
+
 json_t *
 show_port(const struct port *p)
 {
@@ -454,6 +475,7 @@ show_port(const struct port *p)
 	json_object_set_new(o, "device", p->backend_open &&
 	    p->backend.ops->device != NULL ? p->backend.ops->device(
 	    (struct backend *)(uintptr_t)&p->backend) : json_null());
+	show_port_engine(o, p);
 	return (o);
 }
 
@@ -643,6 +665,35 @@ show_nic_buffer(const struct port *p)
 	return (b);
 }
 
+/*
+ * The software responder's speed and what it asks of the peer (engine
+ * ports only: a NIC's is the 802.3 bound, which nothing here measures).
+ */
+static void
+show_pfc_responder(json_t *pfc, const struct port *p)
+{
+	struct engine_responder r;
+	uint32_t mtu = p->conf.mtu != 0 ? p->conf.mtu : p->mtu;
+
+	if (!p->backend_open || engine_responder((struct backend *)(uintptr_t)
+	    &p->backend, p->conf.cable_m, mtu, &r) < 0)
+		return;
+	json_object_set_new(pfc, "responder", json_pack(
+	    "{s:s,s:I,s:I,s:I,s:i,s:I,s:i,s:i,s:I,s:I,s:I,s:i}",
+	    "measures", r.measures,
+	    "reaction_p50_ns", (json_int_t)r.p50_ns,
+	    "reaction_p99_ns", (json_int_t)r.p99_ns,
+	    "reaction_max_ns", (json_int_t)r.max_ns,
+	    "samples", (int)r.samples,
+	    "delay_ns", (json_int_t)r.delay_ns,
+	    "response_quanta", (int)r.resp_quanta,
+	    "standard_quanta", (int)r.std_quanta,
+	    "peer_headroom_bytes", (json_int_t)r.peer_headroom,
+	    "peer_headroom_8023_bytes", (json_int_t)r.peer_headroom_std,
+	    "speed_bps", (json_int_t)r.speed_bps,
+	    "cable_m", (int)p->conf.cable_m));
+}
+
 json_t *
 show_dcbx(const struct port *p)
 {
@@ -671,6 +722,7 @@ show_dcbx(const struct port *p)
 	json_object_set_new(pfc, "watchdog_override", show_prio_bits(
 	    pfcwd_port_override(p)));
 	json_object_set_new(pfc, "nic_buffer", show_nic_buffer(p));
+	show_pfc_responder(pfc, p);
 	json_object_set_new(app, "admin", proto_app_to_json(&a->app));
 	json_object_set_new(app, "peer", opt(pc && (pc->has & DCB_HAS_APP),
 	    proto_app_to_json(pc ? &pc->app : &a->app)));

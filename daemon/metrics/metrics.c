@@ -487,6 +487,47 @@ fam_eng_qmem(FILE *f, const char *n, const struct mport *m)
 		put(f, n, m, "", jnum(m->eng, "queue_memory"));
 }
 
+/*
+ * The responder's reaction (PFC arrival to the priority stopped), and the
+ * headroom the peer needs for it beside the one for 802.3's bound.
+ */
+static void
+fam_eng_reaction(FILE *f, const char *n, const struct mport *m)
+{
+	static const struct { const char *q, *key; } qs[] = {
+		{ "0.5", "reaction_p50_ns" }, { "0.99", "reaction_p99_ns" },
+		{ "1", "reaction_max_ns" },
+	};
+	const json_t *r;
+	uint64_t ns;
+	size_t i;
+
+	if (m->eng == NULL || (r = json_object_get(m->eng, "responder")) ==
+	    NULL || jnum(r, "samples") == 0)
+		return;
+	for (i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+		ns = jnum(r, qs[i].key);
+		fprintf(f, "%s{%s,quantile=\"%s\"} %llu.%09llu\n", n, m->lbl,
+		    qs[i].q, (unsigned long long)(ns / 1000000000ull),
+		    (unsigned long long)(ns % 1000000000ull));
+	}
+}
+
+static void
+fam_eng_peer_headroom(FILE *f, const char *n, const struct mport *m)
+{
+	const json_t *r;
+
+	if (m->eng == NULL || (r = json_object_get(m->eng, "responder")) == NULL)
+		return;
+	if (jnum(r, "samples") > 0)
+		put(f, n, m, ",responder=\"measured\"", jnum(r,
+		    "peer_headroom_bytes"));
+	if (jnum(r, "standard_quanta") > 0)
+		put(f, n, m, ",responder=\"ieee8023\"", jnum(r,
+		    "peer_headroom_8023_bytes"));
+}
+
 /* ---------------------------------------------- the PFC watchdog */
 
 static struct storm_rec *
@@ -698,6 +739,13 @@ static const struct mfam fams[] = {
 	    "above XOFF per lossless priority.", fam_eng_headroom, NULL, 0 },
 	{ "dcbxd_engine_queue_memory_bytes", "gauge", "Engine queue memory per "
 	    "priority and direction.", fam_eng_qmem, NULL, 0 },
+	{ "dcbxd_engine_reaction_seconds", "gauge", "The pause engine's "
+	    "reaction, PFC arrival to the priority stopped (last 1024 pauses; "
+	    "quantile 1: the largest ever).", fam_eng_reaction, NULL, 0 },
+	{ "dcbxd_engine_peer_headroom_bytes", "gauge", "Headroom the peer needs "
+	    "per lossless priority for this responder (measured) and for "
+	    "802.3's bound (ieee8023), seed 000's formula.",
+	    fam_eng_peer_headroom, NULL, 0 },
 	{ "dcbxd_pfc_storms_total", "counter", "PFC storms the watchdog "
 	    "detected.", fam_storms, NULL, 0 },
 	{ "dcbxd_pfc_storm_active", "gauge", "1 while the watchdog holds the "

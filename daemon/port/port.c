@@ -23,6 +23,7 @@
 
 #include "agent.h"
 #include "dcbxd.h"
+#include "engine.h"
 #include "event.h"
 #include "link.h"
 #include "log.h"
@@ -247,18 +248,43 @@ port_destroy(struct port *p, bool shutdown_pdu)
 	port_free(p, shutdown_pdu);
 }
 
+/*
+ * (Re)open the port's backend.  A running engine is closed keeping its
+ * host side (the port mode's tree, the relay's TAP: the next engine
+ * takes them over in place, and a TAP renamed with its port is adopted
+ * by ifindex); if no engine follows, the tree is taken away and the
+ * TAP's addresses and routes go back to the port, so that the host keeps
+ * its addresses whatever the reload changed.
+ */
 static void
 port_backend_open(struct port *p)
 {
-	if (p->backend_open)
+	struct engine_mode_info mi;
+	struct conf_port cp = p->conf;
+	char tap[IFNAMSIZ] = "";
+	bool was_engine = false;
+
+	if (p->backend_open) {
+		if (p->backend.kind == BACKEND_ENGINE &&
+		    engine_mode_info(&p->backend, &mi) == 0) {
+			was_engine = true;
+			if (strcmp(mi.mode, "relay") == 0)
+				snprintf(tap, sizeof(tap), "%s", mi.host_if);
+			engine_set_keep(&p->backend, ENGINE_KEEP);
+			cp.engine.adopt_tap = p->host_ifindex;
+		}
 		backend_close(&p->backend);
+	}
 	p->host_ifindex = 0;
 	port_be_reset(p);
-	p->backend_open = port_be_open(p, &p->conf, p->daemon->read_only) == 0;
+	p->backend_open = port_be_open(p, &cp, p->daemon->read_only) == 0;
 	port_be_sampling(p);
 	if (p->backend_open)
 		log_info(LOG_SUB_DCBX, "%s: backend %s (%s)", p->ifname,
 		    p->backend.ops->name, backend_why(&p->backend));
+	if (was_engine && (!p->backend_open ||
+	    p->backend.kind != BACKEND_ENGINE))
+		(void)engine_host_reset(p->ifname, tap);
 	/*
 	 * The engine's TAP is ours: remember it by ifindex (its name can be
 	 * anything, and another interface may be named like it) before its
@@ -382,7 +408,8 @@ port_conf_engine_equal(const struct conf_port *a, const struct conf_port *b)
 	const struct conf_engine *x = &a->engine, *y = &b->engine;
 
 	return (a->has_engine == b->has_engine && a->cable_m == b->cable_m &&
-	    a->mtu == b->mtu && strcmp(x->tap, y->tap) == 0 &&
+	    a->mtu == b->mtu && x->mode == y->mode &&
+	    strcmp(x->tap, y->tap) == 0 &&
 	    x->speed_bps == y->speed_bps &&
 	    x->host_drain_bps == y->host_drain_bps &&
 	    x->queue_memory == y->queue_memory && x->stall_ms == y->stall_ms);
@@ -462,10 +489,16 @@ port_update(struct port *p, const struct link_info *li)
 		memcpy(p->mac, li->mac, 6);
 		p->mtu = li->mtu;
 		changed = true;
-		/* The engine and its TAP run at the link's MTU unless set. */
+		/*
+		 * The engine and its TAP run at the link's MTU unless set:
+		 * taken in place (the TAP keeps its ifindex and addresses).
+		 */
 		if (mtu && p->conf.mtu == 0 && p->backend_open &&
-		    backend_can(&p->backend, BACKEND_CAN_REOPEN))
-			port_backend_reopen(p, "link MTU changed");
+		    p->backend.ops->mtu != NULL &&
+		    p->backend.ops->mtu(&p->backend, li->mtu) == 0)
+			log_info(LOG_SUB_DCBX, "%s: link MTU %u: the %s backend "
+			    "takes it in place", p->ifname, li->mtu,
+			    p->backend.ops->name);
 	}
 	if (!li->up && up)
 		log_debug(LOG_SUB_LINK, "%s: re-read as down, but up on an "

@@ -42,7 +42,7 @@ user=$(echo "$exec_start" | sed -n 's/.* -u \([^ ]*\).*/\1/p')
 confdir=$rw
 [ -n "$confdir" ] && [ -d "$(dirname "$confdir")" ] ||
 	skip_all "the unit's config directory's parent $(dirname "$confdir") does not exist here"
-plan 29
+plan 31
 
 check "the unit runs dcbxd as root long enough to drop to a user (-u $user)" \
 	[ -n "$user" ] && [ -z "$svc_user" ]
@@ -81,7 +81,7 @@ EOC
 cat >"$C/dcbxd.conf" <<'EOC'
 @include "global.conf"
 ports = ( { match = "ub*"; role = "willing"; mode = "ieee";
-            engine = { speed = "100M"; queue-memory = "2M"; }; } );
+            engine = { mode = "relay"; speed = "100M"; queue-memory = "2M"; }; } );
 EOC
 cp "$C/global.conf" "$T/global.orig"
 echo stale >"$C/dcbxd.conf.dcbxd-tmp-Ab3xZ9"
@@ -201,6 +201,18 @@ check "reload with ub0's backend changed from auto to engine" \
 	"$DCBCTL" -s "$sock" reload
 check "a reload that reopens ub0's backend gets the engine again" \
 	wait_for 10 pyj "r['ub0']['backend'] == 'engine' and 'in the config' in r['ub0']['backend_why']"
+
+# Port mode after the drop: the qdisc tree, the gate's marked frames and
+# the PFC socket need only CAP_NET_ADMIN and CAP_NET_RAW.
+sed -i 's/mode = "relay"/mode = "port"/' "$C/dcbxd.conf"
+check "reload with the engines in port mode" "$DCBCTL" -s "$sock" reload
+port_mode() {
+	pyj "r['ub1']['engine_mode'] == 'port'" &&
+	    nsx b tc qdisc show dev ub1 | grep -q '^qdisc htb 1: root' &&
+	    ! nsx b ip link show dcb-ub1 >/dev/null 2>&1
+}
+check "as the dropped user, ub1's engine runs on the port itself, its tree in place" \
+	wait_for 10 port_mode
 
 kill -TERM "$pid"
 wait_for 5 sh -c "! kill -0 $pid 2>/dev/null"

@@ -4,7 +4,8 @@
  * operational config, for tests and benchmarks until the daemon opens it.
  * Built from the same daemon/backend/engine.c the daemon uses.
  *
- *   engine-run IFNAME [--tap NAME] [--speed RATE] [--drain RATE]
+ *   engine-run IFNAME [--mode port|relay|auto] [--tap NAME] [--speed RATE]
+ *       [--drain RATE]   (a --tap without --mode means the relay)
  *       [--qmem SIZE] [--stall-ms N] [--cable M] [--mtu N] [--unpaced]
  *       [--bare] [--no-backpressure] [--pfc 3,4] [--prio-tc 0,1,2,3,4,5,6,7]
  *       [--tc-bw 50,30,20,0,0,0,0,0] [--tc-tsa ets,ets,ets,...,strict,...]
@@ -89,6 +90,7 @@ parse_args(int argc, char **argv, struct engine_opts *o,
     struct dcb_config *c, const char **ready)
 {
 	uint8_t pfc[8];
+	bool mode = false;
 	int i, k;
 
 	memset(o, 0, sizeof(*o));
@@ -111,8 +113,15 @@ parse_args(int argc, char **argv, struct engine_opts *o,
 			continue;
 		}
 		i++;
-		if (strcmp(a, "--tap") == 0)
+		if (strcmp(a, "--mode") == 0) {
+			for (k = 0, mode = true; k < 3; k++)
+				if (strcmp(v, engine_mode_name[k]) == 0)
+					o->mode = k;
+		} else if (strcmp(a, "--tap") == 0) {
 			snprintf(o->tap, sizeof(o->tap), "%s", v);
+			if (!mode)
+				o->mode = ENGINE_MODE_RELAY;
+		}
 		else if (strcmp(a, "--speed") == 0)
 			o->speed_bps = parse_num(v, 1000);
 		else if (strcmp(a, "--drain") == 0)

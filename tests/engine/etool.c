@@ -16,6 +16,21 @@
  *   etool pausecheck IF --prio P --other O (--quanta N | --pause N)
  *       --speed RATE [--xon-after MS]: send one pause while frames flow and
  *       measure how long P stopped and whether O kept flowing (JSON).
+ *   etool gatecheck IF --prio P --other O --pauses N [--quanta Q]
+ *       [--hold-us U]: N times: XOFF P, watch U us, XON, wait for P to
+ *       flow again.  Per pause, from just before the XOFF's send to the
+ *       kernel arrival stamp of the last P frame after it (the responder's
+ *       reaction, 0 if none came), and from the XON to the first P frame
+ *       (resume); p50/p99/max, P frames after each XOFF, O frames while
+ *       P was held (JSON).
+ *   etool feature IF NAME on|off ...: netdev features by their ethtool
+ *       names (ETHTOOL_SFEATURES).  A veth whose receiving end has rx-gro
+ *       and rx-udp-gro-forwarding on takes UDP and packet-socket frames
+ *       through NAPI, one FIFO ring (veth_skb_is_eligible_for_gro());
+ *       otherwise a frame goes to the backlog of the CPU that sent it, and
+ *       two CPUs sending into one veth (an application and a qdisc run by
+ *       the engine's kick) can have their frames handed up out of order:
+ *       a veth's reordering, not the sender's.
  * All loops are bounded by their durations.
  */
 #include "config.h"
@@ -30,6 +45,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -525,6 +542,196 @@ pausecheck_main(int argc, char **argv)
 	return (resume == 0);
 }
 
+/* Set one netdev feature by its ethtool name (ETHTOOL_SFEATURES). */
+static int
+feature_set(int fd, const char *ifname, const char *name, bool on)
+{
+	struct ethtool_sset_info *si;
+	struct ethtool_gstrings *gs;
+	struct ethtool_sfeatures *sf;
+	struct ifreq ifr;
+	uint32_t n, i, words;
+	int rc = -1;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", ifname);
+	si = calloc(1, sizeof(*si) + sizeof(uint32_t));
+	si->cmd = ETHTOOL_GSSET_INFO;
+	si->sset_mask = 1ull << ETH_SS_FEATURES;
+	ifr.ifr_data = (void *)si;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0 || si->sset_mask == 0) {
+		free(si);
+		return (-1);
+	}
+	n = si->data[0];
+	free(si);
+	gs = calloc(1, sizeof(*gs) + (size_t)n * ETH_GSTRING_LEN);
+	gs->cmd = ETHTOOL_GSTRINGS;
+	gs->string_set = ETH_SS_FEATURES;
+	gs->len = n;
+	ifr.ifr_data = (void *)gs;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0) {
+		free(gs);
+		return (-1);
+	}
+	for (i = 0; i < n; i++)
+		if (strncmp((char *)gs->data + i * ETH_GSTRING_LEN, name,
+		    ETH_GSTRING_LEN) == 0)
+			break;
+	free(gs);
+	if (i == n)
+		return (-1);
+	words = (n + 31) / 32;
+	sf = calloc(1, sizeof(*sf) + words * sizeof(sf->features[0]));
+	sf->cmd = ETHTOOL_SFEATURES;
+	sf->size = words;
+	sf->features[i / 32].valid = 1u << (i % 32);
+	sf->features[i / 32].requested = on ? 1u << (i % 32) : 0;
+	ifr.ifr_data = (void *)sf;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) >= 0)
+		rc = 0;
+	free(sf);
+	return (rc);
+}
+
+/* etool feature IF NAME on|off [NAME on|off ...] */
+static int
+feature_main(int argc, char **argv)
+{
+	int fd, i;
+
+	if (argc < 5 || (fd = socket(AF_INET, SOCK_DGRAM, 0)) < 0)
+		return (2);
+	for (i = 3; i + 1 < argc; i += 2)
+		if (feature_set(fd, argv[2], argv[i],
+		    strcmp(argv[i + 1], "on") == 0) < 0) {
+			fprintf(stderr, "etool: %s %s: %s\n", argv[2], argv[i],
+			    strerror(errno));
+			close(fd);
+			return (1);
+		}
+	close(fd);
+	return (0);
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+static void
+pct_print(const char *name, uint64_t *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(v[0]), cmp_u64);
+	printf("\"%s_p50_us\":%.1f,\"%s_p99_us\":%.1f,\"%s_max_us\":%.1f,",
+	    name, n ? (double)v[n / 2] / 1e3 : -1.0, name,
+	    n ? (double)v[(n * 99) / 100] / 1e3 : -1.0, name,
+	    n ? (double)v[n - 1] / 1e3 : -1.0);
+}
+
+/* Frames until deadline; the last P frame's stamp after t0 in *last. */
+static void
+gc_watch(int fd, int64_t rt_off, const struct pc *c, uint64_t t0,
+    uint64_t deadline, uint64_t *last, uint64_t *first, uint64_t *np,
+    uint64_t *no)
+{
+	static uint8_t f[16384];
+	struct pollfd pf = { fd, POLLIN, 0 };
+	uint64_t at;
+	uint32_t seq;
+	ssize_t n;
+	int p;
+
+	while (now_ns() < deadline) {
+		if ((n = recv_stamped(fd, f, sizeof(f), rt_off, &at)) < 0) {
+			(void)poll(&pf, 1, 1);
+			continue;
+		}
+		if ((p = unmark(f, n, &seq)) < 0 || at < t0)
+			continue;
+		if (p == c->prio) {
+			(*np)++;
+			if (at > *last)
+				*last = at;
+			if (first != NULL && *first == 0) {
+				*first = at;
+				return;
+			}
+		} else if (p == c->other)
+			(*no)++;
+	}
+}
+
+static int
+gatecheck_main(int argc, char **argv)
+{
+	static uint64_t react[100000], resume[100000];
+	struct pc c;
+	struct timespec rt;
+	int64_t rt_off;
+	uint64_t t0, t1, last, first, np, no, after = 0, after_max = 0;
+	uint64_t other = 0, hold = 2000000, lost = 0;
+	int fd, one = 1, i, n = 1000, nr = 0, ns = 0;
+
+	pc_args(argc, argv, &c);
+	for (i = 3; i + 1 < argc; i += 2) {
+		if (strcmp(argv[i], "--pauses") == 0)
+			n = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--hold-us") == 0)
+			hold = num(argv[i + 1]) * 1000ull;
+	}
+	if (c.quanta < 0)
+		c.quanta = 65535;
+	if (n < 1 || n > 100000)
+		return (2);
+	fd = open_if(argv[2]);
+	(void)setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
+	clock_gettime(CLOCK_REALTIME, &rt);
+	rt_off = (int64_t)((uint64_t)rt.tv_sec * NS + (uint64_t)rt.tv_nsec) -
+	    (int64_t)now_ns();
+	for (i = 0; i < n; i++) {
+		/* P must be flowing before each pause. */
+		first = last = np = no = 0;
+		t0 = now_ns();
+		gc_watch(fd, rt_off, &c, t0, t0 + 200000000ull, &last, &first,
+		    &np, &no);
+		if (first == 0) {
+			lost++;
+			continue;
+		}
+		last = np = no = 0;
+		t0 = now_ns();
+		if (send_pause(fd, c.prio, (uint16_t)c.quanta, c.pause) < 0)
+			return (1);
+		gc_watch(fd, rt_off, &c, t0, t0 + hold, &last, NULL, &np, &no);
+		react[nr++] = last > t0 ? last - t0 : 0;
+		after += np;
+		if (np > after_max)
+			after_max = np;
+		other += no;
+		first = 0;
+		t1 = now_ns();
+		if (send_pause(fd, c.prio, 0, c.pause) < 0)
+			return (1);
+		gc_watch(fd, rt_off, &c, t1, t1 + 200000000ull, &last, &first,
+		    &np, &no);
+		if (first != 0)
+			resume[ns++] = first > t1 ? first - t1 : 0;
+	}
+	printf("{\"pauses\":%d,", nr);
+	pct_print("reaction", react, nr);
+	pct_print("resume", resume, ns);
+	printf("\"after_xoff_mean\":%.2f,\"after_xoff_max\":%llu,"
+	    "\"other_while_held\":%llu,\"not_flowing\":%llu,\"hold_us\":%llu}\n",
+	    nr ? (double)after / nr : 0.0, (unsigned long long)after_max,
+	    (unsigned long long)other, (unsigned long long)lost,
+	    (unsigned long long)(hold / 1000));
+	return (nr == 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -540,6 +747,10 @@ main(int argc, char **argv)
 		return (pfc_main(argc, argv));
 	if (strcmp(argv[1], "pausecheck") == 0)
 		return (pausecheck_main(argc, argv));
+	if (strcmp(argv[1], "gatecheck") == 0)
+		return (gatecheck_main(argc, argv));
+	if (strcmp(argv[1], "feature") == 0)
+		return (feature_main(argc, argv));
 	fprintf(stderr, "etool: unknown command %s\n", argv[1]);
 	return (2);
 }

@@ -27,6 +27,17 @@ two_ns() {
 	nsx A ip link set a0 up && nsx B ip link set b0 up
 }
 
+# The mode a test runs the engine in: ENGINE_MODE=port (on a0 itself) or
+# relay (the default, the TAP dcb-a).  host_if: where A's host sends.
+ENGINE_MODE=${ENGINE_MODE:-relay}
+if [ "$ENGINE_MODE" = port ]; then
+	ENGINE_ARGS="--mode port"
+	HOST_A=a0
+else
+	ENGINE_ARGS="--tap dcb-a"
+	HOST_A=dcb-a
+fi
+
 # engine_start NS IF ARGS...: engine-run on IF in NS; waits until ready.
 engine_start() {
 	_ns=$1 _if=$2; shift 2

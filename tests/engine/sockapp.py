@@ -3,11 +3,13 @@
 """sockapp.py -- ordinary socket applications for the engine's lossless tests.
 
   sockapp.py recv OUT PORT[,PORT...] [--tcp PORT] [--idle S] [--limit S]
+          [--rate N] [--rcvbuf BYTES]
       UDP sockets on each PORT (and a TCP listener); records every datagram's
       (port, sequence) in arrival order and every TCP stream's byte count and
       pattern errors; writes a JSON summary to OUT when idle for S seconds
       after the first arrival (or after LIMIT seconds at most).  Prints
-      "recv ready" once bound.
+      "recv ready" once bound.  --rate: a slow application, N datagrams a
+      second at most (its socket buffer, BYTES, 16 MiB, fills).
   sockapp.py udp HOST PORT COUNT SIZE [SENDERS [GAP_MS]]
       SENDERS threads (1) each send COUNT datagrams of SIZE octets with
       blocking sendto(), GAP_MS (0) apart; a datagram carries (sender,
@@ -44,11 +46,11 @@ def pattern(off, n):
     return PAT[off % 251:off % 251 + n]
 
 
-def recv(out, ports, tcp_port, idle, limit):
+def recv(out, ports, tcp_port, idle, limit, rate=0.0, rcvbuf=16 << 20):
     socks = {}
     for p in ports:
         s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 16 << 20)
+        s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, rcvbuf)
         s.bind(("0.0.0.0", p))
         s.setblocking(False)
         socks[s.fileno()] = (s, p)
@@ -65,6 +67,7 @@ def recv(out, ports, tcp_port, idle, limit):
     order = []          # (port, sender, seq) in arrival order
     start = time.monotonic()
     last = None
+    nread, t_first = 0, None
     while True:
         now = time.monotonic()
         if now - start > limit or (last is not None and now - last > idle):
@@ -95,11 +98,19 @@ def recv(out, ports, tcp_port, idle, limit):
                 continue
             s, p = socks[fd]
             while True:
+                if rate > 0 and t_first is not None:    # N a second at most
+                    ahead = t_first + nread / rate - time.monotonic()
+                    if ahead > 0:
+                        time.sleep(min(ahead, 0.05))
+                        break
                 try:
                     d = s.recv(65536)
                 except BlockingIOError:
                     break
+                nread += 1
                 last = time.monotonic()
+                if t_first is None:
+                    t_first = last
                 snd, seq = struct.unpack_from("!II", d)
                 order.append((p, snd, seq))
     res = {"ports": {}, "tcp": done_streams, "order_len": len(order)}
@@ -198,7 +209,8 @@ def main(a):
         ports = [int(x) for x in a[2].split(",")]
         opt = dict(zip(a[3::2], a[4::2]))
         recv(a[1], ports, int(opt.get("--tcp", 0)),
-             float(opt.get("--idle", 3)), float(opt.get("--limit", 60)))
+             float(opt.get("--idle", 3)), float(opt.get("--limit", 60)),
+             float(opt.get("--rate", 0)), int(opt.get("--rcvbuf", 16 << 20)))
     elif a[0] == "udp":
         udp(a[1], int(a[2]), int(a[3]), int(a[4]),
             int(a[5]) if len(a) > 5 else 1,

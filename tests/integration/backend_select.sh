@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: ISC
 # backend_select.sh -- choosing a port's backend against the real kernel.
 # A veth has no dcbnl ops: the RTM_GETDCB probe answers EOPNOTSUPP, so a
-# port with an engine = { } block gets the software pause engine (its TAP
-# appears), one without gets read-only, and dcbctl shows both with the
-# reason.  The negotiated policy then reaches the engine: its per-priority
+# port with an engine = { } block gets the software pause engine (on the
+# port itself by default: port mode, no TAP), one without gets read-only,
+# and dcbctl shows both with the reason.  The negotiated policy then reaches the engine: its per-priority
 # view in show-stats has PFC on exactly the adopted priorities.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"
@@ -40,8 +40,11 @@ check "... because the dcbnl probe said the device has no dcbnl ops" \
     pj '.gs0.backend_why | ascii_downcase | contains("not supported") or contains("eopnotsupp")'
 check "the port without an engine block is read-only, saying why" \
     pj '.gs1.backend == "readonly" and (.gs1.backend_why | contains("engine"))'
-has_tap() { nsx s ip link show dcb-gs0 >/dev/null 2>&1; }
-check "the engine created its TAP dcb-gs0" has_tap
+port_mode() {
+	pj '.gs0.engine_mode == "port" and .gs0.host_interface == "gs0" and
+	    .gs1.engine_mode == null' && ! nsx s ip link show dcb-gs0 >/dev/null 2>&1
+}
+check "the engine runs on the port itself by default: port mode, no TAP" port_mode
 check "human output names the backend too" sh -c "'$DCBCTL' -s '$NS_TMP/s.sock' show ports | grep gs0 | grep -q engine"
 check "show ports: the engine's host side holds senders back, the read-only port has none" \
     pj '.gs0.host_backpressure == true and .gs1.host_backpressure == null and .gs0.host_held_frames >= 0'

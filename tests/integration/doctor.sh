@@ -47,7 +47,7 @@ ports = (
  { match = "xas"; $CTL $RO },
  { match = "xad"; $CTL $RO },
  { match = "xae"; $CTL $RO $ETS_BAD pfc = { prio-pfc = [3]; }; $APP5 },
- { match = "xah"; $CTL engine = { speed = "10G"; queue-memory = "8K"; }; $ETS_OK
+ { match = "xah"; $CTL engine = { mode = "relay"; speed = "10G"; queue-memory = "8K"; }; $ETS_OK
    pfc = { prio-pfc = [3]; cable-length = "1000m"; mtu = 1500; }; },
  { match = "xap"; $CTL engine = { speed = "1G"; }; $ETS_OK pfc = { prio-pfc = [3]; }; },
  { match = "xat"; $CTL $RO admin-status = "tx"; }

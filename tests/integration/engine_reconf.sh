@@ -23,7 +23,7 @@ ip -n "$(ns_name a)" link add ra0 type veth peer name ra1 || bail "veth"
 ip -n "$(ns_name a)" link set ra0 up && ip -n "$(ns_name a)" link set ra1 up
 conf() {	# conf SPEED CABLE
 	_e="role = \"willing\"; mode = \"ieee\"; pfc = { cable-length = \"$2\"; };
-    engine = { speed = \"$1\"; queue-memory = \"1M\"; };"
+    engine = { mode = \"relay\"; speed = \"$1\"; queue-memory = \"1M\"; };"
 	dx_conf "$NS_TMP/a.conf" 30 4 "" "{ match = \"r*\"; $_e }, { match = \"dcb-*\"; $_e }"
 }
 conf 1G 10m

@@ -30,10 +30,12 @@ ports = ( { match = "xa"; role = "controller"; mode = "ieee";
   pfc = { prio-pfc = [3, 4]; };
   app = ( { selector = "dgram-port"; protocol = 4791; priority = 3; } ); } );
 EOF
+# The relay: it counts every frame it moves, by priority and direction
+# (port mode leaves the data path to the kernel's qdisc tree).
 cat >"$NS_TMP/b.conf" <<EOF
 dcbxd: { tx-interval = 5; };
 ports = ( { match = "xb"; role = "willing"; mode = "auto";
-  engine = { speed = "1G"; }; } );
+  engine = { mode = "relay"; speed = "1G"; }; } );
 EOF
 sed 's/listen = "127.0.0.1:[0-9]*"/listen = "localhost:80"/' "$NS_TMP/a.conf" \
     >"$NS_TMP/bad.conf"

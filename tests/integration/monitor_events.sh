@@ -25,9 +25,10 @@ MON=$NS_TMP/mon.json
 
 dx_conf "$NS_TMP/c.conf" 5 2 "" '{ match = "mc0"; role = "controller";
     mode = "cee"; backend = "readonly"; pfc = { prio-pfc = [3]; }; }'
-# 4 KiB of queue memory cannot hold the headroom of a lossless priority.
+# 4 KiB of queue memory cannot hold the headroom of a lossless priority
+# (the relay's queues: port mode has none of its own).
 dx_conf "$NS_TMP/s.conf" 5 2 "" '{ match = "ms0"; role = "willing";
-    mode = "auto"; engine = { speed = "100M"; queue-memory = "4K"; }; }'
+    mode = "auto"; engine = { mode = "relay"; speed = "100M"; queue-memory = "4K"; }; }'
 dx_start c c "$NS_TMP/c.conf" || bail "controller did not start"
 dx_start s s "$NS_TMP/s.conf" || bail "server did not start"
 

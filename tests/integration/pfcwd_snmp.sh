@@ -24,7 +24,7 @@ dcbxd: { tx-interval = 5; pfc-watchdog-poll = 100; };
 snmp: { enabled = true; agentx-socket = "$SN_SOCK"; holddown = 1; };
 ports = ( { match = "s0"; role = "controller"; mode = "ieee";
   pfc = { prio-pfc = [ 3 ]; };
-  engine = { speed = "100M"; stall-timeout = 60000; };
+  engine = { mode = "relay"; speed = "100M"; stall-timeout = 60000; };
   pfc-watchdog = { action = "drop"; detection-time = 200; restoration-time = 400; }; } );
 EOC
 sn_start a a || bail "dcbxd a"

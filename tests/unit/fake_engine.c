@@ -72,3 +72,11 @@ engine_wd_set(struct backend *b, uint8_t ignore, uint8_t drop)
 	fail_msg("engine_wd_set called");
 	return (-EINVAL);
 }
+
+int
+engine_mode_info(struct backend *b, struct engine_mode_info *mi)
+{
+	(void)b; (void)mi;
+	fail_msg("engine_mode_info called");
+	return (-EINVAL);
+}

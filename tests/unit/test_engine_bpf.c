@@ -20,6 +20,8 @@
 #include "engine_bpf.h"
 #include "esched.h"
 
+static uint32_t skb_mark;	/* what SKF_AD_MARK loads */
+
 /* Run prog on f[0..len); vlan: the out-of-band tag, -1 if none. */
 static uint32_t
 run(const struct sock_filter *prog, int n, const uint8_t *f, uint32_t len,
@@ -40,6 +42,8 @@ run(const struct sock_filter *prog, int n, const uint8_t *f, uint32_t len,
 				else if (k == (uint32_t)(SKF_AD_OFF +
 				    SKF_AD_VLAN_TAG_PRESENT))
 					a = vlan >= 0;
+				else if (k == (uint32_t)(SKF_AD_OFF + SKF_AD_MARK))
+					a = skb_mark;
 				else
 					fail_msg("ancillary load %u", k);
 				break;
@@ -241,6 +245,50 @@ ethertypes_and_default(void **state)
 	assert_int_equal(run(prog, n, f, len, 5 << 13), eng_bpf_classid(5));
 }
 
+/*
+ * The port mode's program: the kick's mark goes to its class, a filler's
+ * to its priority's class, any other mark (a firewall's) classifies as
+ * the plain program does.
+ */
+static void
+kick_and_filler_marks_pick_their_classes(void **state)
+{
+	struct sock_filter prog[ENG_BPF_MAX], plain[ENG_BPF_MAX];
+	struct esched_cls c;
+	struct fspec s;
+	uint8_t f[200];
+	uint32_t len, mark = 0x0dcb0010u;
+	int n, m, p;
+
+	(void)state;
+	table(&c);
+	n = eng_bpf_build_kick(&c, mark, 0x10009, prog, ENG_BPF_MAX);
+	m = eng_bpf_build(&c, plain, ENG_BPF_MAX);
+	assert_true(n > m && m > 0);
+	memset(&s, 0, sizeof(s));
+	s.ipv = 4;
+	s.ihl = 5;
+	s.proto = 17;
+	s.dport = 4791;
+	len = build(f, &s);
+	skb_mark = mark;
+	assert_int_equal(run(prog, n, f, len, -1), 0x10009);
+	assert_int_equal(run(prog, n, f, len, 5 << 13), 0x10009);
+	for (p = 0; p < 8; p++) {
+		skb_mark = mark + 8 + (uint32_t)p;
+		assert_int_equal(run(prog, n, f, len, -1), eng_bpf_classid(p));
+	}
+	for (skb_mark = 0; skb_mark < 0x100; skb_mark += 0x11) {
+		assert_int_equal(run(prog, n, f, len, -1), run(plain, m, f, len,
+		    -1));
+		assert_int_equal(run(prog, n, f, len, 2 << 13),
+		    eng_bpf_classid(2));
+	}
+	skb_mark = mark + 16;	/* past the fillers: an ordinary frame */
+	assert_int_equal(run(prog, n, f, len, -1), run(plain, m, f, len, -1));
+	skb_mark = 0;
+}
+
 static void
 too_small_a_buffer_is_refused(void **state)
 {
@@ -258,6 +306,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(bpf_agrees_with_esched),
 		cmocka_unit_test(ethertypes_and_default),
+		cmocka_unit_test(kick_and_filler_marks_pick_their_classes),
 		cmocka_unit_test(too_small_a_buffer_is_refused),
 	};
 

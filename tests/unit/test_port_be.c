@@ -168,6 +168,17 @@ engine_event_fd(struct backend *b)
 	return (43);
 }
 
+/* Port mode: the host sends from the port, no host interface. */
+int
+engine_mode_info(struct backend *b, struct engine_mode_info *mi)
+{
+	(void)b;
+	mi->mode = "port";
+	mi->why = "the default";
+	mi->host_if = "eth5";
+	return (0);
+}
+
 int
 engine_event_next(struct backend *b, struct engine_event *ev)
 {
@@ -878,6 +889,8 @@ engine_without_an_event_watch_falls_back_to_readonly(void **state)
 	assert_int_equal(port_be_open(p, &cp, false), 0);
 	assert_int_equal(p->backend.kind, BACKEND_ENGINE);
 	assert_non_null(p->backend.watch);
+	/* In port mode the host keeps the port: no host interface. */
+	assert_false(backend_can(&p->backend, BACKEND_CAN_HOST_IF));
 }
 
 /* Each CEE App entry we set is multicast too (dcbnl_setapp()). */

@@ -254,11 +254,61 @@ esched_8023x_pause_stops_every_priority(void **state)
 	egress_setup(&e, &c);
 	fill(&e, 0, 1500);
 	fill(&e, 6, 100);
-	esched_pause_8023x(&e.pause, 0, 100, 100);	/* 512 us at 100M */
+	assert_true(esched_pause_8023x(&e.pause, 0, 100, 100)); /* 512 us at 100M */
 	assert_int_equal(esched_egress_next(&e, 0, &wake), -1);
 	assert_int_equal(wake, 512000);
 	run(&e, 1, 512000, b);
 	assert_int_equal(b[6], 100);
+}
+
+/*
+ * 802.1Q 36.1.1: on a port with PFC a PAUSE is ignored (and the caller
+ * counts it): priority 0 keeps sending while PAUSE floods in (issue 34).
+ */
+static void
+esched_8023x_pause_ignored_while_pfc_is_on(void **state)
+{
+	struct esched_egress e;
+	struct dcb_config c;
+	uint64_t b[ESCHED_NPRIO], wake;
+	int i;
+
+	(void)state;
+	ets_50_30_20(&c);
+	c.has |= DCB_HAS_PFC;
+	c.pfc.pfc_en = 0x08;
+	egress_setup(&e, &c);
+	fill(&e, 0, 1500);
+	for (i = 0; i < 1000; i++)	/* a flood of 65535 quanta */
+		assert_false(esched_pause_8023x(&e.pause, (uint64_t)i * 1000,
+		    65535, 100));
+	assert_int_equal(esched_egress_next(&e, 1000000, &wake), 0);
+	assert_int_equal(esched_pause_time(&e.pause, 0, 2000000), 0);
+	run(&e, 1, 2000000, b);
+	assert_int_equal(b[0], 1500);
+}
+
+/* A PAUSE in force ends when PFC comes on; its time stays counted. */
+static void
+esched_8023x_pause_ends_when_pfc_comes_on(void **state)
+{
+	struct esched_egress e;
+	struct esched_cfg cfg;
+	struct dcb_config c;
+	uint64_t wake;
+
+	(void)state;
+	ets_50_30_20(&c);
+	egress_setup(&e, &c);
+	fill(&e, 0, 1500);
+	assert_true(esched_pause_8023x(&e.pause, 0, 1000, 100)); /* 5.12 ms */
+	assert_int_equal(esched_egress_next(&e, 1000, &wake), -1);
+	c.has |= DCB_HAS_PFC;
+	c.pfc.pfc_en = 0x08;
+	esched_cfg_build(&cfg, &c);
+	esched_egress_set(&e, &cfg);
+	assert_int_equal(esched_egress_next(&e, 2000, &wake), 0);
+	assert_int_equal(esched_pause_time(&e.pause, 0, 3000), 2000);
 }
 
 static void
@@ -493,6 +543,8 @@ main(void)
 		cmocka_unit_test(esched_pfc_reload_replaces_timer_and_time0_resumes),
 		cmocka_unit_test(esched_pfc_ignored_on_priorities_without_pfc),
 		cmocka_unit_test(esched_8023x_pause_stops_every_priority),
+		cmocka_unit_test(esched_8023x_pause_ignored_while_pfc_is_on),
+		cmocka_unit_test(esched_8023x_pause_ends_when_pfc_comes_on),
 		cmocka_unit_test(esched_xoff_xon_hysteresis),
 		cmocka_unit_test(esched_stalled_host_stops_xoff_and_drops),
 		cmocka_unit_test(esched_headroom_that_does_not_fit_clamps_xoff),

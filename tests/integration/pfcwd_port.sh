@@ -1,0 +1,7 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+# pfcwd_engine.sh with the engine on the port itself (port mode): the
+# watchdog's detection, drop, forward and alert actions, the big red
+# switch and the bad input, the host sending on hp0 itself.
+ENGINE_MODE=port
+. "$top_srcdir/tests/integration/pfcwd_engine.sh"
