@@ -281,6 +281,8 @@ set_base(const json_t *dcbx, struct dcb_config *cfg)
 		    err);
 		return -1;
 	}
+	cfg->app.willing = json_is_true(json_object_get(json_object_get(dcbx,
+	    "app"), "willing"));
 	return 0;
 }
 
@@ -290,37 +292,88 @@ set_base(const json_t *dcbx, struct dcb_config *cfg)
  * whole ("tc-bw sums to 110") before anything is sent.
  */
 /*
- * A set that changed the admin policy of a feature the port does not run:
- * willing, it runs the peer's.  Say so (on stderr: the set itself worked),
- * and how to make it count.
+ * After a set, what the port now runs may not be what was set: say so (on
+ * stderr: the set itself worked), per feature and DCBX mode, from the
+ * port's state in the answer, and how to make the new policy count.
+ *  - willing for the feature, running the peer's: IEEE ETS follows the
+ *    peer's recommendation and PFC its PFC (CEE: the peer's PG and PFC)
+ *    until the peer stops taking precedence; APP is merged, not replaced,
+ *    in either mode: the new entries run beside the peer's;
+ *  - neither side willing and they differ: a mismatch;
+ *  - a controller with a recommendation of its own: an ETS edit leaves
+ *    the recommendation its willing peers follow as it was.
  */
+static const char *
+note_peer_rule(int f, bool cee)
+{
+	static const char *const ieee[] = {
+		[ARGS_ETS] = "runs the peer's ETS recommendation; the new "
+		    "admin ETS runs once the peer sends none (or goes)",
+		[ARGS_PFC] = "runs the peer's PFC; the new admin PFC runs once "
+		    "the peer no longer takes precedence (it goes, or is "
+		    "willing too with a higher MAC than ours)",
+		[ARGS_APP] = "runs the peer's APP entries merged with the new "
+		    "admin ones",
+	};
+	static const char *const ceem[] = {
+		[ARGS_ETS] = "runs the peer's PG (CEE ETS); the new admin ETS "
+		    "runs once the peer is willing too, disables PG or goes",
+		[ARGS_PFC] = "runs the peer's PFC (CEE); the new admin PFC "
+		    "runs once the peer is willing too, disables PFC or goes",
+		[ARGS_APP] = "runs the peer's App table (CEE) with the new "
+		    "admin entries added where the peer has none",
+	};
+
+	return cee ? ceem[f] : ieee[f];
+}
+
 static void
 set_note(const struct set_args *a, const json_t *r)
 {
 	static const struct {
 		uint8_t		 has;
+		int		 f;
 		const char	*feat, *name;
 	} feats[] = {
-		{ DCB_HAS_ETS, "ets", "ETS" },
-		{ DCB_HAS_PFC, "pfc", "PFC" },
-		{ DCB_HAS_APP, "app", "APP" },
+		{ DCB_HAS_ETS, ARGS_ETS, "ets", "ETS" },
+		{ DCB_HAS_PFC, ARGS_PFC, "pfc", "PFC" },
+		{ DCB_HAS_APP, ARGS_APP, "app", "APP" },
 	};
-	const char *st;
+	const json_t *fo, *ets = json_object_get(r, "ets");
+	const char *st, *why;
+	bool cee = json_is_string(json_object_get(r, "active")) &&
+	    strcmp(json_string_value(json_object_get(r, "active")),
+	    "cee") == 0;
 	size_t i;
 
 	for (i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
-		if (!(a->changed & feats[i].has))
+		if (!(a->changed & feats[i].has) && !(feats[i].has ==
+		    DCB_HAS_APP && a->app_willing_set))
 			continue;
-		st = json_string_value(json_object_get(json_object_get(r,
-		    feats[i].feat), "status"));
-		if (st == NULL || strcmp(st, "peer") != 0)
+		fo = json_object_get(r, feats[i].feat);
+		st = json_string_value(json_object_get(fo, "status"));
+		why = json_string_value(json_object_get(fo, "reason"));
+		if (st == NULL)
 			continue;
-		fprintf(stderr, "dcbctl: note: %s is willing and runs the "
-		    "peer's %s; the new admin %s takes effect when the peer "
-		    "stops sending one, or with `dcbctl set %s dev %s "
-		    "willing off`\n", a->dev, feats[i].name, feats[i].name,
-		    feats[i].feat, a->dev);
+		if (strcmp(st, "peer") == 0)
+			fprintf(stderr, "dcbctl: note: %s is willing for %s and "
+			    "%s (%s); to run the admin %s alone: `dcbctl set %s "
+			    "dev %s willing off`\n", a->dev, feats[i].name,
+			    note_peer_rule(feats[i].f, cee), why != NULL ? why :
+			    "", feats[i].name, feats[i].feat, a->dev);
+		else if (strcmp(st, "mismatch") == 0)
+			fprintf(stderr, "dcbctl: note: %s's new admin %s is not "
+			    "the peer's and neither gives way (%s): set the "
+			    "same on both ends, or make one willing\n", a->dev,
+			    feats[i].name, why != NULL ? why : "");
 	}
+	if ((a->changed & DCB_HAS_ETS) && !(a->changed & DCB_HAS_RECO) &&
+	    json_is_object(json_object_get(ets, "reco")) &&
+	    json_is_false(json_object_get(ets, "reco_follows_ets")))
+		fprintf(stderr, "dcbctl: note: %s recommends its own reco to "
+		    "willing peers, which this set left as it was: change it "
+		    "with `dcbctl set ets dev %s reco-tc-bw ...` (reco-prio-tc, "
+		    "reco-tc-tsa)\n", a->dev, a->dev);
 }
 
 static void

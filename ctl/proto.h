@@ -56,13 +56,17 @@
  *      *_subtype its number; chassis_id/port_id printable: MACs as
  *      aa:bb:.., IPv4 addresses dotted, else the text, else hex)
  *   show-dcbx       DCBX = {"ifname","mode","active","role","peer_mac"|null,
- *      "ets":{"status","reason","admin":ETS,"reco":ETS|null,
+ *      "ets":{"status","reason","admin":ETS,"reco":ETS|null (the
+ *             recommendation sent, null: none, willing for ETS),
+ *             "reco_follows_ets":bool (no reco of its own: the ETS config),
  *             "peer":ETS|null,"oper":ETS},
  *      "pfc":{"status","reason","admin":PFC,"peer":PFC|null,"oper":PFC,
  *             "watchdog_override":[8 bools] (PFC the watchdog turned off
  *             on top of oper: never negotiated)},
- *      "app":{"status","reason","admin":[APP],"peer":[APP]|null,
- *             "oper":[APP]},
+ *      "app":{"status","reason","willing":bool (admin: APP taken from
+ *             a peer),"admin":[APP],"peer":[APP]|null,"oper":[APP]},
+ *      (each feature's admin "willing" is what it advertises and
+ *       follows: a role's default, or set per feature)
  *      "invalid_peer":N (peer TLVs rejected so far),
  *      "nomem":N (DCBX state allocations that failed so far; the
  *      features then run the admin config until the next PDU),

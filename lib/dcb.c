@@ -409,7 +409,9 @@ dcb_config_equal(const struct dcb_config *a, const struct dcb_config *b)
 		return false;
 	if ((a->has & DCB_HAS_PFC) && !dcb_pfc_equal(&a->pfc, &b->pfc))
 		return false;
-	if ((a->has & DCB_HAS_APP) && !dcb_app_table_equal(&a->app, &b->app))
+	/* The willing flag is part of a policy, not of a table's entries. */
+	if ((a->has & DCB_HAS_APP) && (a->app.willing != b->app.willing ||
+	    !dcb_app_table_equal(&a->app, &b->app)))
 		return false;
 	return true;
 }

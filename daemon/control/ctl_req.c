@@ -114,6 +114,8 @@ set_edit(json_t *args, struct dcb_config *adm, uint8_t *parts, char *err,
 		*parts |= DCB_HAS_ETS;
 	}
 	if ((v = json_object_get(args, "reco")) != NULL) {
+		if (!(adm->has & DCB_HAS_RECO))
+			adm->reco = adm->ets;	/* what was sent */
 		if (proto_ets_from_json(v, &adm->reco, err, errlen) != 0)
 			return (-1);
 		*parts |= DCB_HAS_RECO;
@@ -132,7 +134,16 @@ set_edit(json_t *args, struct dcb_config *adm, uint8_t *parts, char *err,
 		adm->app.willing = json_is_true(v);
 		*parts |= DCB_HAS_APP;
 	}
+	/*
+	 * Without a recommendation of its own (no reco block, none set) a
+	 * port recommends its ETS config: an ETS edit changes both, as
+	 * dcbxd.conf(5) says.  A recommendation edited starts from the one
+	 * sent so far.
+	 */
 	adm->has |= *parts;
+	if (!(adm->has & DCB_HAS_RECO))
+		adm->reco = adm->ets;
+	adm->reco.willing = false;
 	if ((rc = dcb_config_validate(adm, &why)) != DCB_OK) {
 		snprintf(err, errlen, "%s", why.buf[0] != '\0' ? why.buf :
 		    dcb_strerror(rc));

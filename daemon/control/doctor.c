@@ -62,6 +62,39 @@ prios(uint8_t bits, char buf[24])
 
 /* -------------------------------------------------------- the peer */
 
+/*
+ * The DCBX the port speaks now against what its one neighbour sends
+ * ("ieee", "cee", "both"): not the configured mode, which auto leaves
+ * open, nor what a reload once set.
+ */
+static void
+chk_mode(struct dctx *x, const char *dcbx)
+{
+	const struct port *p = x->p;
+	bool ieee = p->dcbx.active == DCBX_MODE_IEEE;
+
+	if (!(ieee && strcmp(dcbx, "cee") == 0) &&
+	    !(!ieee && strcmp(dcbx, "ieee") == 0))
+		return;
+	if (p->conf.mode == CONF_MODE_AUTO && ieee)
+		/* Auto takes a CEE-only peer at once: this one is CIN. */
+		finding(x, "error", "mode-mismatch", "this port speaks IEEE "
+		    "DCBX and the peer only CIN (DCBX 1.0), which dcbxd does "
+		    "not speak: nothing is negotiated; set the peer to IEEE or "
+		    "CEE DCBX");
+	else if (p->conf.mode == CONF_MODE_AUTO)
+		finding(x, "error", "mode-mismatch", "this port speaks CEE "
+		    "DCBX (mode auto found it earlier and keeps it while the "
+		    "peer lives) and the peer now only IEEE: nothing is "
+		    "negotiated; take the link down and up, or set mode = "
+		    "\"ieee\" here");
+	else
+		finding(x, "error", "mode-mismatch", "this port speaks only "
+		    "%s DCBX and the peer only %s: nothing is negotiated; set "
+		    "mode = \"auto\" here or the same mode on both ends",
+		    ieee ? "IEEE" : "CEE", dcbx);
+}
+
 static void
 chk_peer(struct dctx *x)
 {
@@ -82,9 +115,16 @@ chk_peer(struct dctx *x)
 		return;
 	}
 	if (n == 0) {
-		finding(x, "warning", "no-peer", "no LLDP neighbour: the peer "
-		    "sends no LLDP here; enable LLDP and DCBX on the switch "
-		    "port (or check the cabling)");
+		/* Which end is "the peer" depends on which end we are. */
+		if (p->conf.role == CONF_ROLE_CONTROLLER)
+			finding(x, "warning", "no-peer", "no LLDP neighbour: "
+			    "the host on this port sends no LLDP; run an "
+			    "LLDP/DCBX agent there (dcbxd, lldpad, the NIC's "
+			    "firmware) or check the cabling");
+		else
+			finding(x, "warning", "no-peer", "no LLDP neighbour: "
+			    "the peer sends no LLDP here; enable LLDP and DCBX "
+			    "on the switch port (or check the cabling)");
 		return;
 	}
 	if (n > 1) {
@@ -101,12 +141,7 @@ chk_peer(struct dctx *x)
 		    "enable DCBX on the peer");
 		return;
 	}
-	if ((p->conf.mode == CONF_MODE_IEEE && strcmp(dcbx, "cee") == 0) ||
-	    (p->conf.mode == CONF_MODE_CEE && strcmp(dcbx, "ieee") == 0))
-		finding(x, "error", "mode-mismatch", "this port speaks only "
-		    "%s DCBX and the peer only %s: nothing is negotiated; set "
-		    "mode = \"auto\" here or the same mode on both ends",
-		    p->conf.mode == CONF_MODE_IEEE ? "IEEE" : "CEE", dcbx);
+	chk_mode(x, dcbx);
 }
 
 static void
@@ -125,13 +160,17 @@ chk_negotiation(struct dctx *x)
 		    "by one end and dropped by the other; make one end willing "
 		    "or configure the same prio-pfc on both",
 		    prios(p->dcbx.oper.pfc.pfc_en, a), prios(pc->pfc.pfc_en, b));
-	if (p->conf.role == CONF_ROLE_WILLING &&
-	    (((pc->has & DCB_HAS_PFC) && pc->pfc.willing) ||
-	    ((pc->has & DCB_HAS_ETS) && pc->ets.willing)))
-		finding(x, "warning", "both-willing", "both ends are willing: "
-		    "neither pushes its config, so each keeps its own; make "
-		    "the switch side role = \"controller\" (or clear its "
-		    "willing bits)");
+	/* Feature by feature: our willing bits are the admin policy's. */
+	if ((p->admin.pfc.willing && (pc->has & DCB_HAS_PFC) &&
+	    pc->pfc.willing) || (p->admin.ets.willing &&
+	    (pc->has & DCB_HAS_ETS) && pc->ets.willing &&
+	    !(pc->has & DCB_HAS_RECO)))
+		finding(x, "warning", "both-willing", "both ends are willing "
+		    "for %s: neither pushes its config, so each keeps its own "
+		    "(PFC: the lower MAC takes the other's); make the switch "
+		    "side role = \"controller\" (or clear its willing bits)",
+		    p->admin.pfc.willing && (pc->has & DCB_HAS_PFC) &&
+		    pc->pfc.willing ? "PFC" : "ETS");
 }
 
 /* ---------------------------------------------------------- backend */

@@ -637,8 +637,12 @@ show_dcbx(const struct port *p)
 	port_dcbx_local(p, &dl);	/* the admin config with its delay */
 
 	json_object_set_new(ets, "admin", proto_ets_to_json(&a->ets));
-	json_object_set_new(ets, "reco", opt(a->has & DCB_HAS_RECO,
-	    proto_ets_to_json(&a->reco)));
+	/* The recommendation a port not willing for ETS sends, or none. */
+	json_object_set_new(ets, "reco", opt(dcbx_local_reco(&dl) != NULL,
+	    proto_ets_to_json(dcbx_local_reco(&dl) != NULL ?
+	    dcbx_local_reco(&dl) : &a->reco)));
+	json_object_set_new(ets, "reco_follows_ets",
+	    json_boolean(!(a->has & DCB_HAS_RECO)));
 	json_object_set_new(ets, "peer", opt(pc && (pc->has & DCB_HAS_ETS),
 	    proto_ets_to_json(pc ? &pc->ets : &a->ets)));
 	json_object_set_new(ets, "oper", proto_ets_to_json(&o->ets));
@@ -649,6 +653,7 @@ show_dcbx(const struct port *p)
 	/* Not negotiated: what the PFC watchdog turned off on top of oper. */
 	json_object_set_new(pfc, "watchdog_override", show_prio_bits(
 	    pfcwd_port_override(p)));
+	json_object_set_new(app, "willing", json_boolean(a->app.willing));
 	json_object_set_new(app, "admin", proto_app_to_json(&a->app));
 	json_object_set_new(app, "peer", opt(pc && (pc->has & DCB_HAS_APP),
 	    proto_app_to_json(pc ? &pc->app : &a->app)));

@@ -410,7 +410,10 @@ port_apply_conf(struct port *p, const struct conf_entry *ce)
 		port_dcbx_reconf(p);
 		if (old.role != cp->role)
 			port_local_change(p);	/* capabilities TLV */
-	}
+	} else
+		/* A new cable length or engine speed: a new PFC delay, as a
+		 * fresh start would compute it. */
+		port_dcbx_link(p);
 }
 
 /* A known link changed: name, address, MTU, up/down. */

@@ -219,16 +219,21 @@ int		 port_set_admin(struct port *, const struct dcb_config *,
 		    char *err, size_t errlen);
 
 /*
- * The local side DCBX negotiates with (admin config, role, mode, MAC),
- * built for each call from the config.  Inline: the MIB's unit test links
- * the SNMP tables without the port code.
+ * The local side DCBX negotiates with (admin config, per-feature willing,
+ * mode, MAC), built for each call from the config.  The willing bits are
+ * the admin policy's: the role sets them when the config leaves them out
+ * (conf.c), `dcbctl set ... willing` and the file's ets.willing,
+ * pfc.willing and app-willing override them feature by feature.  Inline:
+ * the MIB's unit test links the SNMP tables without the port code.
  */
 static inline void
 port_dcbx_local(const struct port *p, struct dcbx_local *dl)
 {
 	memset(dl, 0, sizeof(*dl));
 	dcb_config_unpack(&p->admin, &dl->admin);
-	dl->willing = p->conf.role == CONF_ROLE_WILLING;
+	dl->willing = (uint8_t)((dl->admin.ets.willing ? DCB_HAS_ETS : 0) |
+	    (dl->admin.pfc.willing ? DCB_HAS_PFC : 0) |
+	    (dl->admin.app.willing ? DCB_HAS_APP : 0));
 	dl->mode = p->conf.mode == CONF_MODE_IEEE ? DCBX_CFG_IEEE :
 	    p->conf.mode == CONF_MODE_CEE ? DCBX_CFG_CEE : DCBX_CFG_AUTO;
 	dl->advertise = p->conf.advertise;
