@@ -483,21 +483,42 @@ cmd_monitor(const struct ctx *x, int argc, char *argv[])
 	return DCBCTL_EXIT_UNREACHABLE;
 }
 
-static int
-cmd_plain(const struct ctx *x, const char *cmd, int argc, char *argv[])
-{
-	if (argc > 0) {
-		fprintf(stderr, "dcbctl: %s: unexpected \"%s\"\n", cmd,
-		    argv[0]);
-		return DCBCTL_EXIT_USAGE;
-	}
-	return simple(x, cmd, NULL, NULL);
-}
-
+/*
+ * reload: what the daemon applied, and what waits for its next start
+ * (user, control socket, SNMP on or off, ...): said, and exit 7, so that
+ * a script does not take a partial reload for a whole one.
+ */
 static int
 cmd_reload(const struct ctx *x, int argc, char *argv[])
 {
-	return cmd_plain(x, PROTO_RELOAD, argc, argv);
+	struct client c;
+	const json_t *na, *v;
+	json_t *r;
+	size_t i;
+	int rc = DCBCTL_EXIT_OK;
+
+	if (argc > 0) {
+		fprintf(stderr, "dcbctl: reload: unexpected \"%s\"\n",
+		    argv[0]);
+		return DCBCTL_EXIT_USAGE;
+	}
+	if (client_open(&c, x->sock, false) != 0)
+		return client_status();
+	r = client_call(&c, PROTO_RELOAD, NULL);
+	client_close(&c);
+	if (r == NULL)
+		return client_status();
+	if (x->out.json)
+		show_json(&x->out, r);
+	na = json_object_get(r, "not_applied");
+	json_array_foreach((json_t *)(uintptr_t)na, i, v) {
+		fprintf(stderr, "dcbctl: reload: not applied until dcbxd "
+		    "restarts: %s\n", json_string_value(v) != NULL ?
+		    json_string_value(v) : "?");
+		rc = DCBCTL_EXIT_PARTIAL;
+	}
+	json_decref(r);
+	return rc;
 }
 
 static void

@@ -97,7 +97,8 @@
  *   set-pfcwd       {"enabled":bool}
  *   set             DCBX of the port after the change
  *   subscribe       {} then events
- *   reload          {}
+ *   reload          {"not_applied":["..."]} (what the file changes that
+ *                   only a restart applies, a sentence each; [] if none)
  *   version         {"version":"0.1.0"}
  *   metrics         {"text":"..."}: the Prometheus text exposition, the
  *                   same as the HTTP listener's /metrics

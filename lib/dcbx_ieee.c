@@ -183,17 +183,18 @@ ieee_app(const struct dcbx_local *l, const struct ieee_peer *p,
 	else if (!pw || memcmp(l->mac, peer_mac, 6) < 0) {
 		dcbx_app_merge(&l->admin.app, &p->cfg.app, oper);
 		oper->willing = lw;
-		dcbx_feat_set(fs, DCBX_ST_PEER, "%s: the peer's %u APP entries "
+		dcbx_feat_set(fs, DCBX_ST_PEER, "%s: the peer's %u APP entr%s "
 		    "added, winning over ours", pw ? "both willing and our MAC "
 		    "is lower" : "willing and the peer is not",
-		    (unsigned int)p->cfg.app.n);
+		    (unsigned int)p->cfg.app.n, p->cfg.app.n == 1 ? "y" : "ies");
 	} else {
 		/* Our entries first: the peer's only where we have none. */
 		dcbx_app_merge(&p->cfg.app, &l->admin.app, oper);
 		oper->willing = lw;
 		dcbx_feat_set(fs, DCBX_ST_PEER, "both willing and our MAC is "
-		    "higher: the peer's %u APP entries added where ours have "
-		    "none", (unsigned int)p->cfg.app.n);
+		    "higher: the peer's %u APP entr%s added where ours have "
+		    "none", (unsigned int)p->cfg.app.n, p->cfg.app.n == 1 ?
+		    "y" : "ies");
 	}
 }
 

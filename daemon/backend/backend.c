@@ -69,13 +69,26 @@ backend_engine_events(int fd, bool readable, bool writable, void *arg)
 
 	(void)fd; (void)readable; (void)writable;
 	while (engine_event_next(b, &ev) == 1) {
+		/*
+		 * A stalled host, too little headroom, an I/O failure: frames
+		 * are or may be dropped, a warning (journalctl -p warning);
+		 * a recovery is a notice.
+		 */
 		if (ev.err != 0)
 			log_warnx(LOG_SUB_ENGINE, "%s: %s (priority %d): %s",
 			    b->ifname, engine_ev_name[ev.kind], ev.prio,
 			    strerror(-ev.err));
-		else
+		else if (ev.kind == ENGINE_EV_RECOVER)
 			log_notice(LOG_SUB_ENGINE, "%s: %s (priority %d)",
 			    b->ifname, engine_ev_name[ev.kind], ev.prio);
+		else
+			log_warnx(LOG_SUB_ENGINE, "%s: %s (priority %d): %s",
+			    b->ifname, engine_ev_name[ev.kind], ev.prio,
+			    ev.kind == ENGINE_EV_STALL ? "the host stopped "
+			    "draining it: XOFF given up, its frames dropped" :
+			    ev.kind == ENGINE_EV_HEADROOM ? "queue-memory is "
+			    "below the headroom: frames in flight after XOFF "
+			    "may be dropped" : "see the engine's counters");
 		if (b->event != NULL)
 			b->event(b->event_arg, (int)ev.kind, ev.prio, ev.err);
 	}
@@ -140,11 +153,10 @@ backend_auto(struct backend *b, const char *ifname,
 	}
 	if (pr.kind == BACKEND_ENGINE && cp->has_engine)
 		return (backend_engine(b, ifname, cp, pr.why));
-	if (pr.kind == BACKEND_ENGINE) {
-		snprintf(why, sizeof(why), "%s; no engine = { } block for "
-		    "this port", pr.why);
-		return (backend_readonly(b, why));
-	}
+	/* Short: show ports has it in a column (the probe logged why). */
+	if (pr.kind == BACKEND_ENGINE)
+		return (backend_readonly(b, "no dcbnl ops and no engine = { } "
+		    "block"));
 	return (backend_readonly(b, pr.why));
 }
 

@@ -246,11 +246,24 @@ cmd_reload(struct client *c, json_t *args)
 {
 	char err[4096];
 
+	json_t *na;
+	char *line, *next;
+	int rc;
+
 	(void)c;
 	(void)args;
-	if (ctl.ops->reload(ctl.d, err, sizeof(err)) < 0)
+	err[0] = '\0';
+	if ((rc = ctl.ops->reload(ctl.d, err, sizeof(err))) < 0)
 		return (proto_err("EINVAL", "%s", err));
-	return (proto_ok(json_object()));
+	/* What only a restart applies, a sentence each (ctl.h). */
+	na = json_array();
+	for (line = err; rc > 0 && line != NULL && *line != '\0';
+	    line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		json_array_append_new(na, json_string(line));
+	}
+	return (proto_ok(json_pack("{s:o}", "not_applied", na)));
 }
 
 static json_t *

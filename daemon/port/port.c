@@ -224,6 +224,7 @@ port_free(struct port *p, bool shutdown_pdu)
 	port_ring_close(p);
 	ev_timer_free(p->ring_timer);
 	ev_timer_free(p->rep_timer);
+	ev_timer_free(p->dcbx_many_timer);
 	sock_close(p->fd);
 	dcbx_free(&p->dcbx);
 	dcb_config_kept_free(&p->admin);
@@ -473,8 +474,13 @@ port_update(struct port *p, const struct link_info *li)
 		p->up = up;
 		p->up_by_rx = false;
 		port_ring_off(p, up ? "link up" : "link down");
-		port_apply_state(p);
+		/*
+		 * The link's note first: the agents stopping flushes the
+		 * neighbours, and a monitor must see the cause (link down)
+		 * before what it caused (neighbor-removed, DCBX no-peer).
+		 */
 		port_note(p, NOTE_LINK);
+		port_apply_state(p);
 	} else if (changed || (li->up && p->up_by_rx)) {
 		/*
 		 * Up on an LLDPDU before the kernel said so: the kernel may

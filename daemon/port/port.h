@@ -103,6 +103,9 @@ struct port {
 	 */
 	struct nbr	*dcbx_pending;	/* the peer whose last PDU waits */
 	uint64_t	 dcbx_coalesced; /* PDUs superseded in a batch */
+	/* tooManyNeighbors ends: DCBX back to its one kept neighbour
+	 * (port_dcbx.c; made at the first refusal). */
+	struct ev_timer	*dcbx_many_timer;
 	struct backend	 backend;
 	bool		 backend_open;
 	int		 host_ifindex;	/* the engine's TAP (ours), or 0 */

@@ -550,10 +550,8 @@ snmp_reconf(const struct conf *old)
 	if (agentx.d == NULL)		/* snmp_init() not called */
 		return;
 	c = &agentx.d->conf;
-	if (old->snmp_enabled != c->snmp_enabled ||
-	    (c->snmp_enabled && strcmp(old->snmp_agentx, c->snmp_agentx) != 0))
-		log_warnx(LOG_SUB_SNMP, "snmp enabled/agentx-socket changed: "
-		    "restart dcbxd to apply");
+	/* enabled and agentx-socket wait for a start: main.c says so. */
+	(void)old;
 	if (agentx.on)
 		snmp_trap_init(snmp_notify, c->snmp_notification_interval,
 		    c->snmp_holddown);

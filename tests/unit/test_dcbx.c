@@ -839,6 +839,47 @@ ieee_port_not_willing_for_ets_alone_recommends(void **state)
 	fx_free(&host);
 }
 
+
+/*
+ * A switch trunk's LLDPDU: a VLAN Name TLV per VLAN before its DCBX TLVs.
+ * The DCBX TLVs after the 100th org TLV are negotiated like any others.
+ */
+static void
+rx_dcbx_tlvs_after_many_vlan_names_are_negotiated(void **state)
+{
+	static const uint8_t name[] = { 0x00, 0x64, 0x03, 'v', 'l', 'n' };
+	struct fx_agent sw, host;
+	uint8_t buf[LLDP_MAX_PDU], v[sizeof(name)];
+	struct lldp_pdu pdu;
+	struct wcur w;
+	int i;
+
+	(void)state;
+	fx_link(&sw, DCBX_CFG_IEEE, &host, DCBX_CFG_IEEE);
+	wcur_init(&w, buf, sizeof(buf));
+	lldp_write_local(&w, &sw.ll);
+	for (i = 0; i < 100; i++) {
+		memcpy(v, name, sizeof(v));
+		v[1] = (uint8_t)(i + 1);	/* VID i + 1 */
+		lldp_write_org(&w, lldp_oui_8021, 3, v, sizeof(v));
+	}
+	dcbx_write_tlvs(&sw.st, &sw.l, &w);
+	lldp_write_end(&w);
+	assert_false(w.bad);
+	assert_int_equal(lldp_decode(buf, w.len, &pdu), LLDP_DEC_OK);
+	assert_int_equal(pdu.tlvs_discarded, 0);
+	(void)dcbx_rx(&host.st, &host.l, &pdu, sw.l.mac, 1);
+	assert_true(host.st.have_ieee);
+	for (int f = 0; f < DCBX_F__MAX; f++)
+		if (host.st.feat[f].status != DCBX_ST_PEER)
+			fail_msg("%s: %s (%s)", dcbx_feature_name[f],
+			    dcbx_status_name[host.st.feat[f].status],
+			    dcbx_reason(&host.st.feat[f]));
+	assert_int_equal(host.st.oper.pfc.pfc_en, sw.l.admin.pfc.pfc_en);
+	fx_free(&sw);
+	fx_free(&host);
+}
+
 int
 main(void)
 {
@@ -873,6 +914,8 @@ main(void)
 		cmocka_unit_test(
 		    ieee_willing_off_for_one_feature_runs_its_admin_config),
 		cmocka_unit_test(ieee_port_not_willing_for_ets_alone_recommends),
+		cmocka_unit_test(
+		    rx_dcbx_tlvs_after_many_vlan_names_are_negotiated),
 	};
 
 	return cmocka_run_group_tests_name("dcbx", tests, NULL, NULL);
