@@ -303,28 +303,36 @@ set_base(const json_t *dcbx, struct dcb_config *cfg)
  *  - a controller with a recommendation of its own: an ETS edit leaves
  *    the recommendation its willing peers follow as it was.
  */
-static const char *
+/* What a port willing for f runs, and when its new admin f runs. */
+struct note_rule {
+	const char	*runs, *admin;
+};
+
+static const struct note_rule *
 note_peer_rule(int f, bool cee)
 {
-	static const char *const ieee[] = {
-		[ARGS_ETS] = "runs the peer's ETS recommendation; the new "
-		    "admin ETS runs once the peer sends none (or goes)",
-		[ARGS_PFC] = "runs the peer's PFC; the new admin PFC runs once "
-		    "the peer no longer takes precedence (it goes, or is "
-		    "willing too with a higher MAC than ours)",
-		[ARGS_APP] = "runs the peer's APP entries merged with the new "
-		    "admin ones",
+	static const struct note_rule ieee[] = {
+		[ARGS_ETS] = { "runs the peer's ETS recommendation",
+		    "the new admin ETS runs once the peer sends none (or goes)" },
+		[ARGS_PFC] = { "runs the peer's PFC", "the new admin PFC runs "
+		    "once the peer no longer takes precedence (it goes, or is "
+		    "willing too with a lower MAC than ours)" },
+		[ARGS_APP] = { "runs the peer's APP entries merged with its "
+		    "admin ones", "the new admin entries run now, beside the "
+		    "peer's" },
 	};
-	static const char *const ceem[] = {
-		[ARGS_ETS] = "runs the peer's PG (CEE ETS); the new admin ETS "
-		    "runs once the peer is willing too, disables PG or goes",
-		[ARGS_PFC] = "runs the peer's PFC (CEE); the new admin PFC "
-		    "runs once the peer is willing too, disables PFC or goes",
-		[ARGS_APP] = "runs the peer's App table (CEE) with the new "
-		    "admin entries added where the peer has none",
+	static const struct note_rule ceem[] = {
+		[ARGS_ETS] = { "runs the peer's PG (CEE ETS)", "the new admin "
+		    "ETS runs once the peer is willing too, disables PG or "
+		    "goes" },
+		[ARGS_PFC] = { "runs the peer's PFC (CEE)", "the new admin PFC "
+		    "runs once the peer is willing too, disables PFC or goes" },
+		[ARGS_APP] = { "runs the peer's App table (CEE) with its admin "
+		    "entries added where the peer has none", "the new admin "
+		    "entries run now where the peer has none" },
 	};
 
-	return cee ? ceem[f] : ieee[f];
+	return cee ? &ceem[f] : &ieee[f];
 }
 
 static void
@@ -357,10 +365,12 @@ set_note(const struct set_args *a, const json_t *r)
 			continue;
 		if (strcmp(st, "peer") == 0)
 			fprintf(stderr, "dcbctl: note: %s is willing for %s and "
-			    "%s (%s); to run the admin %s alone: `dcbctl set %s "
-			    "dev %s willing off`\n", a->dev, feats[i].name,
-			    note_peer_rule(feats[i].f, cee), why != NULL ? why :
-			    "", feats[i].name, feats[i].feat, a->dev);
+			    "%s (%s); %s; the admin %s alone runs with `dcbctl "
+			    "set %s dev %s willing off`\n", a->dev,
+			    feats[i].name, note_peer_rule(feats[i].f, cee)->runs,
+			    why != NULL ? why : "",
+			    note_peer_rule(feats[i].f, cee)->admin,
+			    feats[i].name, feats[i].feat, a->dev);
 		else if (strcmp(st, "mismatch") == 0)
 			fprintf(stderr, "dcbctl: note: %s's new admin %s is not "
 			    "the peer's and neither gives way (%s): set the "

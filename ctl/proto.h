@@ -61,6 +61,8 @@
  *             "reco_follows_ets":bool (no reco of its own: the ETS config),
  *             "peer":ETS|null,"oper":ETS},
  *      "pfc":{"status","reason","admin":PFC,"peer":PFC|null,"oper":PFC,
+ *             "delay_why":"" (or why the delay is not computed: no
+ *             sourced interface delay at the port's speed),
  *             "watchdog_override":[8 bools] (PFC the watchdog turned off
  *             on top of oper: never negotiated)},
  *      "app":{"status","reason","willing":bool (admin: APP taken from

@@ -76,6 +76,9 @@ struct eng_snap {
 	bool		stalled[ESCHED_NPRIO];
 	uint32_t	eg_used[ESCHED_NPRIO], eg_hwm[ESCHED_NPRIO];
 	uint32_t	in_used[ESCHED_NPRIO], in_hwm[ESCHED_NPRIO];
+	/* Frames queued each way (egress: with those kept for the device):
+	 * what makes the counters add up (issue 31, the metrics). */
+	uint32_t	eg_frames[ESCHED_NPRIO], in_frames[ESCHED_NPRIO];
 	uint8_t		prio_tc[ESCHED_NPRIO], pfc_en;
 	uint32_t	xoff, xon, headroom;
 	bool		fits;

@@ -98,8 +98,16 @@ static void
 parse_engine(struct field_ctx *x, const config_setting_t *s, void *obj,
     const struct field *f)
 {
-	((struct conf_entry *)obj)->port.has_engine = true;
+	struct conf_entry *ce = obj;
+	struct dcb_why why = { "" };
+	int n0 = x->nerr;
+
+	ce->port.has_engine = true;
 	field_parse_sub(x, s, obj, f);
+	/* A link speed, as dcbctl headroom --speed reads one (lib/dcb.h). */
+	if (x->nerr == n0 && ce->port.engine.speed_bps != 0 &&
+	    dcb_speed_check(ce->port.engine.speed_bps, &why) != DCB_OK)
+		field_err(x, field_member(s, "speed"), "engine %s", why.buf);
 }
 
 static void

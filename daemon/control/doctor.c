@@ -300,6 +300,7 @@ chk_headroom(struct dctx *x)
 	const struct port *p = x->p;
 	struct headroom_params hp;
 	struct headroom h;
+	struct dcb_why why;
 	uint64_t bps, qmem;
 	uint32_t mbps, mtu = p->conf.mtu != 0 ? p->conf.mtu : p->mtu;
 
@@ -309,6 +310,11 @@ chk_headroom(struct dctx *x)
 		    "frame in flight overruns it; raise mtu in the port's pfc "
 		    "settings or lower the link MTU", p->mtu, p->conf.mtu,
 		    p->conf.mtu);
+	if (p->dcbx.oper.pfc.pfc_en != 0 && port_pfc_delay_why(p, &why) !=
+	    DCB_OK)
+		finding(x, "warning", "no-interface-delay", "the PFC delay is "
+		    "not computed: %s; give pfc.delay (bits) in the config",
+		    why.buf);
 	if (x->eng == NULL || p->dcbx.oper.pfc.pfc_en == 0)
 		return;
 	bps = jnum(x->eng, "speed_bps");
@@ -316,6 +322,13 @@ chk_headroom(struct dctx *x)
 		bps = ifspeed_bps(p->ifname);
 	mbps = (uint32_t)(bps / 1000000);
 	qmem = jnum(x->eng, "queue_memory");
+	/* No sourced delay at this speed: none guessed, and said so. */
+	if (headroom_intf_why(mbps, &why) != DCB_OK) {
+		finding(x, "info", "headroom-unchecked", "the engine's queue "
+		    "memory is not checked against the 802.1Qbb headroom: %s",
+		    why.buf);
+		return;
+	}
 	headroom_params_link(&hp, mbps, p->conf.cable_m);
 	hp.max_frame = hp.max_lossless_frame = mtu + 22;
 	if (headroom_compute(&hp, &h, NULL) != DCB_OK)

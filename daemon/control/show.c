@@ -632,6 +632,7 @@ show_dcbx(const struct port *p)
 	const struct dcb_config *pc = show_peer_cfg(p, &peer);
 	json_t *ets = show_feat(p, DCBX_F_ETS), *pfc = show_feat(p, DCBX_F_PFC);
 	json_t *app = show_feat(p, DCBX_F_APP);
+	struct dcb_why why;
 	char mac[18];
 
 	port_dcbx_local(p, &dl);	/* the admin config with its delay */
@@ -650,6 +651,9 @@ show_dcbx(const struct port *p)
 	json_object_set_new(pfc, "peer", opt(pc && (pc->has & DCB_HAS_PFC),
 	    proto_pfc_to_json(pc ? &pc->pfc : &a->pfc)));
 	json_object_set_new(pfc, "oper", proto_pfc_to_json(&o->pfc));
+	/* 0 and why, when the speed has no sourced interface delay. */
+	json_object_set_new(pfc, "delay_why", json_string(
+	    port_pfc_delay_why(p, &why) == DCB_OK ? "" : why.buf));
 	/* Not negotiated: what the PFC watchdog turned off on top of oper. */
 	json_object_set_new(pfc, "watchdog_override", show_prio_bits(
 	    pfcwd_port_override(p)));

@@ -94,6 +94,7 @@ struct port {
 	 */
 	uint8_t		 dcbx_mac[6];
 	uint16_t	 dcbx_delay;
+	uint32_t	 dcbx_delay_mbps;	/* the speed it was computed at */
 	struct dcbx_state dcbx;
 	/*
 	 * A read batch (port_rx.c) negotiates the first changed PDU of its
@@ -245,6 +246,13 @@ port_dcbx_local(const struct port *p, struct dcbx_local *dl)
 		dl->admin.pfc.delay = p->dcbx_delay;
 }
 
+
+/*
+ * Why the PFC delay is not computed (DCB_ERR_VALUE, the sentence in why):
+ * no sourced interface delay at the port's speed (lib/headroom.h); DCB_OK
+ * when it is, or when the config gives it.
+ */
+int	port_pfc_delay_why(const struct port *, struct dcb_why *);
 
 /* What the port advertises in its basic TLVs (also for the MIB). */
 void	port_local(const struct port *, struct lldp_local *);

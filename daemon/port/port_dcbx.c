@@ -107,22 +107,50 @@ port_local_change(struct port *p)
 
 /* -------------------------------------------------------------- DCBX */
 
+/* The speed the PFC delay is computed at: the engine's, else the link's. */
+static uint32_t
+port_pfc_mbps(const struct port *p)
+{
+	uint64_t bps = p->conf.has_engine && p->conf.engine.speed_bps != 0 ?
+	    p->conf.engine.speed_bps : ifspeed_bps(p->ifname);
+
+	return ((uint32_t)(bps / 1000000ull));
+}
+
+int
+port_pfc_delay_why(const struct port *p, struct dcb_why *why)
+{
+	if (p->admin.pfc.delay != 0)
+		return (DCB_OK);	/* the config's own */
+	return (headroom_intf_why(port_pfc_mbps(p), why));
+}
+
 /*
  * ieee_pfc.delay, the link delay allowance in bits, when the config gives
  * none: the headroom calculator's interface and cable terms, both ways, at
  * the port's speed (the engine's configured speed, else the link's) and
- * its cable length.  A speed without a tabled interface delay counts none.
+ * its cable length.  A speed without a sourced interface delay gets none
+ * computed (0: the driver's own default), and the port says so, in the
+ * words dcbctl headroom refuses that speed with; it never counts 0.
  * It is a local property: negotiation keeps it when adopting a peer's PFC.
  */
 static uint16_t
-port_pfc_delay(const struct port *p)
+port_pfc_delay(struct port *p)
 {
 	struct headroom_params hp;
 	struct headroom h;
-	uint64_t bps = p->conf.has_engine && p->conf.engine.speed_bps != 0 ?
-	    p->conf.engine.speed_bps : ifspeed_bps(p->ifname);
-	uint32_t mbps = (uint32_t)(bps / 1000000ull);
+	struct dcb_why why;
+	uint32_t mbps = port_pfc_mbps(p);
 
+	if (headroom_intf_why(mbps, &why) != DCB_OK) {
+		if (p->dcbx_delay_mbps != mbps)
+			log_warnx(LOG_SUB_DCBX, "%s: the PFC delay is not "
+			    "computed: %s; set pfc.delay (bits) in the config",
+			    p->ifname, why.buf);
+		p->dcbx_delay_mbps = mbps;
+		return (0);
+	}
+	p->dcbx_delay_mbps = mbps;
 	headroom_params_link(&hp, mbps, p->conf.cable_m);
 	if (headroom_compute(&hp, &h, NULL) != DCB_OK)
 		return (0);

@@ -21,7 +21,7 @@
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/pfcwd_lib.sh"
 pfcwd_need
-plan 37
+plan 39
 
 ns_setup w
 ns_add h && ns_add p || bail "cannot create namespaces"
@@ -105,6 +105,36 @@ check "drop: priority 0 went out in full (sent + refused = taken from the host)"
     eng "e['priorities'][0]['counters']['tx_frames'] + e['priorities'][0]['drops']['port_send'] == e['priorities'][0]['counters']['host_in_frames'] > 0"
 check "drop: our own XOFF is no storm: none sent (host drains)" \
     wd "r[0]['own_xoff_ms'] == 0"
+# issue 31: every frame the engine took from the host is in the metrics,
+# the watchdog's drops included: one scrape (one snapshot) adds up.
+dc metrics >"$NS_TMP/drop.prom"
+accounted() {	# accounted PRIO: from_host = to_port + drops + queued
+	/usr/bin/python3 - "$NS_TMP/drop.prom" "$1" <<'EOP'
+import re, sys
+path, prio = sys.argv[1], sys.argv[2]
+v = {}
+for l in open(path):
+    m = re.match(r'(dcbxd_engine_\w+)\{port="hp0",priority="%s"(.*)\} (\d+)$'
+                 % prio, l)
+    if m:
+        v[(m.group(1), m.group(2))] = int(m.group(3))
+fh = v[("dcbxd_engine_frames_total", ',direction="from_host"')]
+tp = v[("dcbxd_engine_frames_total", ',direction="to_port"')]
+dr = sum(n for (f, l), n in v.items() if f == "dcbxd_engine_drops_total"
+         and 'direction="egress"' in l)
+q = v[("dcbxd_engine_queue_frames", ',direction="egress"')]
+wdd = v[("dcbxd_engine_drops_total",
+         ',direction="egress",reason="pfc_watchdog"')]
+print("from_host %d to_port %d drops %d (watchdog %d) queued %d"
+      % (fh, tp, dr, wdd, q))
+sys.exit(0 if fh == tp + dr + q and fh > 0 and
+         (prio != "3" or wdd > 0) else 1)
+EOP
+}
+diag "priority 3: $(accounted 3)"
+check "metrics: priority 3's frames from the host all accounted for, the watchdog's drops among them" \
+    accounted 3
+check "metrics: priority 0's too" accounted 0
 check "monitor: pfc-storm then pfc-storm-restored, priority 3, action drop" \
     /usr/bin/python3 -c "
 import json, sys

@@ -391,14 +391,21 @@ static const struct {
 	{ "ports = ( { match = \"x\"; pfc = { cable-length = \"101km\"; }; } );\n",
 	  "1: cable-length 101000m is out of range 1m..100km" },
 	{ "ports = ( { match = \"x\"; engine = { speed = \"1g\"; }; } );\n",
-	  "1: speed must be a number with an optional K, M or G suffix "
+	  "1: speed must be a number with an optional K, M, G or T suffix "
 	  "(\"10G\")" },
+	/* A bare number is bits per second, as dcbctl headroom reads it. */
+	{ "ports = ( { match = \"x\"; engine = { speed = 100; }; } );\n",
+	  "1: engine speed 100 b/s is below 1M: a speed is in bits per second, "
+	  "write \"100M\" for 100 Mb/s" },
+	{ "ports = ( { match = \"x\"; app = ( { selector = \"dgram-port\"; "
+	  "protocol = 0; priority = 3; } ); } );\n",
+	  "1: app port 0 is not 1..65535" },
 	{ "ports = ( { match = \"x\"; engine = { speed = \"1.5G\"; }; } );\n",
-	  "1: speed must be a number with an optional K, M or G suffix "
+	  "1: speed must be a number with an optional K, M, G or T suffix "
 	  "(\"10G\")" },
 	{ "ports = ( { match = \"x\"; engine = { queue-memory = \"16MB\"; }; "
-	  "} );\n", "1: queue-memory must be a number with an optional K, M "
-	  "or G suffix (\"10G\")" },
+	  "} );\n", "1: queue-memory must be a number with an optional K, M, G "
+	  "or T suffix (\"10G\")" },
 	{ "ports = ( { match = \"x\"; engine = { queue-memory = \"1K\"; }; } );\n",
 	  "1: queue-memory 1024 is out of range 4096..1073741824" },
 	{ "ports = ( { match = \"x\"; app = ( { selector = \"dscp\"; "
