@@ -904,7 +904,10 @@ show_findings(FILE *fp, const json_t *r)
 	}
 	t = table_new(4);
 	json_array_foreach((json_t *)(uintptr_t)r, i, f) {
-		table_add(t, get_text(f, "ifname", b[0], sizeof(b[0])));
+		const char *ifn = get_text(f, "ifname", b[0], sizeof(b[0]));
+
+		/* "": a finding about the daemon, not a port (SNMP). */
+		table_add(t, ifn[0] != '\0' ? ifn : "(daemon)");
 		table_add(t, get_text(f, "severity", b[1], sizeof(b[1])));
 		table_add(t, get_text(f, "check", b[2], sizeof(b[2])));
 		table_add(t, get_text(f, "message", b[3], sizeof(b[3])));

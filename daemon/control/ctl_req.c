@@ -291,7 +291,7 @@ cmd_doctor(struct client *c, json_t *args)
 	(void)c;
 	if ((p = ctl_dev(args, false, &err)) == NULL && err != NULL)
 		return (err);
-	return (proto_ok(doctor_run(p)));
+	return (proto_ok(doctor_run(ctl.d, p)));
 }
 
 static const struct ctl_cmd {

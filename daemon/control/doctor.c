@@ -429,8 +429,48 @@ doctor_port(const struct port *cp, json_t *out)
 	json_decref(x.eng);
 }
 
-json_t *
-doctor_run(const struct port *only)
+/*
+ * The daemon's own findings (ifname ""), before the ports': the SNMP
+ * subagent, when enabled, not connected or refused a subtree.
+ */
+static void
+doctor_daemon(const struct dcbxd *d, json_t *out)
 {
-	return (show_rows_each(only, doctor_port));
+	const struct dcbxd_agentx *x = &d->agentx;
+	char msg[512];
+
+	if (!x->on)
+		return;
+	if (!x->connected)
+		snprintf(msg, sizeof(msg), "snmp is enabled but no AgentX master "
+		    "answers at %s: nothing is served; start snmpd with "
+		    "\"master agentx\" or fix agentx-socket", d->conf.snmp_agentx);
+	else if (x->refused != 0)
+		snprintf(msg, sizeof(msg), "the AgentX master refused %s: "
+		    "another subagent serves it (lldpd -x serves LLDP-MIB), so "
+		    "SNMP managers see that agent's objects there, not dcbxd's; "
+		    "dcbxd stands in one priority lower and serves the rest; "
+		    "run lldpd without -x if dcbxd's should be seen",
+		    x->refused_text);
+	else
+		return;
+	json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:s}",
+	    "ifname", "", "severity", x->connected ? "warning" : "error",
+	    "check", x->connected ? "agentx-refused" : "agentx-no-master",
+	    "message", msg));
+}
+
+json_t *
+doctor_run(const struct dcbxd *d, const struct port *only)
+{
+	json_t *a, *ports;
+
+	if (only != NULL)
+		return (show_rows_each(only, doctor_port));
+	a = json_array();
+	doctor_daemon(d, a);
+	ports = show_rows_each(NULL, doctor_port);
+	json_array_extend(a, ports);
+	json_decref(ports);
+	return (a);
 }

@@ -528,6 +528,24 @@ show_u64x8(const uint64_t *v)
 	return (a);
 }
 
+/*
+ * The AgentX subagent, daemon-wide (shown with each port's counters):
+ * connected or not, and the subtrees the master refused (another
+ * subagent serves them: lldpd -x and LLDP-MIB), null when SNMP is off.
+ */
+static json_t *
+show_agentx(const struct dcbxd *d)
+{
+	const struct dcbxd_agentx *x = &d->agentx;
+
+	if (!x->on)
+		return (json_null());
+	return (json_pack("{s:s, s:s, s:s}", "agentx", x->connected ?
+	    "connected" : "not-connected", "refused", x->refused_text,
+	    "standby", x->refused == 0 ? "" : x->standby == x->refused ?
+	    "registered one priority lower" : "not registered"));
+}
+
 json_t *
 show_stats(const struct port *p)
 {
@@ -560,7 +578,7 @@ show_stats(const struct port *p)
 	 * lldp counters too).
 	 */
 	return (json_pack("{s:s, s:o, s:{s:o, s:o, s:I}, s:o, s:o, s:o, "
-	    "s:{s:s, s:I, s:I, s:I, s:I}}",
+	    "s:{s:s, s:I, s:I, s:I, s:I}, s:o}",
 	    "ifname", p->ifname, "lldp", lldp,
 	    "pfc", "requests", show_u64x8(bs.pfc_requests),
 	    "indications", show_u64x8(bs.pfc_indications),
@@ -572,7 +590,8 @@ show_stats(const struct port *p)
 	    "floods", (json_int_t)p->rx_floods,
 	    "ring_refused", (json_int_t)p->rx_ring_refused,
 	    "kernel_drops", (json_int_t)port_rx_drops(mp),
-	    "repeats", (json_int_t)p->rx_repeats));
+	    "repeats", (json_int_t)p->rx_repeats,
+	    "snmp", show_agentx(p->daemon)));
 }
 
 json_t *
