@@ -194,6 +194,24 @@ check_conf(const struct opts *o)
 	return (0);
 }
 
+/* The start-only settings as this start took them (struct dcbxd_boot). */
+static void
+boot_take(struct dcbxd *d)
+{
+	struct dcbxd_boot *b = &d->boot;
+	const struct conf *c = &d->conf;
+
+	snprintf(b->user, sizeof(b->user), "%s", c->user);
+	snprintf(b->ctl_socket, sizeof(b->ctl_socket), "%s", c->ctl_socket);
+	snprintf(b->ctl_group, sizeof(b->ctl_group), "%s", c->ctl_group);
+	snprintf(b->snmp_agentx, sizeof(b->snmp_agentx), "%s",
+	    c->snmp_agentx);
+	b->read_only = c->read_only;
+	b->snmp_enabled = c->snmp_enabled;
+	b->repeat_filter = c->repeat_filter;
+	b->packet_rings = c->packet_rings;
+}
+
 /* One line of what a reload cannot apply: logged, and told the caller. */
 static void reload_note(char *, size_t, const char *, ...)
     __attribute__((format(printf, 3, 4)));
@@ -220,7 +238,7 @@ reload_note(char *buf, size_t len, const char *fmt, ...)
  * The rest of the file applies; these are said, not dropped in silence.
  */
 static void
-reload_notes(const struct conf *o, const struct conf *n, char *buf,
+reload_notes(const struct dcbxd_boot *o, const struct conf *n, char *buf,
     size_t len)
 {
 	static const char later[] = "takes effect at the next start";
@@ -265,7 +283,7 @@ conf_swap(struct dcbxd *d, struct conf *nc, bool apply, char *notes,
 
 	if (len > 0)
 		notes[0] = '\0';
-	reload_notes(&d->conf, nc, notes, len);
+	reload_notes(&d->boot, nc, notes, len);
 	old = d->conf;
 	d->conf = *nc;
 	d->conf_defaults = false;
@@ -457,6 +475,7 @@ setup(struct dcbxd *d)
 		if ((sig_ev[i] = ev_signal_new(sigs[i], on_signal, d)) ==
 		    NULL)
 			fatalx("signal %d: cannot watch", sigs[i]);
+	boot_take(d);
 	rep_pool_init(d);	/* before the socket: a start is ready with it */
 	make_sock_dir(d->ctl_path);
 	if ((rc = ctl_init(d->ctl_path, d->conf.ctl_group, d, &ctl_ops)) <

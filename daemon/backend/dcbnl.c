@@ -174,8 +174,9 @@ dcbnl_probe_tr(struct dcbnl_transport *nl, const char *ifname,
 	} else if (pr->rc == -EOPNOTSUPP) {
 		/* dcb_doit(): a device without dcbnl_ops answers this. */
 		pr->kind = BACKEND_ENGINE;
+		/* Short: show ports has it in a column. */
 		snprintf(pr->why, sizeof(pr->why), "no dcbnl ops (RTM_GETDCB: "
-		    "%s)", strerror(-pr->rc));
+		    "EOPNOTSUPP)");
 	} else {
 		pr->kind = BACKEND_READONLY;
 		snprintf(pr->why, sizeof(pr->why), "dcbnl probe failed: %s",

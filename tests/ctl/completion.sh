@@ -12,8 +12,11 @@
 DCBXD=$top_builddir/daemon/dcbxd
 COMP=$top_srcdir/ctl/dcbctl.bash-completion
 need_cmd bash
-plan 15
+plan 16
 check "bash: the completion file parses (bash -n)" bash -n "$COMP"
+# Debian's zsh has no $datadir/zsh/site-functions on its $fpath.
+check "zsh: _dcbctl is installed in vendor-completions (as lldpd's)" \
+    grep -q '^zshcompdir = .*/zsh/vendor-completions$' "$top_builddir/Makefile"
 if command -v zsh >/dev/null 2>&1; then
 	check "zsh: _dcbctl parses (zsh -n)" zsh -n "$top_srcdir/ctl/_dcbctl"
 else
