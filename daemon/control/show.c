@@ -536,9 +536,9 @@ show_u64x8(const uint64_t *v)
 static json_t *
 show_agentx(const struct dcbxd *d)
 {
-	const struct dcbxd_agentx *x = &d->agentx;
+	const struct dcbxd_agentx *x = d != NULL ? &d->agentx : NULL;
 
-	if (!x->on)
+	if (x == NULL || !x->on)
 		return (json_null());
 	return (json_pack("{s:s, s:s, s:s}", "agentx", x->connected ?
 	    "connected" : "not-connected", "refused", x->refused_text,
