@@ -236,9 +236,15 @@ cmd_show_feature(const struct ctx *x, int argc, char *argv[])
 		return client_status();
 	feat = json_object_get(json_object_get(r, argv[0]), "oper");
 	/* PFC: the watchdog's override beside oper, never inside it. */
-	if (f == ARGS_PFC && json_is_object(feat))
+	if (f == ARGS_PFC && json_is_object(feat)) {
 		json_object_set(feat, "watchdog_override", json_object_get(
 		    json_object_get(r, "pfc"), "watchdog_override"));
+		/* The NIC's buffers beside it (a NIC with getbuffer). */
+		if (json_is_object(json_object_get(json_object_get(r, "pfc"),
+		    "nic_buffer")))
+			json_object_set(feat, "nic_buffer", json_object_get(
+			    json_object_get(r, "pfc"), "nic_buffer"));
+	}
 	if (x->out.json && f == ARGS_ETS && json_is_object(feat))
 		show_ets_json(&x->out, feat, json_object_get(json_object_get(r,
 		    "ets"), "reco"));
@@ -253,6 +259,7 @@ cmd_show_feature(const struct ctx *x, int argc, char *argv[])
 	} else if (f == ARGS_PFC) {
 		show_pfc(stdout, feat);
 		show_pfc_override(stdout, feat);
+		show_pfc_nic_buffer(stdout, feat);
 	}
 	else
 		show_app(stdout, feat);

@@ -125,6 +125,7 @@ void	show_stats(FILE *, const json_t *);
 void	show_pfcwd(FILE *, const json_t *);
 /* The PFC watchdog's override of a show-dcbx "pfc" object, if any. */
 void	show_pfc_override(FILE *, const json_t *pfc);
+void	show_pfc_nic_buffer(FILE *, const json_t *pfc);
 void	show_event(FILE *, const json_t *);
 /* doctor's findings, one per line; "no findings" when there is none. */
 void	show_findings(FILE *, const json_t *);

@@ -34,7 +34,19 @@
  *      none),"neighbors":N,"too_many_neighbors":bool,
  *      "backend_retries":N (failed applies in a row),
  *      "backend_retry_in_ms":N|null (next retry), "nic_changes":N (DCB
- *      config changed by another program)}
+ *      config changed by another program),
+ *      "speaker":"dcbxd"|"nic-firmware"|"nic-firmware+dcbxd" (who sends
+ *      LLDP on the nearest-bridge address; both: lldp-only),
+ *      "device":DEVICE|null (a NIC through dcbnl: {"driver",
+ *      "firmware_version","firmware_owns":"" or how we know,
+ *      "took_over":bool,"caps":{"max_tcs","pfc_cap","tc_dense",
+ *      "app_selectors":[SEL...],"app_max","pfc_delay":"bits"|"cable-m"|
+ *      "none","cee":"full"|"tc-is-group"|"via-ieee","bounce_on_pfc",
+ *      "bounce_on_ets","source"},"nic":{"ets","pfc","app","buffer"}|null
+ *      (what the NIC holds, as last read),"fitted":"" or what was
+ *      changed to fit it,"app_left_out":[{"selector","protocol",
+ *      "priority","why"}],"refused":"" or the part the NIC refuses,
+ *      "storm_timeout_ms":N|null, the backend's counters})}
  *   show-neighbors  [NEIGHBOR...] sorted by ifname, agent, chassis_id, port_id,
  *     NEIGHBOR =
  *     {"chassis_id","port_id","sys_name"|null,"ifname",
@@ -64,7 +76,9 @@
  *             "delay_why":"" (or why the delay is not computed: no
  *             sourced interface delay at the port's speed),
  *             "watchdog_override":[8 bools] (PFC the watchdog turned off
- *             on top of oper: never negotiated)},
+ *             on top of oper: never negotiated),
+ *             "nic_buffer":{"prio_buffer":[8],"size":[8],"total"}|null
+ *             (the NIC's buffers, octets, where its driver reports them)},
  *      "app":{"status","reason","willing":bool (admin: APP taken from
  *             a peer),"admin":[APP],"peer":[APP]|null,"oper":[APP]},
  *      (each feature's admin "willing" is what it advertises and

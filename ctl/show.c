@@ -371,6 +371,75 @@ show_rows(FILE *fp, const json_t *rows, const struct column *cols, int n)
 	table_free(t);
 }
 
+/* An integer member, or -1. */
+static json_int_t
+get_int(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return (json_is_integer(v) ? json_integer_value(v) : -1);
+}
+
+static const char *
+get_str(const json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return (v != NULL ? v : "");
+}
+
+/*
+ * A NIC port's lines under the table: the NIC and what it can hold, who
+ * speaks LLDP on it, what was fitted to it or left out, what it refuses.
+ */
+static void
+device_note(FILE *fp, const json_t *row, const char *pre)
+{
+	const json_t *d = json_object_get(row, "device"), *caps, *e;
+	const char *spk = get_str(row, "speaker");
+	size_t i;
+
+	if (!json_is_object(d))
+		return;
+	caps = json_object_get(d, "caps");
+	fprintf(fp, "%sNIC %s", pre, *get_str(d, "driver") != '\0' ?
+	    get_str(d, "driver") : "(driver unknown)");
+	if (*get_str(d, "firmware_version") != '\0')
+		fprintf(fp, " (firmware %s)", get_str(d, "firmware_version"));
+	fprintf(fp, ": %d TCs, PFC on up to %d priorities, APP ",
+	    (int)get_int(caps, "max_tcs"), (int)get_int(caps, "pfc_cap"));
+	json_array_foreach(json_object_get(caps, "app_selectors"), i, e)
+		fprintf(fp, "%s%s", i > 0 ? "," : "", json_string_value(e));
+	fprintf(fp, "; PFC delay read as %s", get_str(caps, "pfc_delay"));
+	if (json_is_true(json_object_get(caps, "bounce_on_pfc")) ||
+	    json_is_true(json_object_get(caps, "bounce_on_ets")))
+		fprintf(fp, "; a write of %s bounces the link",
+		    json_is_true(json_object_get(caps, "bounce_on_ets")) ?
+		    "ETS or PFC" : "PFC");
+	fputc('\n', fp);
+	if (*get_str(d, "firmware_owns") != '\0')
+		fprintf(fp, "%sthe NIC's firmware runs DCBX (%s): %s\n", pre,
+		    get_str(d, "firmware_owns"), strcmp(spk, "nic-firmware") ==
+		    0 ? "dcbxd receives only, one speaker on the port" :
+		    "dcbxd sends basic LLDP too: the switch sees two chassis "
+		    "on this port (multiple peers)");
+	if (json_is_true(json_object_get(d, "took_over")))
+		fprintf(fp, "%sDCBX taken over from the NIC's firmware "
+		    "(handed back at exit)\n", pre);
+	if (*get_str(d, "fitted") != '\0')
+		fprintf(fp, "%sfitted to the NIC: %s\n", pre,
+		    get_str(d, "fitted"));
+	json_array_foreach(json_object_get(d, "app_left_out"), i, e)
+		fprintf(fp, "%sleft out of the NIC: APP %s %d -> %d (%s)\n",
+		    pre, get_str(e, "selector"), (int)get_int(e, "protocol"),
+		    (int)get_int(e, "priority"), get_str(e, "why"));
+	if (*get_str(d, "refused") != '\0')
+		fprintf(fp, "%s%s\n", pre, get_str(d, "refused"));
+	if (get_int(d, "storm_timeout_ms") >= 0)
+		fprintf(fp, "%sthe NIC's PFC storm timeout: %d ms\n", pre,
+		    (int)get_int(d, "storm_timeout_ms"));
+}
+
 void
 show_ports(FILE *fp, const json_t *r)
 {
@@ -393,6 +462,7 @@ show_ports(FILE *fp, const json_t *r)
 		snprintf(pre, sizeof(pre), "%s: ", get_text(row, "ifname", b,
 		    sizeof(b)));
 		dcbx_tlvs_note(fp, row, pre);
+		device_note(fp, row, pre);
 	}
 }
 
@@ -523,6 +593,25 @@ show_pfcwd(FILE *fp, const json_t *r)
 	};
 
 	show_rows(fp, r, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+}
+
+/* The NIC's buffers in dcb-buffer(8)'s words, when it reports them. */
+void
+show_pfc_nic_buffer(FILE *fp, const json_t *pfc)
+{
+	const json_t *b = json_object_get(pfc, "nic_buffer"), *v;
+	size_t i;
+
+	if (!json_is_object(b))
+		return;
+	fprintf(fp, "nic-buffer prio-buffer");
+	json_array_foreach(json_object_get(b, "prio_buffer"), i, v)
+		fprintf(fp, " %zu:%lld", i, (long long)json_integer_value(v));
+	fprintf(fp, "\nnic-buffer buffer-size");
+	json_array_foreach(json_object_get(b, "size"), i, v)
+		fprintf(fp, " %zu:%lld", i, (long long)json_integer_value(v));
+	fprintf(fp, "\nnic-buffer total-size %lld\n",
+	    (long long)json_integer_value(json_object_get(b, "total")));
 }
 
 void

@@ -42,6 +42,10 @@ static struct port_lookup port_lookup = { port_find };
 static const struct ctl_ops ctl_ops = { dcbxd_reload, dcbxd_reread };
 static struct ev_signal *sig_ev[3];
 static int pid_fd = -1;
+static struct priv_file pid_file;	/* as opened: removed if still it */
+
+/* The root helper went (priv.h): what systemd's Restart= is for. */
+#define EXIT_HELPER_LOST	75
 
 struct opts {
 	bool		 foreground;
@@ -382,17 +386,35 @@ daemonize(void)
  * with the same pid file stops here with a clear message instead of
  * fighting the first over the same ports.  Locked before daemonize() so
  * that the message reaches the terminal; the pid is written after.
+ *
+ * Opened as root: never through a symlink (O_NOFOLLOW: a link planted at
+ * the path would have root truncate its target), only a regular file of
+ * our own, and 0600 -- a file others may open, they may flock(LOCK_SH)
+ * too, and a shared lock held by anyone stops every later start.
  */
 static void
 lock_pidfile(const char *path)
 {
+	struct stat st;
 	char buf[32];
 	ssize_t n;
 
 	if (path == NULL)
 		return;
-	if ((pid_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0)
+	if ((pid_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
+	    O_NONBLOCK, 0600)) < 0)
+		fatalx("pid file %s: %s%s", path, strerror(errno), errno ==
+		    ELOOP ? " (a symbolic link: not followed)" : "");
+	if (fstat(pid_fd, &st) < 0)
 		fatalx("pid file %s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    st.st_nlink != 1)
+		fatalx("pid file %s: not a regular file of uid %lu with one "
+		    "link: not used", path, (unsigned long)geteuid());
+	if ((st.st_mode & 07777) != 0600 && fchmod(pid_fd, 0600) < 0)
+		fatalx("pid file %s: chmod: %s", path, strerror(errno));
+	pid_file = (struct priv_file){ .set = true, .sock = false,
+	    .dev = (uint64_t)st.st_dev, .ino = (uint64_t)st.st_ino };
 	if (flock(pid_fd, LOCK_EX | LOCK_NB) == 0)
 		return;
 	if (errno != EWOULDBLOCK)
@@ -495,24 +517,51 @@ setup(struct dcbxd *d)
 		log_warnx(LOG_SUB_PFCWD, "no room on the bus: no PFC watchdog");
 }
 
+/* What the helper does for --persist, in the helper (priv.h). */
+static int
+helper_persist(const char *path, const char *ifname,
+    const struct dcb_config *adm, char *err, size_t errlen)
+{
+	/* It swaps a port's policy; user and group are the daemon's to
+	 * check when it reads the file again. */
+	conf_check_accounts = false;
+	return (conf_persist_file(path, ifname, adm, err, errlen));
+}
+
 /*
  * Under -u: the root helper (priv.h) for /dev/net/tun, --persist and the
- * socket and pid file at exit, forked before anything else is open.
+ * socket and pid file at exit, forked before anything else is open; the
+ * TAP pool filled while we are root.
  */
 static void
 start_helper(struct dcbxd *d, const struct opts *o)
 {
-	static const char *unl[3];
-	int rc, n = 0;
+	int rc;
 
-	unl[n++] = d->ctl_path;
-	if (o->pidfile != NULL)
-		unl[n++] = o->pidfile;
-	unl[n] = NULL;
-	if ((rc = priv_helper_start(d->conf_path, conf_write_file, unl)) < 0)
+	if ((rc = priv_helper_start(d->conf_path, helper_persist, d->ctl_path,
+	    o->pidfile)) < 0)
 		fatalx("privileged helper: %s", strerror(-rc));
+	priv_tun_prefill();
 	engine_tun_open = priv_open_tun;
-	conf_writer = priv_write_conf;
+	priv_on_tun_ready(port_tun_ready);
+}
+
+/*
+ * The helper is gone for good: after the drop no new one can be made,
+ * and without it no engine gets a TAP, no --persist is written and
+ * nothing is removed at exit.  A fresh start makes a new one: exit
+ * non-zero for systemd's Restart=on-failure, at once and without the
+ * orderly shutdown, so that the ports keep what they run (no shutdown
+ * LLDPDU sends the peers back to their own policy, no NIC is restored)
+ * until the next daemon, a moment later, takes them over.
+ */
+static void
+helper_lost(const char *why)
+{
+	log_errx(LOG_SUB_MAIN, "privileged helper lost (%s): exiting (status "
+	    "%d) for a restart; the ports keep their state", why,
+	    EXIT_HELPER_LOST);
+	_exit(EXIT_HELPER_LOST);
 }
 
 int
@@ -567,6 +616,8 @@ main(int argc, char **argv)
 		start_helper(d, &o);
 	notify_init(&d->bus);
 	setup(d);
+	if (o.user != NULL && (rc = priv_helper_attach(helper_lost)) < 0)
+		fatalx("privileged helper: %s", strerror(-rc));
 	if (o.user != NULL && priv_drop(o.user, err, sizeof(err)) < 0)
 		fatalx("%s %s: %s", o.user == d->conf.user ? "user" : "-u",
 		    o.user, err);
@@ -586,6 +637,7 @@ main(int argc, char **argv)
 	(void)sd_notify(0, "STOPPING=1");
 #endif
 	/* Clean exit: tell every neighbour we are gone (TTL 0). */
+	priv_helper_cancel();	/* a waiting --persist answers nobody */
 	pfcwd_fini();		/* NICs get their PFC bits back */
 	snmp_fini();
 	metrics_fini();
@@ -595,11 +647,19 @@ main(int argc, char **argv)
 	mem_trim_fini();
 	dcbnl_watch_fini();
 	sock_rep_pool_fini();	/* after the ports: no ring holds one */
-	if (o.pidfile != NULL && unlink(o.pidfile) < 0 && errno != ENOENT)
-		/* After -u the directory may not be ours: the lock is gone
-		 * with us, so a stale file stops nobody. */
+	/*
+	 * Our own socket and pid file, if they still are (another daemon's
+	 * are left alone); after -u the directory is not ours, so the
+	 * helper removes them, then exits.  The lock goes with us, so a
+	 * file left behind stops nobody.
+	 */
+	if (o.user != NULL)
+		priv_helper_stop(ctl_sock_file(), o.pidfile != NULL ?
+		    &pid_file : NULL);
+	else if (o.pidfile != NULL &&
+	    (rc = priv_unlink_same(o.pidfile, &pid_file)) < 0 && rc != -ENOENT)
 		log_debug(LOG_SUB_MAIN, "unlink %s: %s", o.pidfile,
-		    strerror(errno));
+		    strerror(-rc));
 	if (pid_fd >= 0)
 		close(pid_fd);
 	conf_free(&d->conf);

@@ -626,6 +626,7 @@ dcbx_rx_tlvs(struct dcbx_state *st, const struct dcbx_local *l,
 	int flags = 0;
 
 	snap_take(st, &s);
+	st->held = false;	/* a PDU: what we run follows it now */
 	st->rx_same_ok = false;	/* dcbx_rx() sets it again */
 	st->npeers = npeers > 0 ? npeers : 1;	/* this PDU came from one */
 	if (npeers > 1) {
@@ -688,6 +689,38 @@ rx_key(const struct lldp_pdu *pdu, const uint8_t peer_mac[6],
 	return n;
 }
 
+/*
+ * Does the peer, a willing IEEE one, advertise the ETS and PFC we (its
+ * controller) advertise?  A peer that did not before and does now has
+ * heard us: its change is the adoption of our config, and answering it
+ * would only spend a transmit credit (802.1AB's txCredit) that the next
+ * restart of a peer needs at once -- restarts a second or two apart ran
+ * out of them and waited for the next.  CEE says it in its handshake
+ * (AckNo), so CEE is never judged here.
+ */
+static bool
+peer_on_ours(const struct dcbx_state *st, const struct dcbx_local *l)
+{
+	const struct dcbx_ieee_kept *k = st->ieee;
+	const struct dcb_ets *ours = (l->admin.has & DCB_HAS_RECO) ?
+	    &l->admin.reco : &l->admin.ets;
+
+	if (st->active != DCBX_MODE_IEEE || l->willing || !st->have_ieee ||
+	    k == NULL || st->npeers != 1 ||
+	    !(l->advertise & (DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC)))
+		return false;
+	if ((l->advertise & (DCB_HAS_ETS | DCB_HAS_RECO)) &&
+	    (!(k->has & DCB_HAS_ETS) || !k->ets.willing ||
+	    memcmp(k->ets.prio_tc, ours->prio_tc, sizeof(ours->prio_tc)) != 0 ||
+	    memcmp(k->ets.tc_bw, ours->tc_bw, sizeof(ours->tc_bw)) != 0 ||
+	    memcmp(k->ets.tc_tsa, ours->tc_tsa, sizeof(ours->tc_tsa)) != 0))
+		return false;
+	if ((l->advertise & DCB_HAS_PFC) && (!(k->has & DCB_HAS_PFC) ||
+	    !k->pfc.willing || k->pfc.pfc_en != l->admin.pfc.pfc_en))
+		return false;
+	return true;
+}
+
 int
 dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
     const struct lldp_pdu *pdu, const uint8_t peer_mac[6],
@@ -697,7 +730,7 @@ dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
 	struct cee_tlv cee;
 	uint8_t key[512], *kept;
 	size_t klen;
-	bool have_ieee, known;
+	bool have_ieee, known, was_ours;
 	int kind, flags;
 
 	klen = rx_key(pdu, peer_mac, npeers, key);
@@ -707,6 +740,7 @@ dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
 	/* The same single peer as last time, with other TLVs. */
 	known = st->rx_same_ok && npeers == 1 && st->npeers == 1 &&
 	    memcmp(st->peer_mac, peer_mac, sizeof(st->peer_mac)) == 0;
+	was_ours = known && peer_on_ours(st, l);
 	memset(&ieee, 0, sizeof(ieee));
 	memset(&cee, 0, sizeof(cee));
 	have_ieee = ieee_peer_decode(pdu, &ieee);
@@ -715,7 +749,7 @@ dcbx_rx(struct dcbx_state *st, const struct dcbx_local *l,
 		cee.subtype = (uint8_t)kind;
 	flags = dcbx_rx_tlvs(st, l, have_ieee ? &ieee : NULL,
 	    kind != 0 ? &cee : NULL, peer_mac, npeers);
-	if (known)
+	if (known && (was_ours || !peer_on_ours(st, l)))
 		flags |= DCBX_CHG_PEER;
 	if (klen != 0 && !st->lost && !st->oper_lost &&
 	    !(st->active == DCBX_MODE_CEE && st->my_ack != st->seq)) {
@@ -744,6 +778,7 @@ dcbx_npeers(struct dcbx_state *st, const struct dcbx_local *l,
 	if (npeers == 0)
 		return dcbx_peer_gone(st, l, false);
 	snap_take(st, &s);
+	st->held = false;
 	st->rx_same_ok = false;	/* dcbx_rx() sets it again */
 	if (npeers > 1)
 		(void)store_peer(st, NULL, NULL);
@@ -763,6 +798,7 @@ dcbx_peer_gone(struct dcbx_state *st, const struct dcbx_local *l,
     bool link_down)
 {
 	struct snap s;
+	bool hold = link_down && st->peer_present;
 	int flags;
 
 	snap_take(st, &s);
@@ -771,6 +807,21 @@ dcbx_peer_gone(struct dcbx_state *st, const struct dcbx_local *l,
 	st->npeers = 0;
 	st->peer_present = false;
 	memset(st->peer_mac, 0, sizeof(st->peer_mac));
+	if (hold) {
+		/*
+		 * A link going down is no reason to write the NIC: drivers
+		 * that bounce the link on a write (mlx5 on pfc_en, ice on any
+		 * change) would loop, adopt -> bounce -> revert -> bounce.
+		 * Keep oper and the mode; the peer's next PDU, its TTL, a
+		 * shutdown or the operator end the hold.
+		 */
+		st->held = true;
+		dcbx_cee_reset(st);
+		feat_all(st, DCBX_ST_NO_PEER, "link down: the peer's config "
+		    "is kept until it is back or its TTL runs out");
+		return snap_diff(st, &s);
+	}
+	st->held = false;
 	/* Auto mode returns to IEEE on link down or peer ageout (DNOS). */
 	if (l->mode == DCBX_CFG_AUTO && st->active == DCBX_MODE_CEE) {
 		st->active = DCBX_MODE_IEEE;
@@ -785,6 +836,26 @@ dcbx_peer_gone(struct dcbx_state *st, const struct dcbx_local *l,
 }
 
 int
+dcbx_hold_end(struct dcbx_state *st, const struct dcbx_local *l)
+{
+	struct snap s;
+	int flags;
+
+	if (!st->held)
+		return 0;
+	snap_take(st, &s);
+	st->held = false;
+	if (l->mode == DCBX_CFG_AUTO && st->active == DCBX_MODE_CEE) {
+		st->active = DCBX_MODE_IEEE;
+		st->mode_switches++;
+	}
+	flags = dcbx_eval(st, l);
+	feat_all(st, DCBX_ST_NO_PEER, "peer gone (its TTL ran out while the "
+	    "link was down): reverted to the admin config");
+	return flags | snap_diff(st, &s);
+}
+
+int
 dcbx_local_changed(struct dcbx_state *st, const struct dcbx_local *l)
 {
 	struct snap s;
@@ -793,6 +864,7 @@ dcbx_local_changed(struct dcbx_state *st, const struct dcbx_local *l)
 	enum dcbx_mode m = st->active;
 
 	snap_take(st, &s);
+	st->held = false;	/* the operator's change is applied */
 	st->rx_same_ok = false;	/* dcbx_rx() sets it again */
 	/*
 	 * A configured mode is obeyed at once; auto keeps what it found --

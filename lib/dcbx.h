@@ -153,6 +153,13 @@ struct dcbx_state {
 	bool			peer_present;	/* one neighbour sending DCBX */
 	unsigned int		npeers;		/* neighbours on the port */
 	uint8_t			peer_mac[6];
+	/*
+	 * The link went down under a peer whose config we run: oper is
+	 * still the peer's (a link going down never changes what the NIC
+	 * runs), until dcbx_hold_end() -- the lost peer's TTL would have run
+	 * out -- or a new input: a PDU, the operator's change.
+	 */
+	bool			held;
 	uint64_t		invalid_peer;	/* peer TLVs rejected (counter) */
 	uint64_t		mode_switches;	/* auto-detection switches */
 	uint64_t		nomem;		/* allocations failed */
@@ -198,9 +205,11 @@ struct dcbx_state {
 #define DCBX_CHG_TX	0x08	/* our TLVs changed: transmit now */
 /*
  * The one peer we had already negotiated with sends other DCBX TLVs: it
- * restarted (a willing peer back on its admin config), was reconfigured,
- * or adopted ours.  Its view of us may be stale: the daemon answers with
- * fast transmission, as 802.1AB does for a new neighbour.
+ * restarted (a willing peer back on its admin config) or was
+ * reconfigured.  Its view of us may be stale: the daemon answers at once
+ * (one LLDPDU, as for a local change).  Not set when the change shows the
+ * peer has heard us -- a willing IEEE peer now advertising our config --
+ * so that an adoption does not spend a transmit credit.
  */
 #define DCBX_CHG_PEER	0x10
 
@@ -237,9 +246,15 @@ int	dcbx_rx(struct dcbx_state *, const struct dcbx_local *,
 /* Neighbour count changed without a PDU (ageout of one of several). */
 int	dcbx_npeers(struct dcbx_state *, const struct dcbx_local *,
 	    unsigned int npeers);
-/* The peer is gone: TTL expiry, shutdown PDU, link down. */
+/*
+ * The peer is gone: TTL expiry, shutdown PDU, link down.  On a link down
+ * its config is held (st->held, no DCBX_CHG_OPER): the daemon calls
+ * dcbx_hold_end() when the peer's TTL would have run out.
+ */
 int	dcbx_peer_gone(struct dcbx_state *, const struct dcbx_local *,
 	    bool link_down);
+/* The held config's time is up: back to the admin config. */
+int	dcbx_hold_end(struct dcbx_state *, const struct dcbx_local *);
 /* The admin config changed (reload, dcbctl set). */
 int	dcbx_local_changed(struct dcbx_state *, const struct dcbx_local *);
 /* Append our DCBX TLVs for the active mode to an LLDPDU being built. */

@@ -51,6 +51,10 @@ struct pfcwd_cfg {
 	uint8_t		action;		/* enum pfcwd_action */
 	uint32_t	detect_ms;
 	uint32_t	restore_ms;
+	/* The NIC's own storm timeout (ETHTOOL_PFC_PREVENTION_TOUT) where
+	 * the driver has one: ms, 0 leaves the NIC's as it is.  The
+	 * watchdog itself does not read it. */
+	uint32_t	nic_ms;
 };
 
 #define PFCWD_UNKNOWN	UINT64_MAX

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * backend.c -- choosing a port's backend, and the read-only backend.
+ * backend.c -- choosing a port's backend (a table of rows, tried in
+ * order), the read-only backend and the engine's event glue.
  *
  * The read-only backend touches nothing; it records the config it was
  * given so that dcbctl and the tests see what would have been applied.
@@ -11,6 +12,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
@@ -25,6 +27,8 @@ const char *const backend_kind_name[] = {
 	[BACKEND_DCBNL] = "dcbnl",
 	[BACKEND_ENGINE] = "engine",
 };
+
+/* ------------------------------------------------------------ read-only */
 
 /* Count what would have been applied. */
 static int
@@ -51,14 +55,19 @@ static const struct backend_ops ro_ops = {
 	.close = ro_close,
 };
 
+/* Holds anything (it holds nothing), writes nothing, reports nothing. */
 static int
 backend_readonly(struct backend *b, const char *why)
 {
 	backend_set_why(b, why);	/* cut, not fail */
 	b->ops = &ro_ops;
 	b->kind = BACKEND_READONLY;
+	memset(&b->caps, 0, sizeof(b->caps));
+	dcb_caps_ideal(&b->caps.hold);
 	return (0);
 }
+
+/* --------------------------------------------------------------- engine */
 
 /* Engine events go to the log and to whoever opened the backend. */
 static void
@@ -66,24 +75,29 @@ backend_engine_events(int fd, bool readable, bool writable, void *arg)
 {
 	struct backend *b = arg;
 	struct engine_event ev;
+	char what[24];
 
 	(void)fd; (void)readable; (void)writable;
 	while (engine_event_next(b, &ev) == 1) {
+		/* prio -1: the event is the whole port's. */
+		if (ev.prio >= 0)
+			snprintf(what, sizeof(what), "priority %d", ev.prio);
+		else
+			snprintf(what, sizeof(what), "port-wide");
 		/*
 		 * A stalled host, too little headroom, an I/O failure: frames
 		 * are or may be dropped, a warning (journalctl -p warning);
 		 * a recovery is a notice.
 		 */
 		if (ev.err != 0)
-			log_warnx(LOG_SUB_ENGINE, "%s: %s (priority %d): %s",
-			    b->ifname, engine_ev_name[ev.kind], ev.prio,
-			    strerror(-ev.err));
+			log_warnx(LOG_SUB_ENGINE, "%s: %s (%s): %s", b->ifname,
+			    engine_ev_name[ev.kind], what, strerror(-ev.err));
 		else if (ev.kind == ENGINE_EV_RECOVER)
-			log_notice(LOG_SUB_ENGINE, "%s: %s (priority %d)",
-			    b->ifname, engine_ev_name[ev.kind], ev.prio);
+			log_notice(LOG_SUB_ENGINE, "%s: %s (%s)", b->ifname,
+			    engine_ev_name[ev.kind], what);
 		else
-			log_warnx(LOG_SUB_ENGINE, "%s: %s (priority %d): %s",
-			    b->ifname, engine_ev_name[ev.kind], ev.prio,
+			log_warnx(LOG_SUB_ENGINE, "%s: %s (%s): %s", b->ifname,
+			    engine_ev_name[ev.kind], what,
 			    ev.kind == ENGINE_EV_STALL ? "the host stopped "
 			    "draining it: XOFF given up, its frames dropped" :
 			    ev.kind == ENGINE_EV_HEADROOM ? "queue-memory is "
@@ -92,6 +106,23 @@ backend_engine_events(int fd, bool readable, bool writable, void *arg)
 		if (b->event != NULL)
 			b->event(b->event_arg, (int)ev.kind, ev.prio, ev.err);
 	}
+}
+
+/*
+ * The engine holds every config (it is software), reports what it runs,
+ * publishes its counters, samples its queues for the watchdog and takes
+ * its settings at open.
+ */
+static void
+backend_engine_caps(struct backend *b, const struct engine_opts *o)
+{
+	memset(&b->caps, 0, sizeof(b->caps));
+	b->caps.can = BACKEND_CAN_WRITE | BACKEND_CAN_COUNTERS |
+	    BACKEND_CAN_LIVE | BACKEND_CAN_HOST_IF | BACKEND_CAN_WD_QUEUES |
+	    BACKEND_CAN_REOPEN;
+	dcb_caps_ideal(&b->caps.hold);
+	b->caps.reports = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
+	snprintf(b->caps.host_if, sizeof(b->caps.host_if), "%s", o->tap);
 }
 
 static int
@@ -104,11 +135,17 @@ backend_engine(struct backend *b, const char *ifname,
 
 	engine_opts_from_conf(&o, ifname, &cp->engine, cp->cable_m, cp->mtu);
 	if ((rc = engine_open(b, &o)) < 0) {
-		snprintf(buf, sizeof(buf), "pause engine failed: %s",
-		    b->error != NULL ? b->error : strerror(-rc));
+		/* engine_tun_open()'s -EAGAIN: the helper's pool is empty
+		 * and a refill is on its way (priv.h); it says when. */
+		b->tap_wait = rc == -EAGAIN;
+		snprintf(buf, sizeof(buf), "pause engine failed: %s%s",
+		    b->error != NULL ? b->error : strerror(-rc),
+		    b->tap_wait ? " (waiting for a TAP from the privileged "
+		    "helper)" : "");
 		return (backend_readonly(b, buf));
 	}
 	backend_set_why(b, why);
+	backend_engine_caps(b, &o);
 	b->watch = ev_io_new(engine_event_fd(b), backend_engine_events, b);
 	if (b->watch == NULL) {
 		/* Without the watch its events would go unheard: refuse. */
@@ -121,44 +158,148 @@ backend_engine(struct backend *b, const char *ifname,
 	return (0);
 }
 
+/* -------------------------------------------------------------- chooser */
+
 /*
- * auto: dcbnl when the NIC has dcbnl ops; else the engine when the port
- * has an engine = { } block; else read-only.  backend = "dcbnl" never
- * falls back to the engine.  The reason is kept in b->why.
+ * What the rows of the chooser look at: the port, its settings, and what
+ * the NIC answered to dcbnl (asked once, by the first row that needs it).
  */
-static int
-backend_auto(struct backend *b, const char *ifname,
-    const struct conf_port *cp, const struct backend_env *env)
+struct backend_choice {
+	const char			*ifname;
+	const struct conf_port		*cp;
+	const struct backend_env	*env;
+	bool				 probed;
+	int				 probe_rc;
+	struct dcbnl_probe_result	 pr;
+	char				 why[BACKEND_TEXT_MAX + 1 + 64];
+};
+
+static const struct dcbnl_probe_result *
+choice_probe(struct backend_choice *c)
 {
-	struct dcbnl_probe_result pr;
-	struct dcbnl_opts opts = { .restore_on_close = env->restore_on_close };
-	char why[BACKEND_TEXT_MAX + 1 + sizeof(pr.why)];
+	if (!c->probed) {
+		c->probed = true;
+		c->probe_rc = dcbnl_probe(c->ifname, &c->pr);
+	}
+	return (c->probe_rc == 0 ? &c->pr : NULL);
+}
+
+/* Told not to touch the device: read-only mode, backend = readonly. */
+static bool
+row_ro_told(struct backend_choice *c)
+{
+	if (c->env->read_only)
+		snprintf(c->why, sizeof(c->why), "read-only mode");
+	else if (c->cp->backend == CONF_BACKEND_READONLY)
+		snprintf(c->why, sizeof(c->why),
+		    "backend = readonly in the config");
+	else
+		return (false);
+	return (true);
+}
+
+static bool
+row_engine_told(struct backend_choice *c)
+{
+	if (c->cp->backend != CONF_BACKEND_ENGINE)
+		return (false);
+	snprintf(c->why, sizeof(c->why), "backend = engine in the config");
+	return (true);
+}
+
+/* The NIC answers RTM_GETDCB: it has dcbnl ops. */
+static bool
+row_dcbnl_serves(struct backend_choice *c)
+{
+	const struct dcbnl_probe_result *pr = choice_probe(c);
+
+	if (pr == NULL) {
+		snprintf(c->why, sizeof(c->why), "dcbnl probe failed: %s",
+		    strerror(-c->probe_rc));
+		return (false);
+	}
+	if (pr->kind != BACKEND_DCBNL) {
+		snprintf(c->why, sizeof(c->why), "%s", pr->why);
+		if (c->cp->backend == CONF_BACKEND_DCBNL)
+			snprintf(c->why, sizeof(c->why), "%.120s; backend = "
+			    "dcbnl in the config", pr->why);
+		return (false);
+	}
+	return (true);
+}
+
+static int
+row_dcbnl_open(struct backend *b, struct backend_choice *c)
+{
+	struct dcbnl_opts opts = {
+		.restore_on_close = c->env->restore_on_close,
+		.take_over = c->cp->firmware_dcbx == CONF_FW_TAKE_OVER,
+		.cable_m = c->cp->cable_m,
+		.storm_ms = c->cp->has_pfcwd ? c->cp->pfcwd.nic_ms : 0,
+	};
 	int rc;
 
-	if ((rc = dcbnl_probe(ifname, &pr)) < 0) {
-		snprintf(why, sizeof(why), "dcbnl probe failed: %s",
-		    strerror(-rc));
-		return (backend_readonly(b, why));
-	}
-	if (pr.kind == BACKEND_DCBNL) {
-		if ((rc = dcbnl_backend_open(b, ifname, &pr, &opts)) == 0)
-			return (0);
-		snprintf(why, sizeof(why), "dcbnl: %s", strerror(-rc));
-		return (backend_readonly(b, why));
-	}
-	if (cp->backend == CONF_BACKEND_DCBNL) {
-		snprintf(why, sizeof(why), "%s; backend = dcbnl in the config",
-		    pr.why);
-		return (backend_readonly(b, why));
-	}
-	if (pr.kind == BACKEND_ENGINE && cp->has_engine)
-		return (backend_engine(b, ifname, cp, pr.why));
-	/* Short: show ports has it in a column (the probe logged why). */
-	if (pr.kind == BACKEND_ENGINE)
-		return (backend_readonly(b, "no dcbnl ops and no engine = { } "
-		    "block"));
-	return (backend_readonly(b, pr.why));
+	if ((rc = dcbnl_backend_open(b, c->ifname, &c->pr, &opts)) == 0)
+		return (0);
+	snprintf(c->why, sizeof(c->why), "dcbnl: %s", strerror(-rc));
+	return (backend_readonly(b, c->why));
 }
+
+/* No dcbnl ops (a veth, virtio): the engine, if the port has a block. */
+static bool
+row_engine_serves(struct backend_choice *c)
+{
+	const struct dcbnl_probe_result *pr = choice_probe(c);
+
+	if (pr == NULL || pr->kind != BACKEND_ENGINE ||
+	    c->cp->backend == CONF_BACKEND_DCBNL)
+		return (false);
+	if (!c->cp->has_engine) {
+		/* Short: show ports has it in a column (the probe logged
+		 * its finding). */
+		snprintf(c->why, sizeof(c->why), "no dcbnl ops and no "
+		    "engine = { } block");
+		return (false);
+	}
+	snprintf(c->why, sizeof(c->why), "%s", pr->why);
+	return (true);
+}
+
+static int
+row_engine_open(struct backend *b, struct backend_choice *c)
+{
+	return (backend_engine(b, c->ifname, c->cp, c->why));
+}
+
+static bool
+row_always(struct backend_choice *c)
+{
+	(void)c;
+	return (true);
+}
+
+static int
+row_ro_open(struct backend *b, struct backend_choice *c)
+{
+	return (backend_readonly(b, c->why));
+}
+
+/*
+ * The chooser: the first row that serves the port opens its backend.  A
+ * row that does not serve leaves its reason in c->why, which the last row
+ * (read-only, serving every port) keeps.  backend = "dcbnl" never falls
+ * back to the engine; backend = "engine" never probes.
+ */
+static const struct backend_row {
+	bool	(*serves)(struct backend_choice *);
+	int	(*open)(struct backend *, struct backend_choice *);
+} backend_rows[] = {
+	{ row_ro_told, row_ro_open },
+	{ row_engine_told, row_engine_open },
+	{ row_dcbnl_serves, row_dcbnl_open },
+	{ row_engine_serves, row_engine_open },
+	{ row_always, row_ro_open },
+};
 
 void
 backend_set_env(struct backend *b, const struct backend_env *env)
@@ -168,33 +309,30 @@ backend_set_env(struct backend *b, const struct backend_env *env)
 	b->event_arg = env->arg;
 }
 
-static int
-backend_choose(struct backend *b, const char *ifname,
-    const struct conf_port *cp, const struct backend_env *env)
-{
-	memset(b, 0, sizeof(*b));
-	snprintf(b->ifname, sizeof(b->ifname), "%s", ifname);
-	if (env->read_only)
-		return (backend_readonly(b, "read-only mode"));
-	switch (cp->backend) {
-	case CONF_BACKEND_READONLY:
-		return (backend_readonly(b, "backend = readonly in the config"));
-	case CONF_BACKEND_ENGINE:
-		return (backend_engine(b, ifname, cp,
-		    "backend = engine in the config"));
-	case CONF_BACKEND_DCBNL:
-	case CONF_BACKEND_AUTO:
-		break;
-	}
-	return (backend_auto(b, ifname, cp, env));
-}
-
 int
 backend_open(struct backend *b, const char *ifname,
     const struct conf_port *cp, const struct backend_env *env)
 {
-	int rc = backend_choose(b, ifname, cp, env);
+	struct backend_choice *c;
+	size_t i;
+	int rc = -ENOMEM;
 
+	memset(b, 0, sizeof(*b));
+	snprintf(b->ifname, sizeof(b->ifname), "%s", ifname);
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		rc = backend_readonly(b, "out of memory choosing a backend");
+	else {
+		c->ifname = ifname;
+		c->cp = cp;
+		c->env = env;
+		for (i = 0; i < sizeof(backend_rows) / sizeof(backend_rows[0]);
+		    i++)
+			if (backend_rows[i].serves(c)) {
+				rc = backend_rows[i].open(b, c);
+				break;
+			}
+		free(c);
+	}
 	backend_set_env(b, env);	/* the dcbnl open clears b */
 	return (rc);
 }

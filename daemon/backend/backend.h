@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "dcb.h"
+#include "dcb_fit.h"
 
 struct json_t;
 struct ev_io;
@@ -34,11 +35,66 @@ struct backend_stats {
 	uint64_t	pause_rx;	/* 802.3x PAUSE received (engine) */
 };
 
+/* apply(): applied, less what the device refused for good (b->error). */
+#define BACKEND_APPLIED_PART	1
+
 /* Negotiated DCBX version, for SDCBX and the CEE command set. */
 enum backend_dcbx { BACKEND_DCBX_IEEE = 0, BACKEND_DCBX_CEE = 1 };
 
 struct backend;
 struct conf_port;
+
+/*
+ * What a backend can do, what its device holds, what it reports back and
+ * what a write costs: filled by the backend's open, read by everyone
+ * else.  The port and the subscribers ask these, never which kind of
+ * backend a port has (doc/DESIGN.md, "Backends: a capability interface").
+ */
+#define BACKEND_CAN_WRITE	0x0001	/* enforces what apply() gives it */
+#define BACKEND_CAN_COUNTERS	0x0002	/* stats(): PFC counters per priority */
+#define BACKEND_CAN_LIVE	0x0004	/* stats() and show() read a published
+					   snapshot: cheap at any moment
+					   (else sampled on the port's timer) */
+#define BACKEND_CAN_HOST_IF	0x0008	/* runs a host interface: host_if */
+#define BACKEND_CAN_WD_QUEUES	0x0010	/* the watchdog samples its queues
+					   (engine_wd_*()) and it applies the
+					   watchdog's overrides itself */
+#define BACKEND_CAN_WD_PFC_OFF	0x0020	/* the watchdog's override is PFC
+					   cleared on the device by an apply */
+#define BACKEND_CAN_REOPEN	0x0040	/* takes its settings and the link's
+					   MTU at open: reopened on a change */
+#define BACKEND_CAN_CEE		0x0080	/* programs a CEE result with the CEE
+					   commands (else through IEEE ones) */
+#define BACKEND_CAN_BUFFER	0x0100	/* reports its buffers (show()) */
+#define BACKEND_CAN_STORM	0x0200	/* a storm timeout of its own */
+
+/* The PFC delay field as the device reads it. */
+enum backend_delay {
+	BACKEND_DELAY_BITS = 0,	/* link delay allowance in bits, kept */
+	BACKEND_DELAY_CABLE_M,	/* the cable length in metres (mlx5) */
+	BACKEND_DELAY_NONE,	/* ignored, not kept */
+};
+static inline const char *
+backend_delay_name(enum backend_delay d)
+{
+	return (d == BACKEND_DELAY_BITS ? "bits" : d == BACKEND_DELAY_CABLE_M ?
+	    "cable-m" : "none");
+}
+
+struct backend_caps {
+	uint32_t		can;		/* BACKEND_CAN_* */
+	struct dcb_caps		hold;		/* what the device holds */
+	uint8_t			reports;	/* DCB_HAS_* a read-back can be
+						   compared on */
+	uint8_t			bounces;	/* DCB_HAS_* whose change bounces
+						   the link */
+	enum backend_delay	delay;
+	char			host_if[16];	/* BACKEND_CAN_HOST_IF */
+};
+
+/* True when b can do every BACKEND_CAN_* in what. */
+static inline bool
+backend_can(const struct backend *, uint32_t what);
 
 /*
  * What a backend gets from the daemon around it (it reads no global):
@@ -65,13 +121,27 @@ struct backend_ops {
 	const char	*name;
 	/*
 	 * Make 'oper' the device's config.  0 on success (also when nothing
-	 * changed), or a negative errno; the reason is in b->error.
+	 * changed); BACKEND_APPLIED_PART when the device refused a part for
+	 * good (the rest is applied, b->err and b->error say what, and it
+	 * is not written again until oper changes: no retry); or a negative
+	 * errno, to be retried (the reason is in b->error).
 	 */
 	int	(*apply)(struct backend *, const struct dcb_config *oper,
 		    enum backend_dcbx);
 	int	(*stats)(struct backend *, struct backend_stats *);
 	/* Extra state for `dcbctl show ports/stats` (may be NULL). */
 	struct json_t *(*show)(struct backend *);
+	/*
+	 * What the device holds, can hold and was fitted with, and who
+	 * runs DCBX on it, for `show ports` (may be NULL): no I/O.
+	 */
+	struct json_t *(*device)(struct backend *);
+	/*
+	 * The port's link went up or down (may be NULL).  Never a reason to
+	 * write: the owner applies after an up, and the backend writes only
+	 * what differs from what the device holds.
+	 */
+	void	(*link)(struct backend *, bool up);
 	/* Frees what it holds, b->why and b->error too (backend_free_text()). */
 	void	(*close)(struct backend *);
 };
@@ -98,6 +168,11 @@ struct backend {
 	struct ev_io		*watch;		/* the daemon's watch on the
 						   backend's event fd, if any */
 	uint64_t		writes;		/* device writes sent */
+	struct backend_caps	caps;		/* set by the backend's open */
+	bool			tap_wait;	/* read-only for want of a TAP
+						   descriptor the root helper
+						   is still bringing: open
+						   again when it comes */
 	backend_event_fn	*event;		/* from struct backend_env */
 	backend_nic_fn		*nic_changed;
 	void			*event_arg;
@@ -117,6 +192,12 @@ int	backend_apply(struct backend *, const struct dcb_config *,
 /* Where an open backend's events go (backend_open() does it). */
 void	backend_set_env(struct backend *, const struct backend_env *);
 void	backend_close(struct backend *);
+
+static inline bool
+backend_can(const struct backend *b, uint32_t what)
+{
+	return (b != NULL && b->ops != NULL && (b->caps.can & what) == what);
+}
 
 /*
  * The books every ops->apply keeps.  Inline so that each backend's unit

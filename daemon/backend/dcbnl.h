@@ -40,6 +40,14 @@ struct dcbnl_transport {
 	int	(*fd)(struct dcbnl_transport *);
 	void	(*close)(struct dcbnl_transport *);
 	uint32_t seq;		/* last request sequence number */
+	/*
+	 * One SIOCETHTOOL request for ifname (cmd: a struct ethtool_* whose
+	 * first u32 is the ETHTOOL_* command, changed in place): 0 or a
+	 * negative errno.  NULL: no ethtool (the driver's name is unknown,
+	 * no storm timeout, no private flags).
+	 */
+	int	(*ethtool)(struct dcbnl_transport *, const char *ifname,
+		    void *cmd);
 };
 
 /* libnl transport; monitor: join RTNLGRP_DCB, non-blocking.  NULL: errno. */
@@ -47,16 +55,28 @@ struct dcbnl_transport	*dcbnl_tr_libnl(bool monitor);
 
 /* --------------------------------------------------------------- probe */
 
+/* The NIC's buffers as getbuffer reports them (struct dcbnl_buffer). */
+struct dcbnl_buf {
+	bool		has;
+	uint8_t		prio2buffer[DCB_NPRIO];
+	uint32_t	size[DCB_NPRIO];	/* bytes per buffer */
+	uint32_t	total;			/* bytes */
+};
+
 struct dcbnl_probe_result {
 	int			rc;	/* 0 or the probe's negative errno */
 	enum backend_kind	kind;	/* what the port should use */
-	bool			firmware; /* DCB_CAP_DCBX_LLD_MANAGED */
+	bool			firmware; /* the firmware runs DCBX */
+	char			fw_how[96]; /* how we know, "" if not */
+	int			pflag;	/* fw-lldp-agent flag: 1, 0, -1 none */
 	bool			has_dcbx; /* GDCBX answered */
 	uint8_t			dcbx;	/* DCB_CAP_DCBX_* from GDCBX */
 	bool			has_nic; /* IEEE_GET answered: nic is valid */
 	struct dcb_config	nic;	/* the NIC's current IEEE config */
 	uint8_t			nic_tc_rx_bw[DCB_NTC]; /* not in the model */
+	struct dcbnl_buf	nic_buf;
 	char			driver[32]; /* ETHTOOL_GDRVINFO, "" unknown */
+	char			fw_version[32];
 	struct dcb_app_table	nic_cee_left; /* CEE App entries left */
 	char			why[160];
 };
@@ -76,7 +96,11 @@ int	dcbnl_probe_tr(struct dcbnl_transport *, const char *ifname,
 /* ------------------------------------------------------------- backend */
 
 struct dcbnl_opts {
-	bool	restore_on_close;	/* write back the startup config */
+	bool		restore_on_close;	/* write back the startup config */
+	bool		take_over;		/* firmware-dcbx = take-over */
+	uint32_t	cable_m;		/* mlx5 reads PFC delay as this */
+	unsigned int	storm_ms;		/* the NIC's storm timeout, 0:
+						   leave it as it is */
 };
 
 /*
@@ -99,9 +123,13 @@ struct dcbnl_counters {
 	uint64_t	nl_errors;	/* NLMSG_ERROR answers */
 	uint64_t	readback_mismatch;
 	uint64_t	bad_replies;	/* malformed or unexpected replies */
-	/* Accepted commands the kernel multicasts with a CEE fill only
-	 * (SAPP, SET_ALL: dcbnl_cee_notify()): their echoes to expect. */
-	uint64_t	cee_notifying;
+	uint64_t	notifying;	/* writes the kernel echoes (IEEE_SET,
+					   IEEE_DEL, SAPP, SET_ALL) */
+	uint64_t	echoes;		/* our own echoes recognised */
+	uint64_t	foreign;	/* notifications of others' changes */
+	uint64_t	refused;	/* parts and APP entries refused for
+					   good (not rewritten) */
+	uint64_t	transient;	/* writes failed, to be retried */
 };
 const struct dcbnl_counters *dcbnl_backend_counters(struct backend *);
 
@@ -109,7 +137,9 @@ const struct dcbnl_counters *dcbnl_backend_counters(struct backend *);
  * Retry policy after apply() failed with rc (the daemon owns the timer):
  * the delay in ms before try number attempt+1 (attempt counts from 0),
  * 500 ms doubling up to 60 s, or 0 when retrying cannot help (-EOPNOTSUPP,
- * -ENODEV, -EPERM): then the port should fall back and say why.
+ * -ENODEV, -EPERM from the kernel itself): then the port should fall back
+ * and say why.  A driver's refusal of one part never gets here: the
+ * backend reports it (BACKEND_APPLIED_PART) and applies the rest.
  */
 unsigned int	dcbnl_retry_delay_ms(int rc, unsigned int attempt);
 
@@ -117,6 +147,7 @@ unsigned int	dcbnl_retry_delay_ms(int rc, unsigned int attempt);
 
 struct dcbnl_event {
 	char			ifname[16];
+	uint32_t		seq;	/* the request's, copied by the kernel */
 	uint8_t			cmd;	/* DCB_CMD_IEEE_SET, _IEEE_DEL, _SET_ALL, _SAPP */
 	bool			has_cfg; /* IEEE fill parsed into cfg */
 	struct dcb_config	cfg;

@@ -141,6 +141,27 @@ dcbnl_cee_image_apps(struct dcbnl_cee *img, const struct dcb_app_table *t,
 	}
 }
 
+/*
+ * i40e and ice read a PG row as a traffic class (i40e_dcbnl_set_pg_tc_cfg_tx(),
+ * ice_dcbnl_set_pg_tc_cfg_tx(): tc is the TC, up_map its priorities, the
+ * rest ignored) and BW_ID n as TC n's share (..._set_pg_bwg_cfg_tx()).
+ */
+static void
+dcbnl_cee_image_tc(const struct dcb_config *cfg, struct dcbnl_cee *img)
+{
+	const struct dcb_ets *e = &cfg->ets;
+	int i, p;
+
+	for (i = 0; i < DCB_NTC; i++) {
+		for (p = 0; p < DCB_NPRIO; p++)
+			if ((e->prio_tc[p] & 7) == i)
+				img->tc[i].up |= (uint8_t)(1u << p);
+		img->tc[i].pgid = (uint8_t)i;
+		img->tc[i].pct = 100;
+		img->bw[i] = e->tc_tsa[i] == DCB_TSA_ETS ? e->tc_bw[i] : 0;
+	}
+}
+
 /* The CEE image of cfg; prev: the APP table last written (ids to clear). */
 static void
 dcbnl_cee_image(const struct dcbnl_priv *p, const struct dcb_config *cfg,
@@ -155,6 +176,10 @@ dcbnl_cee_image(const struct dcbnl_priv *p, const struct dcb_config *cfg,
 	img->state = 1;
 	img->pfc = cfg->pfc.pfc_en;
 	img->pfc_state = cfg->pfc.pfc_en != 0;
+	if (p->drv->cee == DCBNL_CEE_TC_BWG) {
+		dcbnl_cee_image_tc(cfg, img);
+		goto apps;
+	}
 	for (i = 0; i < DCB_NTC; i++) {
 		g = e->prio_tc[i] & 7;
 		strict = e->tc_tsa[g] == DCB_TSA_STRICT;
@@ -174,6 +199,7 @@ dcbnl_cee_image(const struct dcbnl_priv *p, const struct dcb_config *cfg,
 			}
 		img->tc[i].pct = (uint8_t)(100 / n + (first == i ? 100 % n : 0));
 	}
+apps:
 	dcbnl_cee_image_apps(img, &cfg->app, true);
 	dcbnl_cee_image_apps(img, prev, false);
 }
@@ -185,10 +211,10 @@ dcbnl_cee_image(const struct dcbnl_priv *p, const struct dcb_config *cfg,
  * never write UP_MAPPING 0, so an all-zero column means "not kept").
  */
 static uint8_t
-dcbnl_cee_diff(const struct dcbnl_cee *w, const struct dcbnl_cee *r,
-    uint8_t parts)
+dcbnl_cee_diff(const struct dcbnl_priv *p, const struct dcbnl_cee *w,
+    const struct dcbnl_cee *r, uint8_t parts)
 {
-	bool all = false;
+	bool all = false, tc = p->drv->cee == DCBNL_CEE_TC_BWG;
 	uint8_t d = 0;
 	int i;
 
@@ -197,11 +223,24 @@ dcbnl_cee_diff(const struct dcbnl_cee *w, const struct dcbnl_cee *r,
 
 	if (r->state != w->state)
 		d |= 0x80;
-	for (i = 0; (parts & DCB_HAS_ETS) && i < DCB_NTC; i++)
+	for (i = 0; (parts & DCB_HAS_ETS) && !tc && i < DCB_NTC; i++)
 		if (r->tc[i].pgid != w->tc[i].pgid || r->bw[i] != w->bw[i] ||
 		    (all && (r->tc[i].strict != w->tc[i].strict ||
 		    r->tc[i].up != w->tc[i].up || r->tc[i].pct != w->tc[i].pct)))
 			d |= DCB_HAS_ETS;
+	/*
+	 * i40e and ice read a row back by priority: PGID is the TC of
+	 * priority i (i40e_dcbnl_get_pg_tc_cfg_tx()), the rest 0xff; BW_ID
+	 * n is TC n's share.
+	 */
+	for (i = 0; (parts & DCB_HAS_ETS) && tc && i < DCB_NTC; i++) {
+		int t;
+
+		for (t = 0; t < DCB_NTC && !(w->tc[t].up & (1u << i)); t++)
+			;
+		if (r->bw[i] != w->bw[i] || r->tc[i].pgid != t)
+			d |= DCB_HAS_ETS;
+	}
 	if ((parts & DCB_HAS_PFC) && (r->pfc != w->pfc ||
 	    r->pfc_state != w->pfc_state))
 		d |= DCB_HAS_PFC;
@@ -216,24 +255,58 @@ dcbnl_cee_diff(const struct dcbnl_cee *w, const struct dcbnl_cee *r,
  * not reflect CEE state, so changes are judged against what we last wrote,
  * and the write is checked with the CEE getters.
  */
+/* Which parts of want differ from what we last wrote in CEE. */
+static uint8_t
+dcbnl_cee_cfg_diff(const struct dcb_config *want, const struct dcb_config *had)
+{
+	uint8_t d = 0;
+
+	if ((want->has & DCB_HAS_ETS) && !dcb_ets_equal(&want->ets, &had->ets))
+		d |= DCB_HAS_ETS;
+	if ((want->has & DCB_HAS_PFC) && want->pfc.pfc_en != had->pfc.pfc_en)
+		d |= DCB_HAS_PFC;
+	if ((want->has & DCB_HAS_APP) &&
+	    !dcb_app_table_equal(&want->app, &had->app))
+		d |= DCB_HAS_APP;
+	return d;
+}
+
 int
-dcbnl_apply_cee(struct dcbnl_priv *p, const struct dcb_config *want)
+dcbnl_apply_cee(struct dcbnl_priv *p, const struct dcb_config *oper)
 {
 	struct dcbnl_cee *w = &p->cee_w, *r = &p->cee_r;
 	struct dcbnl_ctx *c = &p->ctx;
-	uint8_t d = want->has & (DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP);
+	const struct dcb_config *want = &p->want;
+	uint8_t d;
 	int rc;
 
+	/* Fitted as for IEEE: the TC count, dense TCs (ice), selectors. */
+	dcbnl_fit_want(p, oper);
+	d = want->has & (DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP);
 	if (p->cee_valid)
-		d &= dcbnl_diff(p, want, &p->cee_last);
+		d &= dcbnl_cee_cfg_diff(want, &p->cee_last);
 	if (d == 0) {
 		c->cnt.skipped++;
 		return 0;
 	}
 	dcbnl_cee_image(p, want, p->cee_valid ? &p->cee_last.app : NULL, w);
 	p->cee_valid = false;
-	if ((rc = dcbnl_msg_cee(c, w, d)) < 0)
+	if ((rc = dcbnl_msg_cee(c, w, d)) < 0) {
+		if (rc == -EOPNOTSUPP && !c->by_driver) {
+			/*
+			 * dcbnl_setstate(), dcbnl_pgtx_setcfg(): the driver
+			 * lacks the op (mlx5 has no setstate nor RX PG
+			 * setters).  Its IEEE commands hold the same result.
+			 */
+			p->via_ieee = true;
+			log_info(LOG_SUB_DCBNL, "%s: the driver lacks CEE "
+			    "commands (%s): the CEE result goes through its "
+			    "IEEE commands", c->ifname, c->err);
+			return dcbnl_set_mode(p, BACKEND_DCBX_IEEE) < 0 ?
+			    -EIO : dcbnl_apply_ieee(p, oper);
+		}
 		return rc;
+	}
 	*r = *w;	/* the APP ids to ask for */
 	if (p->cee_no_getters)
 		goto done;
@@ -248,7 +321,7 @@ dcbnl_apply_cee(struct dcbnl_priv *p, const struct dcb_config *want)
 	}
 	if (rc < 0)
 		return rc;
-	if ((d = dcbnl_cee_diff(w, r, d)) != 0) {
+	if ((d = dcbnl_cee_diff(p, w, r, d)) != 0) {
 		c->cnt.readback_mismatch++;
 		snprintf(c->err, sizeof(c->err), "CEE read back after write "
 		    "differs:%s%s%s%s (state %u, PFC state %u, PFC 0x%02x; "
@@ -264,15 +337,29 @@ done:
 	return 0;
 }
 
-/* SDCBX to HOST|VER_IEEE or HOST|VER_CEE when the NIC runs another mode. */
+/*
+ * SDCBX to HOST|VER_IEEE or HOST|VER_CEE when the NIC runs another mode.
+ * A driver that answers with both versions set (mlx5:
+ * HOST|VER_CEE|VER_IEEE) runs either: nothing to switch.  A driver whose
+ * CEE set is unusable (mlx5, bnxt, mlxsw) stays in IEEE and takes the
+ * CEE result through its IEEE commands; one that refuses CEE mode is
+ * taken the same way from then on.
+ */
 int
 dcbnl_set_mode(struct dcbnl_priv *p, enum backend_dcbx mode)
 {
-	uint8_t want = DCB_CAP_DCBX_HOST | (mode == BACKEND_DCBX_CEE ?
-	    DCB_CAP_DCBX_VER_CEE : DCB_CAP_DCBX_VER_IEEE);
+	uint8_t ver, want;
 	int rc;
 
-	if (!p->has_dcbx || p->dcbx == want)
+	if (p->via_ieee)
+		mode = BACKEND_DCBX_IEEE;
+	ver = mode == BACKEND_DCBX_CEE ? DCB_CAP_DCBX_VER_CEE :
+	    DCB_CAP_DCBX_VER_IEEE;
+	want = DCB_CAP_DCBX_HOST | ver;
+	if (!p->has_dcbx || ((p->dcbx & DCB_CAP_DCBX_HOST) &&
+	    (p->dcbx & ver) && (p->dcbx == want ||
+	    (p->dcbx & (DCB_CAP_DCBX_VER_CEE | DCB_CAP_DCBX_VER_IEEE)) ==
+	    (DCB_CAP_DCBX_VER_CEE | DCB_CAP_DCBX_VER_IEEE))))
 		return 0;	/* without getdcbx there is no setdcbx */
 	/*
 	 * Leaving CEE: take our CEE APP entries off first, while the driver
@@ -287,11 +374,29 @@ dcbnl_set_mode(struct dcbnl_priv *p, enum backend_dcbx mode)
 		if ((rc = dcbnl_msg_cee_apps(&p->ctx, &p->cee_w)) < 0)
 			return rc;
 	}
-	if ((rc = dcbnl_msg_sdcbx(&p->ctx, want)) < 0)
+	if ((rc = dcbnl_msg_sdcbx(&p->ctx, want)) < 0) {
+		uint8_t now;
+
+		/* What does it run, then?  Ask, rather than assume. */
+		if (dcbnl_msg_gdcbx(&p->ctx, &now) == 0)
+			p->dcbx = now;
+		if (mode == BACKEND_DCBX_CEE) {
+			p->via_ieee = true;
+			log_info(LOG_SUB_DCBNL, "%s: the NIC refused CEE mode "
+			    "(SDCBX 0x%02x; it runs 0x%02x): the CEE result "
+			    "goes through its IEEE commands", p->ctx.ifname,
+			    want, p->dcbx);
+			return dcbnl_set_mode(p, BACKEND_DCBX_IEEE);
+		}
+		snprintf(p->ctx.err, sizeof(p->ctx.err), "SDCBX 0x%02x refused "
+		    "(the NIC runs 0x%02x)", want, p->dcbx);
 		return rc;
+	}
 	log_info(LOG_SUB_DCBNL, "%s: DCBX mode 0x%02x -> 0x%02x",
 	    p->ctx.ifname, p->dcbx, want);
 	p->dcbx = want;
+	if (dcbnl_msg_gdcbx(&p->ctx, &ver) == 0)
+		p->dcbx = ver;	/* the driver's own word for it */
 	p->cee_valid = false;
 	p->has_nic = false;	/* the driver may show another config now */
 	return 0;

@@ -22,44 +22,55 @@
 #include <linux/dcbnl.h>
 #undef dcb_app
 
+/*
+ * A notification for this backend's interface.  Ours when it carries the
+ * sequence number of one of our writes (the kernel copies it from the
+ * request, accepted or refused); else another program's or the driver's
+ * own (a firmware agent's change arrives with seq 0).
+ */
 bool
 dcbnl_backend_event(struct backend *b, const struct dcbnl_event *ev)
 {
 	struct dcbnl_priv *p = b->priv;
-	bool own, fw_moved = false;
+	bool fw_moved = false, own;
+	char how[96];
 
 	if (strcmp(ev->ifname, b->ifname) != 0)
 		return false;
+	own = dcbnl_pend_take(&p->ctx, ev->seq);
 	/* The firmware took DCBX over, or gave it back (i40e, ice: the
 	 * fw-lldp private flag): GDCBX's answer rides on IEEE fills. */
 	if (ev->has_dcbx) {
-		bool fw = (ev->dcbx & DCB_CAP_DCBX_LLD_MANAGED) != 0;
+		bool fw = dcbnl_fw_owns(p->drv, true, ev->dcbx, false, how,
+		    sizeof(how));
 
-		/* Given back: what p->last holds is the firmware's. */
-		if (p->firmware && !fw)
-			b->applied = false;
-		fw_moved = fw != p->firmware;
-		p->firmware = b->firmware = fw;
 		p->dcbx = ev->dcbx;
+		if (fw != p->firmware) {
+			fw_moved = true;
+			dcbnl_set_firmware(p, fw ? how : NULL);
+		}
 	}
-	if (!ev->has_cfg && (ev->cmd == DCB_CMD_SET_ALL ||
-	    ev->cmd == DCB_CMD_SAPP) && p->echo > 0) {
-		p->echo--;		/* our own CEE commit or App entry */
-		return true;
-	}
+	if (own)
+		p->ctx.cnt.echoes++;
 	if (!ev->has_cfg) {
+		if (own)
+			return !fw_moved;	/* our CEE commit or App entry */
 		/* A CEE fill: forget what we think the NIC has. */
 		p->cee_valid = false;
 		p->has_nic = false;
+		p->ctx.cnt.foreign++;
 		return false;
 	}
-	/* The firmware moving is news to the owner even in a known fill. */
-	own = !fw_moved && b->applied &&
-	    dcbnl_diff(p, &p->last, &ev->cfg) == 0;
 	/* Keep the real state: the next apply rewrites what others changed. */
 	p->nic.cfg = ev->cfg;
 	p->has_nic = true;
-	return own;
+	if (own)
+		return !fw_moved;
+	/* Another program wrote what we hold already: nothing to do. */
+	if (!fw_moved && b->applied && dcbnl_diff(p, &p->last, &ev->cfg) == 0)
+		return true;
+	p->ctx.cnt.foreign++;
+	return false;
 }
 
 /* -------------------------------------------------------------- monitor */
@@ -212,7 +223,7 @@ dcbnl_backends_lost(void)
 	for (p = dcbnl_open_list; p != NULL; p = p->next) {
 		p->has_nic = false;
 		p->cee_valid = false;
-		p->echo = 0;		/* they may be among the lost */
+		p->ctx.npend = 0;	/* they may be among the lost */
 		p->news = true;
 		p->news_cmd = 0;
 	}

@@ -43,8 +43,12 @@ const struct dcbnl_cmd dcbnl_cmds[DCB_CMD_MAX + 1] = {
 	[DCB_CMD_PGRX_SCFG] = { "PGRX_SCFG", RTM_SETDCB, DCB_ATTR_PG_CFG, ST_INFO },
 	[DCB_CMD_SAPP]      = { "SAPP", RTM_SETDCB, DCB_ATTR_APP, ST_ERRNO },
 	[DCB_CMD_SET_ALL]   = { "SET_ALL", RTM_SETDCB, DCB_ATTR_SET_ALL, ST_INFO },
-	/* setstate() returns nonzero when the driver refuses (ixgbe: !!err). */
-	[DCB_CMD_SSTATE]    = { "SSTATE", RTM_SETDCB, DCB_ATTR_STATE, ST_NONZERO },
+	/*
+	 * setstate()'s answer means different things: ixgbe !!err, ice 1
+	 * for "no change" and 2 for a change (ice_dcbnl_setstate()): only
+	 * the read-back (GSTATE) tells.
+	 */
+	[DCB_CMD_SSTATE]    = { "SSTATE", RTM_SETDCB, DCB_ATTR_STATE, ST_INFO },
 	[DCB_CMD_GSTATE]    = { "GSTATE", RTM_GETDCB, DCB_ATTR_STATE, ST_NONE },
 	/* dcbnl_setpfcstate() always answers 0; nonzero would be new. */
 	[DCB_CMD_PFC_SSTATE] = { "PFC_SSTATE", RTM_SETDCB, DCB_ATTR_PFC_STATE,
@@ -75,6 +79,7 @@ static const struct nla_policy dcbnl_ieee_policy[DCB_ATTR_IEEE_MAX + 1] = {
 	[DCB_ATTR_IEEE_ETS]	  = { .minlen = sizeof(struct ieee_ets) },
 	[DCB_ATTR_IEEE_PFC]	  = { .minlen = sizeof(struct ieee_pfc) },
 	[DCB_ATTR_IEEE_APP_TABLE] = { .type = NLA_NESTED },
+	[DCB_ATTR_DCB_BUFFER]	  = { .minlen = sizeof(struct dcbnl_buffer) },
 };
 
 int
@@ -124,7 +129,13 @@ dcbnl_status(struct dcbnl_ctx *c, const struct dcbnl_cmd *ci,
 	 */
 	st = ci->st == ST_ERRNO ? (int8_t)nla_get_u8(a) : nla_get_u8(a);
 	c->drv_err = st;
-	if (ci->st == ST_INFO) {
+	if (ci->st == ST_INFO || (ci->st == ST_ERRNO && st > 0)) {
+		/*
+		 * ST_ERRNO above 0 is no errno: a driver's own positive code
+		 * that the core passed on (ice_dcbnl_setets() answers
+		 * ICE_DCB_HW_CHG_RST, 2, for a change it made).  The read-back
+		 * says whether it took.
+		 */
 		log_debug(LOG_SUB_DCBNL, "%s: %s %s: driver status %d",
 		    c->ifname, ci->name, what, st);
 		return 0;
@@ -132,9 +143,13 @@ dcbnl_status(struct dcbnl_ctx *c, const struct dcbnl_cmd *ci,
 	if (st == 0)
 		return 0;
 	c->cnt.driver_errors++;
-	if (ci->st == ST_NONZERO || st > 0)
-		st = -EIO;	/* a refusal without an errno */
-	return dcbnl_fail(c, st, ci->name, what, "driver refused");
+	c->by_driver = true;
+	if (ci->st == ST_NONZERO)
+		return dcbnl_fail(c, -EIO, ci->name, what, "driver refused");
+	/* The u8 carries -ENOTSUPP (-524) as -ENOMEM: it cannot tell. */
+	return dcbnl_fail(c, st, ci->name, what, st == -ENOMEM ?
+	    "driver refused (ENOMEM or ENOTSUPP: the status cannot tell)" :
+	    "driver refused");
 }
 
 /*
@@ -200,14 +215,17 @@ dcbnl_transact(struct dcbnl_ctx *c, struct nl_msg *m, uint8_t cmd,
 	const char *name = dcbnl_cmds[cmd].name;
 	struct nlmsghdr *h;
 	bool done = false, got = false;
+	uint32_t h_seq;
 	int i, n, rc = 0, st = 0;
 
 	c->err[0] = '\0';
 	c->drv_err = 0;
+	c->by_driver = false;
 	if (m == NULL)
 		return dcbnl_fail(c, -ENOMEM, name, what, "building request");
 	h = nlmsg_hdr(m);
 	h->nlmsg_seq = ++c->nl->seq;
+	h_seq = h->nlmsg_seq;
 	h->nlmsg_pid = 0;		/* the kernel fills in our port */
 	rc = c->nl->send(c->nl, h, h->nlmsg_len);
 	nlmsg_free(m);
@@ -218,17 +236,59 @@ dcbnl_transact(struct dcbnl_ctx *c, struct nl_msg *m, uint8_t cmd,
 		c->cnt.writes++;
 	for (i = 0; i < DCBNL_MAX_DGRAMS && !done; i++) {
 		n = (int)c->nl->recv(c->nl, c->buf, sizeof(c->buf));
-		if (n < 0)
-			return dcbnl_fail(c, n, name, what, "receive");
+		if (n < 0) {
+			rc = n;
+			break;
+		}
 		rc = dcbnl_dgram(c, n, cmd, what, fn, arg, &done, &got, &st);
 	}
+	/*
+	 * A write the handler answered with its status is echoed on
+	 * RTNLGRP_DCB with our sequence number, accepted or refused
+	 * (dcbnl_ieee_set()'s err: path notifies too): remember it, so that
+	 * the echo is known for ours.  An NLMSG_ERROR alone (no handler,
+	 * a refused SAPP) is not echoed.
+	 */
+	if (got && (cmd == DCB_CMD_IEEE_SET || cmd == DCB_CMD_IEEE_DEL ||
+	    cmd == DCB_CMD_SAPP || cmd == DCB_CMD_SET_ALL))
+		dcbnl_pend_push(c, h_seq);
+	if (i < DCBNL_MAX_DGRAMS && !done && rc < 0)
+		return dcbnl_fail(c, rc, name, what, "receive");
 	if (!done) {
 		c->cnt.bad_replies++;
 		return dcbnl_fail(c, -EPROTO, name, what, "no ACK");
 	}
-	if (rc == 0 && (cmd == DCB_CMD_SAPP || cmd == DCB_CMD_SET_ALL))
-		c->cnt.cee_notifying++;
 	return rc;
+}
+
+void
+dcbnl_pend_push(struct dcbnl_ctx *c, uint32_t seq)
+{
+	unsigned int max = sizeof(c->pend) / sizeof(c->pend[0]);
+
+	c->cnt.notifying++;
+	if (c->npend == max) {	/* the oldest was lost, or never comes */
+		memmove(c->pend, c->pend + 1, (max - 1) * sizeof(c->pend[0]));
+		c->npend--;
+	}
+	c->pend[c->npend++] = seq;
+}
+
+bool
+dcbnl_pend_take(struct dcbnl_ctx *c, uint32_t seq)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->npend; i++)
+		if (c->pend[i] == seq) {
+			/* Older ones were answered without an echo reaching
+			 * us (lost): they will not come now. */
+			memmove(c->pend, c->pend + i + 1,
+			    (c->npend - i - 1) * sizeof(c->pend[0]));
+			c->npend -= i + 1;
+			return true;
+		}
+	return false;
 }
 
 /* ----------------------------------------------------------- IEEE_GET */
@@ -331,6 +391,19 @@ dcbnl_ieee_fill(struct nlattr *ieee, struct dcbnl_nic *n)
 	if (tb[DCB_ATTR_IEEE_PFC] != NULL) {
 		memcpy(&pfc, nla_data(tb[DCB_ATTR_IEEE_PFC]), sizeof(pfc));
 		dcbnl_pfc_from(&pfc, n);
+	}
+	if (tb[DCB_ATTR_DCB_BUFFER] != NULL) {
+		/* dcbnl_ieee_fill(): only when the driver's getbuffer works. */
+		struct dcbnl_buffer kb;
+		int i;
+
+		memcpy(&kb, nla_data(tb[DCB_ATTR_DCB_BUFFER]), sizeof(kb));
+		n->buf.has = true;
+		for (i = 0; i < DCB_NPRIO; i++) {
+			n->buf.prio2buffer[i] = kb.prio2buffer[i] & 7;
+			n->buf.size[i] = kb.buffer_size[i];
+		}
+		n->buf.total = kb.total_size;
 	}
 	if (tb[DCB_ATTR_IEEE_APP_TABLE] != NULL) {
 		n->cfg.has |= DCB_HAS_APP;
@@ -452,6 +525,17 @@ dcbnl_msg_set_pfc(struct dcbnl_ctx *c, const struct dcb_pfc *p)
 }
 
 int
+dcbnl_msg_app1(struct dcbnl_ctx *c, uint8_t cmd, const struct dcb_app *a)
+{
+	struct dcb_app_table t;
+
+	t.willing = false;
+	t.n = 1;
+	t.e[0] = *a;
+	return dcbnl_msg_app(c, cmd, &t);
+}
+
+int
 dcbnl_msg_app(struct dcbnl_ctx *c, uint8_t cmd, const struct dcb_app_table *t)
 {
 	struct nl_msg *m = dcbnl_req(c, cmd);
@@ -501,6 +585,7 @@ dcbnl_msg_event(const void *p, size_t len, struct dcbnl_event *ev)
 	d = nlmsg_data(h);
 	memset(ev, 0, sizeof(*ev));
 	ev->cmd = d->cmd;
+	ev->seq = h->nlmsg_seq;
 	nla_strlcpy(ev->ifname, tb[DCB_ATTR_IFNAME], sizeof(ev->ifname));
 	if (tb[DCB_ATTR_DCBX] != NULL) {
 		ev->has_dcbx = true;

@@ -18,6 +18,7 @@ struct dcbnl_nic {
 	uint8_t			tc_rx_bw[DCB_NTC]; /* kept as found, not ours */
 	bool			has_stats;
 	struct backend_stats	stats;
+	struct dcbnl_buf	buf;	/* DCB_ATTR_DCB_BUFFER, if reported */
 	/*
 	 * Entries of the kernel's APP list that no IEEE entry can be but a
 	 * CEE one is (dcb_setapp() keeps idtype 0/1 and a priority bitmap
@@ -31,9 +32,20 @@ struct dcbnl_ctx {
 	char			 ifname[16];
 	struct dcbnl_counters	 cnt;
 	int			 drv_err;	/* last driver status, 0 if none */
+	bool			 by_driver;	/* the last failure is the driver's
+						   status (not the kernel's) */
 	char			 err[160];	/* last failure, "" if none */
+	/* Sequence numbers of our writes the kernel will echo on
+	 * RTNLGRP_DCB (dcbnl_ieee_notify(), dcbnl_cee_notify() copy the
+	 * request's), oldest first; dcbnl_mon.c takes them off. */
+	uint32_t		 pend[64];
+	unsigned int		 npend;
 	uint8_t			 buf[DCBNL_BUF];
 };
+
+/* Our echo to come for seq; is seq's echo ours (then taken off)? */
+void	dcbnl_pend_push(struct dcbnl_ctx *, uint32_t seq);
+bool	dcbnl_pend_take(struct dcbnl_ctx *, uint32_t seq);
 
 int	dcbnl_msg_ieee_get(struct dcbnl_ctx *, struct dcbnl_nic *);
 int	dcbnl_msg_gdcbx(struct dcbnl_ctx *, uint8_t *);
@@ -45,6 +57,8 @@ int	dcbnl_msg_set_pfc(struct dcbnl_ctx *, const struct dcb_pfc *);
 /* cmd: DCB_CMD_IEEE_SET adds the entries, DCB_CMD_IEEE_DEL removes them. */
 int	dcbnl_msg_app(struct dcbnl_ctx *, uint8_t cmd,
 	    const struct dcb_app_table *);
+/* One APP entry (cmd DCB_CMD_IEEE_SET or _DEL). */
+int	dcbnl_msg_app1(struct dcbnl_ctx *, uint8_t cmd, const struct dcb_app *);
 /*
  * A CEE NIC as the CEE commands see it: one row per traffic class (the
  * DCB_TC_ATTR_PARAM_* values), the priority groups' bandwidth (BW_ID_n),

@@ -125,8 +125,11 @@ dcbnl_cee_sapp(struct dcbnl_ctx *c, const struct dcbnl_cee_app *a)
 
 /*
  * The order is the drivers': DCB on first (bnx2x's setters and set_all do
- * nothing while its dcb_state is off), the PFC state before SET_ALL (ixgbe
- * stages it in temp_dcb_cfg and copies it on SET_ALL), SET_ALL last.
+ * nothing while its dcb_state is off), the PFC config before the PFC
+ * state (ixgbe_dcbnl_set_pfc_cfg() turns pfc_mode_enable on for any bit
+ * that differs from what runs, so a PFC state of 0 sent first would be
+ * undone), both before SET_ALL (ixgbe stages them in temp_dcb_cfg and
+ * copies them on SET_ALL), SET_ALL last.
  */
 int
 dcbnl_msg_cee_apps(struct dcbnl_ctx *c, const struct dcbnl_cee *img)
@@ -147,14 +150,16 @@ dcbnl_msg_cee(struct dcbnl_ctx *c, const struct dcbnl_cee *img,
 
 	if ((rc = dcbnl_cee_u8(c, DCB_CMD_SSTATE, "DCB on", img->state)) < 0)
 		return rc;
-	if ((parts & DCB_HAS_PFC) && (rc = dcbnl_cee_u8(c, DCB_CMD_PFC_SSTATE,
-	    "PFC state", img->pfc_state)) < 0)
-		return rc;
 	if ((parts & DCB_HAS_ETS) &&
 	    ((rc = dcbnl_cee_pg(c, DCB_CMD_PGTX_SCFG, img)) < 0 ||
 	    (rc = dcbnl_cee_pg(c, DCB_CMD_PGRX_SCFG, img)) < 0))
 		return rc;
 	if ((parts & DCB_HAS_PFC) && (rc = dcbnl_cee_pfc(c, img->pfc)) < 0)
+		return rc;
+	/* ice has no setpfcstate: its PFC config carries the bits. */
+	if ((parts & DCB_HAS_PFC) && (rc = dcbnl_cee_u8(c, DCB_CMD_PFC_SSTATE,
+	    "PFC state", img->pfc_state)) < 0 &&
+	    !(rc == -EOPNOTSUPP && !c->by_driver))
 		return rc;
 	if ((parts & DCB_HAS_APP) && (rc = dcbnl_msg_cee_apps(c, img)) < 0)
 		return rc;

@@ -60,8 +60,9 @@ const struct dcb_kw conf_admin_kw[] = {
 	{ 0, NULL }
 };
 const struct dcb_kw conf_fw_dcbx_kw[] = {
-	{ CONF_FW_LLDP_ONLY, "lldp-only" },
 	{ CONF_FW_RX_ONLY, "rx-only" },
+	{ CONF_FW_LLDP_ONLY, "lldp-only" },
+	{ CONF_FW_TAKE_OVER, "take-over" },
 	{ 0, NULL }
 };
 /* Word lists that become bit masks: the values are the bits. */
@@ -140,6 +141,7 @@ static const struct field pfcwd_fields[] = {
 	    PFCWD_DETECT_MAX),
 	F_UINT("restoration-time", struct pfcwd_cfg, restore_ms,
 	    PFCWD_RESTORE_MIN, PFCWD_RESTORE_MAX),
+	F_UINT("nic-timeout", struct pfcwd_cfg, nic_ms, 0, 65535),
 	F_END
 };
 
@@ -153,6 +155,9 @@ parse_pfcwd(struct field_ctx *x, const config_setting_t *s, void *obj,
 	field_parse_sub(x, s, obj, f);
 	if (field_member(s, "restoration-time") == NULL)
 		p->pfcwd.restore_ms = 2 * p->pfcwd.detect_ms;
+	/* The NIC stops pausing after as long as we would call it a storm. */
+	if (field_member(s, "nic-timeout") == NULL)
+		p->pfcwd.nic_ms = p->pfcwd.detect_ms;
 }
 
 static void
@@ -325,6 +330,9 @@ static const struct field metrics_fields[] = {
 	    metrics_listen, 0, 0, NULL, NULL),
 	F_UINT("max-connections", struct conf, metrics_max_conns, 1, 1024),
 	F_UINT("timeout", struct conf, metrics_timeout, 1, 300),
+	F_UINT("request-timeout", struct conf, metrics_req_timeout, 1, 300),
+	F_UINT("max-connections-per-address", struct conf, metrics_max_per_addr,
+	    1, 1024),
 	F_END
 };
 
@@ -633,6 +641,8 @@ conf_defaults(struct conf *c)
 	c->pfcwd_poll_ms = PFCWD_POLL_DEFAULT;
 	c->metrics_max_conns = 16;
 	c->metrics_timeout = 10;
+	c->metrics_req_timeout = 5;
+	c->metrics_max_per_addr = 4;
 }
 
 int

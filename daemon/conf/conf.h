@@ -45,8 +45,14 @@ extern const struct dcb_kw conf_role_kw[];
 extern const struct dcb_kw conf_mode_kw[];
 extern const struct dcb_kw conf_backend_kw[];
 extern const struct dcb_kw conf_admin_kw[];
-/* What a port whose NIC firmware runs DCBX sends (firmware-dcbx). */
-enum conf_fw_dcbx { CONF_FW_LLDP_ONLY = 0, CONF_FW_RX_ONLY };
+/*
+ * A port whose NIC firmware runs LLDP/DCBX (firmware-dcbx): rx-only, the
+ * default, sends nothing on the nearest-bridge address (one speaker per
+ * port); lldp-only still sends basic LLDP (the switch then sees two
+ * chassis on the port); take-over switches the NIC to host mode where
+ * the driver allows it, and hands it back at exit.
+ */
+enum conf_fw_dcbx { CONF_FW_RX_ONLY = 0, CONF_FW_LLDP_ONLY, CONF_FW_TAKE_OVER };
 extern const struct dcb_kw conf_fw_dcbx_kw[];
 /* Word lists read as bit masks: the values are the bits themselves. */
 extern const struct dcb_kw conf_agent_kw[];	/* 1 << enum lldp_agent */
@@ -137,6 +143,8 @@ struct conf {
 	char		metrics_listen[64];	/* "ADDR:PORT", "[V6]:PORT" */
 	unsigned int	metrics_max_conns;	/* open connections */
 	unsigned int	metrics_timeout;	/* seconds per read/write */
+	unsigned int	metrics_req_timeout;	/* seconds for a whole request */
+	unsigned int	metrics_max_per_addr;	/* connections of one address */
 	/* ports = ( ... ) */
 	size_t		nports;
 	struct conf_entry *ports;
@@ -185,20 +193,32 @@ void	conf_print(const struct conf *, FILE *);
 /*
  * Replace the admin policy of the entry that ifname resolves to (creating
  * an exact entry when it came from a pattern) and write the file
- * atomically (checked in memory, then conf_writer).  Only the parts named
- * in dcb_config.has are replaced.  Comments in the file are not kept;
- * top-level @include lines are, and what they include is not inlined (a
- * change that falls in an included file is refused).  Used by
- * `dcbctl set --persist`.
+ * atomically (checked in memory, then conf_write_file()).  Only the parts
+ * named in dcb_config.has are replaced.  Comments in the file are not
+ * kept; top-level @include lines are (conf_include_lines()), and what they
+ * include is not inlined (a change that falls in an included file is
+ * refused).  Used by `dcbctl set --persist`; under -u it runs in the root
+ * helper (conf_persist_file(), with the file's path).
  */
 int	conf_persist_admin(const struct conf *, const char *ifname,
 	    const struct dcb_config *, char *err, size_t errlen);
-/* Replace path by text: temp file beside it, fsync, rename.  0 or -1. */
+int	conf_persist_file(const char *path, const char *ifname,
+	    const struct dcb_config *, char *err, size_t errlen);
+/*
+ * Replace path by text: temp file beside it, fsync, rename; a symlink is
+ * followed (its target is replaced, the link stays).  0 or -1.
+ */
 int	conf_write_file(const char *path, const char *text, size_t len,
 	    char *err, size_t errlen);
-/* What conf_persist_admin() writes with (the daemon's root helper -u). */
-extern int	(*conf_writer)(const char *path, const char *text, size_t len,
-		    char *err, size_t errlen);
+/* The @include directives of a file's text, each written to out as a
+ * line; how many (see conf_persist.c). */
+int	conf_include_lines(const char *text, size_t len, FILE *out);
+/*
+ * user and control-group must name existing accounts (true): the root
+ * helper's rewrite sets it false, for it reads the file only to swap a
+ * port's policy (and the daemon's re-read checks them again).
+ */
+extern bool	conf_check_accounts;
 /* Remove path's "NAME.dcbxd-tmp-XXXXXX" temp files of an interrupted
  * rewrite; nothing else. */
 int	conf_clean_temps(const char *path);

@@ -27,7 +27,7 @@ parse_account(struct field_ctx *x, const config_setting_t *s, void *obj,
 {
 	const char *v = config_setting_get_string(s);
 
-	if (v != NULL && v[0] != '\0' &&
+	if (conf_check_accounts && v != NULL && v[0] != '\0' &&
 	    (group ? (void *)getgrnam(v) : (void *)getpwnam(v)) == NULL) {
 		if (group)
 			field_err(x, s, "control-group \"%s\": no such group",

@@ -29,8 +29,7 @@ static const char persist_header[] =
     "# dcbxd.conf(5) -- rewritten by `dcbctl set --persist`.\n"
     "# Comments of the previous version were not kept; @include lines were.\n\n";
 
-int	(*conf_writer)(const char *, const char *, size_t, char *, size_t) =
-	    conf_write_file;
+bool	conf_check_accounts = true;
 
 /* Does text, read as the file at path, hold adm as ifname's policy? */
 static int
@@ -82,15 +81,47 @@ write_all(int fd, const char *p, size_t len)
  */
 #define CONF_TMP_TAG	".dcbxd-tmp-"
 
-/* Temp file in the same directory, fsync, rename, fsync the directory. */
+/*
+ * The file a rewrite replaces: path itself, or what its symlinks lead to
+ * (a config managed elsewhere and linked in: renaming over the link would
+ * leave the target without the change, and the link a stray copy).  A
+ * link to nothing is refused rather than replaced.  0, or -1 with err.
+ */
+static int
+persist_target(const char *path, char *real, size_t reallen, char *err,
+    size_t errlen)
+{
+	char buf[PATH_MAX];
+	struct stat st;
+
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) {
+		snprintf(real, reallen, "%s", path);
+		return 0;
+	}
+	if (realpath(path, buf) == NULL) {
+		snprintf(err, errlen, "%s: a symbolic link to %s: %s", path,
+		    "a file that cannot be reached", strerror(errno));
+		return -1;
+	}
+	snprintf(real, reallen, "%s", buf);
+	return 0;
+}
+
+/*
+ * Temp file in the same directory, fsync, rename, fsync the directory;
+ * a symlinked path is written where it leads (persist_target()).
+ */
 int
-conf_write_file(const char *path, const char *text, size_t len, char *err,
+conf_write_file(const char *lpath, const char *text, size_t len, char *err,
     size_t errlen)
 {
 	char tmp[PATH_MAX + sizeof(CONF_TMP_TAG) + 8], dir[PATH_MAX];
+	char path[PATH_MAX];
 	struct stat st;
 	int fd, dfd;
 
+	if (persist_target(lpath, path, sizeof(path), err, errlen) != 0)
+		return -1;
 	snprintf(tmp, sizeof(tmp), "%s" CONF_TMP_TAG "XXXXXX", path);
 	if ((fd = mkstemp(tmp)) < 0) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
@@ -129,8 +160,23 @@ fail:
  * characters of mkstemp's alphabet, a regular file.  Returns how many
  * were removed.
  */
+static int	clean_temps_at(const char *);
+
 int
 conf_clean_temps(const char *path)
+{
+	char real[PATH_MAX], err[64];
+	int n;
+
+	n = clean_temps_at(path);
+	if (persist_target(path, real, sizeof(real), err, sizeof(err)) == 0 &&
+	    strcmp(real, path) != 0)
+		n += clean_temps_at(real);
+	return n;
+}
+
+static int
+clean_temps_at(const char *path)
 {
 	char dir[PATH_MAX], base[PATH_MAX], full[PATH_MAX * 2];
 	const char *name;
@@ -238,6 +284,86 @@ nested_include(const config_setting_t *s, const char *path)
 }
 
 /*
+ * The @include directives of text as libconfig reads them, written to out
+ * one a line (`@include "NAME"`); their count.  libconfig takes one only
+ * at the start of a line (spaces and tabs before it), outside a comment
+ * (`#`, `//`, a block) and outside a string (which may span lines): an
+ * "@include" in a comment or a string is text, and writing it back as a
+ * line of its own would revive it.  Only the directive is copied, not
+ * what follows it on its line (a comment opened there would swallow the
+ * settings written after it).
+ */
+int
+conf_include_lines(const char *text, size_t len, FILE *out)
+{
+	enum { NORMAL, LINE_COMMENT, BLOCK_COMMENT, STRING } st = NORMAL;
+	bool bol = true;	/* only blanks since the line began */
+	size_t i, j;
+	int n = 0;
+
+	for (i = 0; i < len; i++) {
+		char ch = text[i];
+
+		switch (st) {
+		case LINE_COMMENT:
+			if (ch == '\n')
+				st = NORMAL;
+			break;
+		case BLOCK_COMMENT:
+			if (ch == '*' && i + 1 < len && text[i + 1] == '/') {
+				st = NORMAL;
+				i++;
+			}
+			break;
+		case STRING:
+			if (ch == '\\')
+				i++;
+			else if (ch == '"')
+				st = NORMAL;
+			break;
+		case NORMAL:
+			if (bol && ch == '@' && len - i > 8 &&
+			    strncmp(text + i, "@include", 8) == 0 &&
+			    (text[i + 8] == ' ' || text[i + 8] == '\t')) {
+				for (j = i + 8; j < len && (text[j] == ' ' ||
+				    text[j] == '\t'); j++)
+					;
+				if (j < len && text[j] == '"') {
+					size_t k = j + 1;
+
+					while (k < len && text[k] != '"' &&
+					    text[k] != '\n')
+						k++;
+					if (k < len && text[k] == '"') {
+						fprintf(out, "@include %.*s\n",
+						    (int)(k + 1 - j), text + j);
+						n++;
+						i = k;
+						bol = false;
+						continue;
+					}
+				}
+			}
+			if (ch == '#')
+				st = LINE_COMMENT;
+			else if (ch == '/' && i + 1 < len && text[i + 1] == '/')
+				st = LINE_COMMENT;
+			else if (ch == '/' && i + 1 < len && text[i + 1] == '*') {
+				st = BLOCK_COMMENT;
+				i++;
+			} else if (ch == '"')
+				st = STRING;
+			break;
+		}
+		if (ch == '\n')
+			bol = true;
+		else if (ch != ' ' && ch != '\t')
+			bol = false;
+	}
+	return n;
+}
+
+/*
  * The file's new text: the header, its top-level @include lines as they
  * were, then the settings of the file itself.  What came from an included
  * file stays there (not inlined); an @include inside a setting, or a
@@ -252,6 +378,7 @@ persist_text(config_t *cf, const char *path, size_t *lenp, char *err,
 	const config_setting_t *s, *in;
 	char *buf = NULL, *line = NULL;
 	size_t cap = 0;
+	ssize_t n;
 	FILE *src, *mem;
 	bool incl = false;
 	int i;
@@ -281,11 +408,8 @@ persist_text(config_t *cf, const char *path, size_t *lenp, char *err,
 		return NULL;
 	}
 	fputs(persist_header, mem);
-	while (src != NULL && getline(&line, &cap, src) > 0)
-		if (strncmp(line + strspn(line, " \t"), "@include", 8) == 0) {
-			fputs(line, mem);
-			incl = true;
-		}
+	if (src != NULL && (n = getdelim(&line, &cap, '\0', src)) > 0)
+		incl = conf_include_lines(line, (size_t)n, mem) > 0;
 	free(line);
 	if (src != NULL)
 		fclose(src);
@@ -304,8 +428,15 @@ int
 conf_persist_admin(const struct conf *c, const char *ifname,
     const struct dcb_config *adm, char *err, size_t errlen)
 {
+	return conf_persist_file(c->path, ifname, adm, err, errlen);
+}
+
+int
+conf_persist_file(const char *path, const char *ifname,
+    const struct dcb_config *adm, char *err, size_t errlen)
+{
 	config_setting_t *ports, *e;
-	struct field_ctx x = { c->path, err, errlen, 0, 0 };
+	struct field_ctx x = { path, err, errlen, 0, 0 };
 	struct dcb_why why = { "" };
 	struct conf cur;
 	struct conf_entry p;
@@ -323,13 +454,13 @@ conf_persist_admin(const struct conf *c, const char *ifname,
 	rc = -1;
 	/* The file as it is now, not as it was when c was loaded; none yet
 	 * (running with the defaults) is an empty one. */
-	fresh = access(c->path, F_OK) != 0 && errno == ENOENT;
+	fresh = access(path, F_OK) != 0 && errno == ENOENT;
 	if (fresh)
 		conf_defaults(&cur);
-	else if (conf_load(c->path, &cur, err, errlen) != 0)
+	else if (conf_load(path, &cur, err, errlen) != 0)
 		return -1;
 	config_init(&cf);
-	if (!fresh && conf_read(&x, &cf, c->path, NULL) != 0)
+	if (!fresh && conf_read(&x, &cf, path, NULL) != 0)
 		goto out;
 	i = conf_port_best(&cur, ifname);
 	if (i >= 0)
@@ -341,13 +472,13 @@ conf_persist_admin(const struct conf *c, const char *ifname,
 		ports = config_setting_add(config_root_setting(&cf), "ports",
 		    CONFIG_TYPE_LIST);
 	e = i >= 0 ? config_setting_get_elem(ports, (unsigned)i) : NULL;
-	if (from_include(ports, c->path) ||
+	if (from_include(ports, path) ||
 	    (e != NULL && !conf_is_pattern(p.port.match) &&
-	    from_include(e, c->path))) {
+	    from_include(e, path))) {
 		snprintf(err, errlen, "%s: the settings of %s come from %s "
 		    "(@include): --persist rewrites only %s; change them there",
-		    c->path, ifname, config_setting_source_file(e != NULL &&
-		    from_include(e, c->path) ? e : ports), c->path);
+		    path, ifname, config_setting_source_file(e != NULL &&
+		    from_include(e, path) ? e : ports), path);
 		goto out;
 	}
 	if (e != NULL && !conf_is_pattern(p.port.match)) {
@@ -359,10 +490,10 @@ conf_persist_admin(const struct conf *c, const char *ifname,
 		e = config_setting_add(ports, NULL, CONFIG_TYPE_GROUP);
 		field_emit_block(e, &p, conf_port_fields);
 	}
-	if ((text = persist_text(&cf, c->path, &len, err, errlen)) == NULL ||
-	    persist_check(c->path, text, ifname, adm, err, errlen) != 0)
+	if ((text = persist_text(&cf, path, &len, err, errlen)) == NULL ||
+	    persist_check(path, text, ifname, adm, err, errlen) != 0)
 		goto out;
-	rc = conf_writer(c->path, text, len, err, errlen) == 0 ? 0 : -1;
+	rc = conf_write_file(path, text, len, err, errlen) == 0 ? 0 : -1;
 out:
 	free(text);
 	config_destroy(&cf);

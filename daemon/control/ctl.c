@@ -19,9 +19,14 @@
  *     and a subscriber with a backlog is dropped;
  *   - at most CTL_CLIENTS_MAX clients, and no more than half the
  *     descriptors RLIMIT_NOFILE allows (ports and engines need theirs);
- *     when full, or when accept() fails with EMFILE (a spare descriptor
- *     is kept for that moment), the client idle the longest gives way,
- *     or the newcomer is told why and closed.
+ *     the last place is root's (SO_PEERCRED uid 0), and one other uid
+ *     holds at most a quarter of them; when full, or when accept() fails
+ *     with EMFILE (a spare descriptor is kept for that moment), the
+ *     client idle the longest gives way, else the one whose unfinished
+ *     line began the longest ago, or the newcomer is told why and closed;
+ *   - a request line must be finished within CTL_LINE_MS of its first
+ *     octet (while it is read): a client that trickles a line, or sends
+ *     half of one and waits, is told so and closed.
  *     The listening socket never stays readable without being served (the
  *     busy loop of a level-triggered accept that keeps failing), and the
  *     failures are logged at most every CTL_LOG_EVERY_MS;
@@ -55,6 +60,7 @@
 #include "metrics.h"
 #include "pfcwd_port.h"
 #include "port.h"
+#include "priv.h"
 #include "proto.h"
 #include "show.h"
 
@@ -69,9 +75,10 @@
 #define CTL_BACKOFF_MS	100		/* no descriptor at all: wait */
 #define CTL_LOG_EVERY_MS 10000
 #define CTL_HUP_CHECK_MS 2000		/* half-closed subscribers */
+#define CTL_LINE_MS	10000		/* to finish a request line */
 
 struct ctl_state ctl = { .fd = -1, .spare = -1, .out_pause = CTL_OUT_PAUSE,
-    .budget = CTL_MEM_BUDGET };
+    .budget = CTL_MEM_BUDGET, .line_ms = CTL_LINE_MS };
 
 /* One kind of refusal, logged at most every CTL_LOG_EVERY_MS. */
 struct ctl_quiet {
@@ -120,6 +127,8 @@ client_free(struct client *c)
 		}
 	if (c->subscriber)
 		ctl.nsubs--;
+	if (c->persist != NULL)
+		ctl_persist_forget(c->persist);
 	ctl.nclients--;
 	ctl_mem(&c->incap, 0);
 	ctl_mem(&c->outcap, 0);
@@ -143,6 +152,8 @@ client_pending(const struct client *c)
 static bool
 client_may_run(const struct client *c)
 {
+	if (c->persist != NULL)		/* its answer comes first */
+		return (false);
 	if (client_pending(c) >= ctl.out_pause)
 		return (false);
 	return (ctl.mem <= ctl.budget || client_pending(c) == 0);
@@ -256,6 +267,26 @@ ctl_client_send(struct client *c, json_t *msg)
 
 
 /*
+ * An unfinished line counts against CTL_LINE_MS only while it is being
+ * read: not while the client is paused (its answers unread, a persist
+ * waiting), nor once it has said EOF.
+ */
+static void
+client_line_clock(struct client *c)
+{
+	bool partial = c->inlen > 0 && !c->ready && !c->eof && !c->dead &&
+	    client_may_run(c);
+
+	if (!partial)
+		c->line_ms = 0;
+	else if (c->line_ms == 0) {
+		c->line_ms = ev_now_ms();
+		if (ctl.line_timer != NULL && !ev_timer_pending(ctl.line_timer))
+			ev_timer_arm(ctl.line_timer, ctl.line_ms);
+	}
+}
+
+/*
  * Run the complete lines in the input buffer while requests may run
  * (client_may_run()); what is left waits for the replies to be read.
  */
@@ -272,6 +303,9 @@ client_lines(struct client *c)
 		if (len > 0) {
 			c->active_ms = ev_now_ms();
 			ctl_request(c, c->in + off, len);
+			/* Its parsed objects, several times its text, are
+			 * free now: a long request must not pin them. */
+			mem_trim_soon(len * 4);
 		}
 		off += len + 1;
 		nl = NULL;
@@ -284,10 +318,12 @@ client_lines(struct client *c)
 	    memchr(c->in, '\n', c->inlen) != NULL);
 	if (c->inlen == 0 && c->incap > CTL_READ_CHUNK) {
 		/* A long line was answered: give its room back. */
+		mem_trim_soon(c->incap);
 		free(c->in);
 		c->in = NULL;
 		ctl_mem(&c->incap, 0);
 	}
+	client_line_clock(c);
 }
 
 /* Say why, then close once that is sent. */
@@ -408,6 +444,60 @@ ctl_hup_check(void *arg)
 	ctl_check_hangups();
 }
 
+/*
+ * Close the clients whose unfinished line is older than ctl.line_ms
+ * (telling them why), and wait for the next one to come due.
+ */
+static void
+ctl_line_check(void *arg)
+{
+	static struct ctl_quiet q;
+	struct client *c, *next;
+	uint64_t now = ev_now_ms(), due = 0;
+	char msg[128];
+
+	(void)arg;
+	for (c = ctl.clients; c != NULL; c = next) {
+		next = c->next;
+		if (c->line_ms == 0 || c->dead)
+			continue;
+		if (now - c->line_ms < ctl.line_ms) {
+			if (due == 0 || c->line_ms + ctl.line_ms < due)
+				due = c->line_ms + ctl.line_ms;
+			continue;
+		}
+		ctl.line_timeouts++;
+		snprintf(msg, sizeof(msg), "control client (uid %lu, pid %ld) "
+		    "closed: a request line unfinished after %u ms",
+		    (unsigned long)c->uid, (long)c->pid, ctl.line_ms);
+		ctl_log_refusal(&q, msg, 0);
+		snprintf(msg, sizeof(msg), "request line not finished within "
+		    "%u ms", ctl.line_ms);
+		client_refuse_input(c, msg);
+		c->line_ms = 0;
+		client_flush(c);
+		if (c->dead)
+			client_free(c);
+	}
+	if (due != 0)
+		ev_timer_arm(ctl.line_timer, due - now);
+}
+
+void
+ctl_client_answer(struct client *c, json_t *msg)
+{
+	c->persist = NULL;
+	ctl_client_send(c, msg);
+	/* What it sent meanwhile runs now; freed by the reaper, not here
+	 * (the helper's answer may come while anything runs). */
+	if (!c->dead)
+		client_lines(c);
+	if (!c->dead)
+		client_flush(c);
+	if (c->dead && ctl.reap != NULL)
+		ev_timer_arm(ctl.reap, 0);
+}
+
 static void
 ctl_client_io(int fd, bool rd, bool wr, void *arg)
 {
@@ -435,6 +525,22 @@ ctl_set_limits(size_t out_pause, size_t budget)
 	ctl.budget = budget;
 }
 
+void
+ctl_set_line_timeout(unsigned int ms)
+{
+	ctl.line_ms = ms > 0 ? ms : CTL_LINE_MS;
+	/* A check due by the old deadline: judged again by the new one. */
+	if (ctl.line_timer != NULL && ev_timer_pending(ctl.line_timer))
+		ev_timer_arm(ctl.line_timer, 0);
+}
+
+void
+ctl_counters(uint64_t *line_timeouts, uint64_t *evicted)
+{
+	*line_timeouts = ctl.line_timeouts;
+	*evicted = ctl.evicted;
+}
+
 unsigned int
 ctl_nclients(void)
 {
@@ -445,6 +551,12 @@ size_t
 ctl_mem_used(void)
 {
 	return (ctl.mem);
+}
+
+const struct priv_file *
+ctl_sock_file(void)
+{
+	return (&ctl.file);
 }
 
 /*
@@ -519,26 +631,82 @@ ctl_refuse(int fd, const char *code, const char *why)
 }
 
 /*
- * Make room for one more client: free the one idle the longest (no
- * request in progress, no reply queued, not a subscriber).  false if
- * every client is busy.
+ * Make room for one more client (of uid, or of anyone with uid -1): free
+ * the one idle the longest (no request in progress, no reply queued, not
+ * a subscriber), else the one whose unfinished line began the longest ago
+ * (a line trickled or left half-sent holds a place for nothing).  false
+ * if every such client is busy.
  */
 static bool
-ctl_evict_idle(void)
+ctl_evict(long uid)
 {
-	static struct ctl_quiet q;
-	struct client *c, *old = NULL;
+	static struct ctl_quiet qi, qp;
+	struct client *c, *idle = NULL, *part = NULL;
+
+	for (c = ctl.clients; c != NULL; c = c->next) {
+		if (c->dead || c->subscriber || c->persist != NULL ||
+		    client_pending(c) != 0 || (uid >= 0 && c->uid != (uid_t)uid))
+			continue;
+		if (c->inlen == 0 &&
+		    (idle == NULL || c->active_ms < idle->active_ms))
+			idle = c;
+		else if (c->line_ms != 0 &&
+		    (part == NULL || c->line_ms < part->line_ms))
+			part = c;
+	}
+	if (idle == NULL && part == NULL)
+		return (false);
+	if (idle != NULL)
+		ctl_log_refusal(&qi, "control clients: the longest idle one "
+		    "closed to make room", 0);
+	else
+		ctl_log_refusal(&qp, "control clients: the oldest unfinished "
+		    "request line closed to make room", 0);
+	ctl.evicted++;
+	if (idle == NULL) {
+		ctl_client_send(part, proto_err("EBUSY", "closed to make room: "
+		    "request line unfinished"));
+		client_send_now(part);
+	}
+	client_free(idle != NULL ? idle : part);
+	return (true);
+}
+
+/* Clients of uid now. */
+static unsigned int
+ctl_uid_clients(uid_t uid)
+{
+	struct client *c;
+	unsigned int n = 0;
 
 	for (c = ctl.clients; c != NULL; c = c->next)
-		if (!c->dead && !c->subscriber && c->inlen == 0 &&
-		    client_pending(c) == 0 &&
-		    (old == NULL || c->active_ms < old->active_ms))
-			old = c;
-	if (old == NULL)
+		if (!c->dead && c->uid == uid)
+			n++;
+	return (n);
+}
+
+/*
+ * May a client of uid come in?  One uid but root holds at most per_uid
+ * places (its own give way first), and the last place is root's: a flood
+ * from one account, or from all of them, leaves root a way in.
+ */
+static bool
+ctl_admit(uid_t uid, char *why, size_t whylen)
+{
+	unsigned int limit = ctl.max_clients;
+
+	if (uid != 0 && ctl_uid_clients(uid) >= ctl.per_uid &&
+	    !ctl_evict((long)uid)) {
+		snprintf(why, whylen, "too many control clients of uid %lu "
+		    "(%u)", (unsigned long)uid, ctl.per_uid);
 		return (false);
-	ctl_log_refusal(&q, "control clients: the longest idle one closed to "
-	    "make room", 0);
-	client_free(old);
+	}
+	if (uid != 0 && limit > 1)
+		limit--;
+	if (ctl.nclients >= limit && !ctl_evict(-1)) {
+		snprintf(why, whylen, "too many control clients");
+		return (false);
+	}
 	return (true);
 }
 
@@ -546,11 +714,17 @@ static void
 ctl_add(int cfd)
 {
 	static struct ctl_quiet q;
+	struct ucred cr = { .pid = 0, .uid = (uid_t)-1, .gid = (gid_t)-1 };
+	socklen_t crlen = sizeof(cr);
 	struct client *c;
+	char why[96];
 
-	if (ctl.nclients >= ctl.max_clients && !ctl_evict_idle()) {
+	/* A peer whose credentials cannot be read is nobody, not root. */
+	if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cr, &crlen) < 0)
+		cr.uid = (uid_t)-1;
+	if (!ctl_admit(cr.uid, why, sizeof(why))) {
 		ctl_log_refusal(&q, "control clients: too many, one refused", 0);
-		ctl_refuse(cfd, "EBUSY", "too many control clients");
+		ctl_refuse(cfd, "EBUSY", why);
 		return;
 	}
 	if ((c = calloc(1, sizeof(*c))) == NULL ||
@@ -560,6 +734,8 @@ ctl_add(int cfd)
 		return;
 	}
 	c->fd = cfd;
+	c->uid = cr.uid;
+	c->pid = cr.pid;
 	c->active_ms = ev_now_ms();
 	c->next = ctl.clients;
 	ctl.clients = c;
@@ -584,7 +760,7 @@ ctl_accept_nofd(int fd, int err)
 		close(ctl.spare);
 		ctl.spare = -1;
 		cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (cfd >= 0 && ctl_evict_idle())
+		if (cfd >= 0 && ctl_evict(-1))
 			ctl_add(cfd);
 		else if (cfd >= 0)
 			ctl_refuse(cfd, "EMFILE", "the daemon is out of file "
@@ -630,22 +806,76 @@ ctl_accept(int fd, bool rd, bool wr, void *arg)
 	}
 }
 
-static void
-ctl_perms(const char *path, const char *group)
+/*
+ * The path the socket is to be bound at must be free: nothing there, or
+ * a socket nobody answers on (an unclean exit's), which goes.  Anything
+ * else stays -- a file that is not a socket, or a running daemon's
+ * socket (a second dcbxd must not take the first one's, nor delete it
+ * later): refused with the reason logged.
+ */
+static int
+ctl_claim(const char *path, const struct sockaddr_un *sun)
 {
-	struct group *gr;
+	struct stat st;
+	int fd, rc;
 
-	if (chmod(path, 0660) < 0)
-		log_warn(LOG_SUB_CTL, "chmod %s", path);
-	if (group == NULL || group[0] == '\0')
-		return;
-	if ((gr = getgrnam(group)) == NULL) {
+	if (lstat(path, &st) < 0)
+		return (errno == ENOENT ? 0 : -errno);
+	if (!S_ISSOCK(st.st_mode)) {
+		log_warnx(LOG_SUB_CTL, "%s exists and is not a socket: not "
+		    "removed", path);
+		return (-EEXIST);
+	}
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	    0)) < 0)
+		return (-errno);
+	rc = connect(fd, (const struct sockaddr *)sun, sizeof(*sun)) == 0 ?
+	    0 : errno;
+	close(fd);
+	/* Accepted, or its backlog full: someone listens there. */
+	if (rc == 0 || rc == EAGAIN || rc == EINPROGRESS) {
+		log_warnx(LOG_SUB_CTL, "%s: a running daemon answers on it: "
+		    "not taking it over", path);
+		return (-EADDRINUSE);
+	}
+	if (rc != ECONNREFUSED && rc != ENOENT)
+		return (-rc);
+	if (unlink(path) < 0 && errno != ENOENT)
+		return (-errno);
+	log_info(LOG_SUB_CTL, "%s: removed a stale socket (no daemon "
+	    "answered on it)", path);
+	return (0);
+}
+
+/*
+ * Bind with the socket's final mode and group from the start: the umask
+ * makes it 0660 and, as root, the effective group control-group, so that
+ * nothing is changed by path afterwards (a chmod or chown by name after
+ * bind acts on whatever the name leads to by then).
+ */
+static int
+ctl_bind(int fd, const struct sockaddr_un *sun, const char *group)
+{
+	struct group *gr = NULL;
+	gid_t egid = getegid();
+	mode_t um;
+	int rc = 0;
+
+	if (group != NULL && group[0] != '\0' && (gr = getgrnam(group)) == NULL)
 		log_info(LOG_SUB_CTL, "group %s does not exist: the control "
 		    "socket stays root-only", group);
-		return;
+	if (gr != NULL && gr->gr_gid != egid && setegid(gr->gr_gid) < 0) {
+		log_warn(LOG_SUB_CTL, "control socket to group %s", group);
+		gr = NULL;
 	}
-	if (chown(path, (uid_t)-1, gr->gr_gid) < 0)
-		log_warn(LOG_SUB_CTL, "chown %s", path);
+	um = umask(0117);
+	if (bind(fd, (const struct sockaddr *)sun, sizeof(*sun)) < 0)
+		rc = -errno;
+	(void)umask(um);
+	if (gr != NULL && gr->gr_gid != egid && setegid(egid) < 0)
+		fatalx("setegid back to %lu: %s", (unsigned long)egid,
+		    strerror(errno));
+	return (rc);
 }
 
 /* Half the descriptors we may open, at most CTL_CLIENTS_MAX, at least 4. */
@@ -665,41 +895,45 @@ ctl_init(const char *path, const char *group, struct dcbxd *d,
     const struct ctl_ops *ops)
 {
 	struct sockaddr_un sun;
-	int fd;
+	int fd, rc;
 
 	memset(&sun, 0, sizeof(sun));
 	sun.sun_family = AF_UNIX;
 	if (strlen(path) >= sizeof(sun.sun_path))
 		return (-ENAMETOOLONG);
 	strcpy(sun.sun_path, path);
+	if ((rc = ctl_claim(path, &sun)) < 0)
+		return (rc);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return (-errno);
-	(void)unlink(path);	/* a stale socket from an unclean exit */
-	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0 ||
-	    listen(fd, 64) < 0) {
-		int rc = -errno;
-
+	if ((rc = ctl_bind(fd, &sun, group)) < 0 ||
+	    (listen(fd, 64) < 0 && (rc = -errno) < 0)) {
 		close(fd);
 		return (rc);
 	}
-	ctl_perms(path, group);
+	/* What is ours to remove at exit: this socket, no other. */
+	(void)priv_file_id(path, true, &ctl.file);
 	if ((ctl.io = ev_io_new(fd, ctl_accept, NULL)) == NULL ||
 	    (ctl.reap = ev_timer_new(ctl_reap, NULL)) == NULL ||
 	    (ctl.backoff = ev_timer_new(ctl_backoff_done, NULL)) == NULL ||
-	    (ctl.hup = ev_timer_new(ctl_hup_check, NULL)) == NULL) {
+	    (ctl.hup = ev_timer_new(ctl_hup_check, NULL)) == NULL ||
+	    (ctl.line_timer = ev_timer_new(ctl_line_check, NULL)) == NULL) {
 		ev_io_free(ctl.io);
 		ev_timer_free(ctl.reap);
 		ev_timer_free(ctl.backoff);
+		ev_timer_free(ctl.hup);
 		ctl.io = NULL;
 		ctl.reap = NULL;
 		ctl.backoff = NULL;
+		ctl.hup = NULL;
 		close(fd);
-		(void)unlink(path);
+		(void)priv_unlink_same(path, &ctl.file);
 		return (-ENOMEM);
 	}
 	ctl.fd = fd;
 	ctl.max_clients = ctl_max_clients();
+	ctl.per_uid = ctl.max_clients / 4 < 2 ? 2 : ctl.max_clients / 4;
 	ctl.spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	strcpy(ctl.path, path);
 	ctl.d = d;
@@ -724,16 +958,19 @@ ctl_fini(void)
 	ev_timer_free(ctl.reap);
 	ev_timer_free(ctl.backoff);
 	ev_timer_free(ctl.hup);
+	ev_timer_free(ctl.line_timer);
 	ctl.io = NULL;
 	ctl.reap = NULL;
 	ctl.backoff = NULL;
 	ctl.hup = NULL;
+	ctl.line_timer = NULL;
 	if (ctl.spare >= 0)
 		close(ctl.spare);
 	ctl.spare = -1;
 	if (ctl.fd >= 0) {
 		close(ctl.fd);
-		(void)unlink(ctl.path);
+		/* Only our own socket: a second daemon's is not ours. */
+		(void)priv_unlink_same(ctl.path, &ctl.file);
 	}
 	ctl.fd = -1;
 }

@@ -7,8 +7,10 @@
 #define CTL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct dcbxd;
+struct priv_file;
 
 /* What the control socket asks of the daemon above it. */
 struct ctl_ops {
@@ -24,6 +26,8 @@ struct ctl_ops {
 
 /*
  * Listen on path (mode 0660, group 'group' when it exists) for daemon d,
+ * if nothing is there or only a socket nobody answers on (a running
+ * daemon's is refused: -EADDRINUSE; a file that is no socket: -EEXIST),
  * and follow its bus: each note the protocol has an event for goes to
  * every subscriber as {"event":NAME,"ifname":IF,...} (show_note()),
  * rendered only while someone is subscribed.  A subscriber that cannot
@@ -46,5 +50,15 @@ void	ctl_set_limits(size_t out_pause, size_t budget);
 /* Clients connected, and the octets their buffers hold (the budget). */
 unsigned int	ctl_nclients(void);
 size_t		ctl_mem_used(void);
+/*
+ * How long a request line may take from its first octet to its newline
+ * (10 s; 0: that default); past it the client is told so and closed.
+ * Tests shorten it.
+ */
+void	ctl_set_line_timeout(unsigned int ms);
+/* Clients closed for an unfinished line, and to make room for others. */
+void	ctl_counters(uint64_t *line_timeouts, uint64_t *evicted);
+/* The socket file as bound, for the root helper's removal at exit. */
+const struct priv_file *ctl_sock_file(void);
 
 #endif /* CTL_H */

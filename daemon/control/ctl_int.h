@@ -13,12 +13,16 @@
 #include <stdint.h>
 
 #include <sys/socket.h>
+#include <sys/types.h>
 #include <sys/un.h>
 
 #include <jansson.h>
 
+#include "priv.h"
+
 struct ev_io;
 struct ev_timer;
+struct ctl_persist;
 
 /* One control socket connection (ctl.c owns the list). */
 struct client {
@@ -30,6 +34,11 @@ struct client {
 	char		*out;
 	size_t		 outoff, outlen, outcap;
 	uint64_t	 active_ms;	/* last request or connect */
+	uint64_t	 line_ms;	/* an unfinished line began, or 0 */
+	uid_t		 uid;		/* the peer's (SO_PEERCRED) */
+	pid_t		 pid;
+	struct ctl_persist *persist;	/* a `set --persist` waits for the
+					   root helper: nothing else runs */
 	bool		 subscriber;
 	bool		 ready;		/* a whole line waits in 'in' */
 	bool		 eof;		/* peer done sending: flush, close */
@@ -47,6 +56,11 @@ struct ctl_state {
 					   them may subscribe, so that
 					   requests always find room */
 	unsigned int	 nsubs;
+	unsigned int	 per_uid;	/* clients one uid but 0 may hold */
+	unsigned int	 line_ms;	/* CTL_LINE_MS (ctl_set_line_timeout()) */
+	struct ev_timer	*line_timer;	/* closes unfinished lines */
+	uint64_t	 line_timeouts;	/* clients closed for one */
+	uint64_t	 evicted;	/* clients closed to make room */
 	size_t		 mem;		/* all clients' incap + outcap */
 	size_t		 out_pause;	/* CTL_OUT_PAUSE (ctl_set_limits()) */
 	size_t		 budget;	/* CTL_MEM_BUDGET (ctl_set_limits()) */
@@ -57,6 +71,7 @@ struct ctl_state {
 					   that closed altogether */
 	struct dcbxd	*d;		/* its config and bus (ctl_init()) */
 	const struct ctl_ops *ops;
+	struct priv_file file;		/* the socket as bound (priv.h) */
 	bool		 subscribed;	/* to d->bus */
 };
 
@@ -66,5 +81,9 @@ extern struct ctl_state ctl;
 void	ctl_client_send(struct client *, json_t *msg);
 /* One request line: parse and check (proto.c), then the command. */
 void	ctl_request(struct client *, const char *line, size_t len);
+/* A request's answer that came later (msg consumed): c runs on. */
+void	ctl_client_answer(struct client *, json_t *msg);
+/* c goes: its waiting `set --persist` answers nobody (ctl_req.c). */
+void	ctl_persist_forget(struct ctl_persist *);
 
 #endif /* CTL_INT_H */

@@ -20,6 +20,7 @@
 #include "metrics.h"
 #include "pfcwd_port.h"
 #include "port.h"
+#include "priv.h"
 #include "proto.h"
 #include "show.h"
 
@@ -152,13 +153,97 @@ set_edit(json_t *args, struct dcb_config *adm, uint8_t *parts, char *err,
 	return (0);
 }
 
+/* "ets pfc" for the parts a set edited (a log line's words). */
+static const char *
+set_parts_name(uint8_t parts)
+{
+	static char buf[32];
+
+	snprintf(buf, sizeof(buf), "%s%s%s%s", parts & DCB_HAS_ETS ? " ets" :
+	    "", parts & DCB_HAS_RECO ? " reco" : "", parts & DCB_HAS_PFC ?
+	    " pfc" : "", parts & DCB_HAS_APP ? " app" : "");
+	return (buf[0] != '\0' ? buf + 1 : "nothing");
+}
+
+/* A `set --persist` waiting for the root helper (priv_persist()). */
+struct ctl_persist {
+	struct client		*client;	/* NULL once it went */
+	char			 ifname[IF_NAMESIZE];
+	struct dcb_config	 adm;		/* what the port runs now */
+	struct dcb_config	 old;		/* and ran before */
+	uint8_t			 parts;
+	unsigned long		 uid;
+};
+
+/*
+ * The end of a `set --persist`: the file has the parts (rc 0) or not, in
+ * which case the port goes back to its old policy -- unless another set
+ * changed it since, which then stands.  The answer, as for a `set`.
+ */
+static json_t *
+set_persisted(struct ctl_persist *op, int rc, const char *why)
+{
+	struct port *p = port_find(op->ifname);
+	struct dcb_config cur;
+	struct note n;
+	char err[512], ign[512];
+
+	if (rc != 0) {
+		log_warnx(LOG_SUB_CTL, "%s: policy not written (%s): old "
+		    "policy back (set by uid %lu)", op->ifname, why, op->uid);
+		if (p != NULL && dcb_config_equal(dcb_config_unpack(&p->admin,
+		    &cur), &op->adm))
+			(void)port_set_admin(p, &op->old, ign, sizeof(ign));
+		return (proto_err("EIO", "%s: not changed: %s", op->ifname,
+		    why));
+	}
+	log_info(LOG_SUB_CTL, "%s: policy written to %s (set by uid %lu)",
+	    op->ifname, ctl.d->conf.path, op->uid);
+	if (p != NULL) {
+		n = (struct note){ .type = NOTE_ADMIN_CHANGED, .port = p,
+		    .admin = { .parts = op->parts, .persisted = true } };
+		notify_post(&ctl.d->bus, &n);
+	}
+	if (ctl.ops->reread(ctl.d, err, sizeof(err)) != 0)
+		return (proto_err("EIO", "%s runs the new policy and the file "
+		    "has it, but re-reading the file failed: %s", op->ifname,
+		    err));
+	if ((p = port_find(op->ifname)) == NULL)
+		return (proto_err("ENODEV", "%s: the file has the policy, but "
+		    "the port has gone", op->ifname));
+	return (proto_ok(show_dcbx(p)));
+}
+
+/* The root helper answered (from the loop). */
+static void
+set_persist_done(void *arg, int rc, const char *err)
+{
+	struct ctl_persist *op = arg;
+	json_t *r;
+
+	r = set_persisted(op, rc, rc < -1 ? strerror(-rc) : err);
+	if (op->client != NULL)
+		ctl_client_answer(op->client, r);
+	else
+		json_decref(r);
+	free(op);
+}
+
+void
+ctl_persist_forget(struct ctl_persist *op)
+{
+	op->client = NULL;
+}
+
 /*
  * The port runs the edited policy first: if it refuses, the file is not
  * touched.  With "persist" the parts the request edited are then written
  * (temp file, fsync, check, rename) and the running config re-read from
  * the file (ops->reread: ports are not re-applied, so run-time edits
  * of other ports stay until the next reload); if writing fails the port
- * goes back to its old policy, so a refusal changes nothing.
+ * goes back to its old policy, so a refusal changes nothing.  Under -u
+ * the root helper writes, and the answer waits for it (NULL: the client
+ * runs nothing else meanwhile; the loop, and every other client, go on).
  */
 static json_t *
 cmd_set(struct client *c, json_t *args)
@@ -166,14 +251,14 @@ cmd_set(struct client *c, json_t *args)
 	const char *dev = json_string_value(json_object_get(args, "dev"));
 	bool persist = json_is_true(json_object_get(args, "persist"));
 	struct dcb_config adm, old, part;
+	struct ctl_persist *op;
 	struct note n;
 	struct port *p;
 	json_t *err;
-	char why[512], ign[512];
+	char why[512];
 	uint8_t parts;
 	int rc;
 
-	(void)c;
 	if ((p = ctl_dev(args, true, &err)) == NULL)
 		return (err);
 	dcb_config_unpack(&p->admin, &adm);
@@ -183,27 +268,42 @@ cmd_set(struct client *c, json_t *args)
 	if ((rc = port_set_admin(p, &adm, why, sizeof(why))) != 0)
 		return (proto_err(rc == -ENOMEM ? "ENOMEM" : "EINVAL", "%s",
 		    why));
-	if (persist) {
-		part = adm;
-		part.has = parts;
-		if (conf_persist_admin(&ctl.d->conf, p->ifname, &part, why,
-		    sizeof(why)) != 0) {
-			log_warnx(LOG_SUB_CTL, "%s: policy not written (%s): "
-			    "old policy back", p->ifname, why);
-			(void)port_set_admin(p, &old, ign, sizeof(ign));
-			return (proto_err("EIO", "%s: not changed: %s", dev,
-			    why));
-		}
-		log_info(LOG_SUB_CTL, "%s: policy written to %s", p->ifname,
-		    ctl.d->conf.path);
+	log_info(LOG_SUB_CTL, "%s: policy set by uid %lu (%s)%s", p->ifname,
+	    (unsigned long)c->uid, set_parts_name(parts), persist ?
+	    ", to be persisted" : "");
+	if (!persist) {
+		n = (struct note){ .type = NOTE_ADMIN_CHANGED, .port = p,
+		    .admin = { .parts = parts, .persisted = false } };
+		notify_post(&ctl.d->bus, &n);
+		return (proto_ok(show_dcbx(p)));
 	}
-	n = (struct note){ .type = NOTE_ADMIN_CHANGED, .port = p,
-	    .admin = { .parts = parts, .persisted = persist } };
-	notify_post(&ctl.d->bus, &n);
-	if (persist && ctl.ops->reread(ctl.d, why, sizeof(why)) != 0)
-		return (proto_err("EIO", "%s runs the new policy and the file "
-		    "has it, but re-reading the file failed: %s", dev, why));
-	return (proto_ok(show_dcbx(p)));
+	if ((op = calloc(1, sizeof(*op))) == NULL) {
+		(void)port_set_admin(p, &old, why, sizeof(why));
+		return (proto_err("ENOMEM", "out of memory"));
+	}
+	snprintf(op->ifname, sizeof(op->ifname), "%s", p->ifname);
+	op->adm = adm;
+	op->old = old;
+	op->parts = parts;
+	op->uid = (unsigned long)c->uid;
+	part = adm;
+	part.has = parts;
+	if (priv_helper_running()) {
+		if ((rc = priv_persist(p->ifname, &part, set_persist_done,
+		    op)) == 0) {
+			op->client = c;
+			c->persist = op;
+			return (NULL);
+		}
+		snprintf(why, sizeof(why), "privileged helper: %s",
+		    strerror(-rc));
+		rc = -1;
+	} else
+		rc = conf_persist_admin(&ctl.d->conf, p->ifname, &part, why,
+		    sizeof(why));
+	err = set_persisted(op, rc, why);
+	free(op);
+	return (err);
 }
 
 static json_t *
@@ -244,14 +344,12 @@ cmd_subscribe(struct client *c, json_t *args)
 static json_t *
 cmd_reload(struct client *c, json_t *args)
 {
-	char err[4096];
-
+	char err[4096], *line, *next;
 	json_t *na;
-	char *line, *next;
 	int rc;
 
-	(void)c;
 	(void)args;
+	log_info(LOG_SUB_CTL, "reload asked by uid %lu", (unsigned long)c->uid);
 	err[0] = '\0';
 	if ((rc = ctl.ops->reload(ctl.d, err, sizeof(err))) < 0)
 		return (proto_err("EINVAL", "%s", err));
@@ -319,7 +417,7 @@ ctl_request(struct client *c, const char *line, size_t len)
 {
 	const struct ctl_cmd *k;
 	const char *cmd;
-	json_t *args;
+	json_t *args, *r;
 	char err[256];
 	int rc;
 
@@ -334,7 +432,8 @@ ctl_request(struct client *c, const char *line, size_t len)
 	if (k->name == NULL)
 		ctl_client_send(c, proto_err("EOPNOTSUPP",
 		    "%s: not supported by this daemon", cmd));
-	else
-		ctl_client_send(c, k->fn(c, args));
+	else if ((r = k->fn(c, args)) != NULL || c->persist == NULL)
+		ctl_client_send(c, r);
+	/* else the answer comes later (ctl_client_answer()) */
 	json_decref(args);
 }

@@ -7,10 +7,12 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agent.h"
 #include "dcbxd.h"
@@ -190,19 +192,158 @@ chk_backend(struct dctx *x)
 
 	if (!p->backend_open)
 		return;
-	if (p->backend.firmware && sends_dcbx(p))
-		finding(x, "error", "firmware-managed", "the NIC's firmware "
-		    "runs DCBX on this port and dcbxd sends DCBX too: the peer "
-		    "sees two agents; set admin-status = \"rx\" or advertise "
-		    "= [] here, or turn the firmware agent off");
-	if (p->backend.kind == BACKEND_READONLY && p->dcbx.oper.pfc.pfc_en != 0)
+	if (p->backend.firmware && sends_dcbx(p) &&
+	    strcmp(port_be_speaker(p), "nic-firmware+dcbxd") == 0)
+		finding(x, "error", "two-lldp-speakers", "the NIC's firmware "
+		    "and dcbxd both send LLDP on this port "
+		    "(firmware-dcbx = \"lldp-only\"): the switch sees two "
+		    "chassis on one port, calls it multiple peers and may "
+		    "suspend DCBX; set firmware-dcbx = \"rx-only\" (the "
+		    "default) or \"take-over\"");
+	if (p->backend.firmware &&
+	    p->conf.firmware_dcbx == CONF_FW_TAKE_OVER)
+		finding(x, "warning", "take-over-refused", "firmware-dcbx = "
+		    "\"take-over\", but the driver keeps DCBX with the NIC's "
+		    "firmware (%s): dcbxd only receives here; turn the "
+		    "firmware's LLDP agent off in the NIC's own settings",
+		    backend_why(&p->backend));
+	if (!backend_can(&p->backend, BACKEND_CAN_WRITE) &&
+	    !p->backend.firmware && p->dcbx.oper.pfc.pfc_en != 0)
 		finding(x, "error", "readonly-pfc", "PFC on priorities %s is "
 		    "wanted but the backend is read-only: nothing enforces it; "
 		    "give the port an engine = { } block, a NIC with dcbnl, or "
 		    "drop read-only", prios(p->dcbx.oper.pfc.pfc_en, a));
-	if (p->backend.err != 0)
+	if (p->backend.err != 0 && p->be_partial)
+		finding(x, "error", "nic-refuses", "%s; dcbxd applied the rest "
+		    "and writes that part again when the policy changes",
+		    backend_error(&p->backend));
+	else if (p->backend.err != 0)
 		finding(x, "error", "backend-error", "the last apply failed: "
 		    "%s", backend_error(&p->backend));
+}
+
+/*
+ * Another LLDP agent on this host (lldpd, lldpad): on the ports both
+ * send on, the switch sees two chassis.  Read from /proc, as ps(1) does.
+ */
+static const char *const doctor_agents[] = { "lldpd", "lldpad", NULL };
+
+/* Is pid in our network namespace?  1 yes, 0 no, -1 cannot tell. */
+static int
+same_netns(const char *pid, const char *ours)
+{
+	char path[64], ns[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%.32s/ns/net", pid);
+	if ((n = readlink(path, ns, sizeof(ns) - 1)) < 0)
+		return (-1);	/* another user's: not ours to see */
+	ns[n] = '\0';
+	return (strcmp(ns, ours) == 0);
+}
+
+static bool
+other_agent(char *name, size_t len, long *pid, int *netns)
+{
+	char path[64], comm[32], ours[64];
+	struct dirent *de;
+	DIR *d;
+	FILE *fp;
+	ssize_t l;
+	size_t n;
+	int i, same;
+
+	if ((l = readlink("/proc/self/ns/net", ours, sizeof(ours) - 1)) < 0)
+		return (false);
+	ours[l] = '\0';
+	if ((d = opendir("/proc")) == NULL)
+		return (false);
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.32s/comm", de->d_name);
+		if ((fp = fopen(path, "re")) == NULL)
+			continue;
+		n = fread(comm, 1, sizeof(comm) - 1, fp);
+		fclose(fp);
+		comm[n] = '\0';
+		comm[strcspn(comm, "\n")] = '\0';
+		for (i = 0; doctor_agents[i] != NULL; i++)
+			if (strcmp(comm, doctor_agents[i]) == 0 &&
+			    (same = same_netns(de->d_name, ours)) != 0) {
+				snprintf(name, len, "%s", comm);
+				*pid = strtol(de->d_name, NULL, 10);
+				*netns = same;
+				closedir(d);
+				return (true);
+			}
+	}
+	closedir(d);
+	return (false);
+}
+
+static void
+chk_speakers(struct dctx *x)
+{
+	char name[32];
+	long pid;
+	int netns;
+
+	if (!sends_dcbx(x->p) || x->p->backend.firmware ||
+	    !other_agent(name, sizeof(name), &pid, &netns))
+		return;
+	finding(x, "warning", "other-lldp-agent", "%s (pid %ld) runs %s: on "
+	    "a port both send LLDP on, the switch sees two chassis (multiple "
+	    "peers) and may suspend DCBX; keep it off the ports dcbxd runs on "
+	    "(lldpd: configure system interface pattern), or stop it", name,
+	    pid, netns > 0 ? "in this network namespace too" :
+	    "on this host (its network namespace is not ours to see)");
+}
+
+/* ------------------------------------------------------------- NIC */
+
+static void	chk_nic_buffer(struct dctx *, const json_t *, const json_t *);
+static uint64_t	jnum(const json_t *, const char *);
+
+/*
+ * What the NIC could not take of the negotiated config (its device
+ * view, backend.h): a lossless APP entry left out means the traffic it
+ * names never reaches the lossless priority on this host.
+ */
+static void
+chk_nic(struct dctx *x)
+{
+	const struct port *p = x->p;
+	const json_t *e, *buf;
+	json_t *d;
+	size_t i;
+	int prio;
+
+	if (!p->backend_open || p->backend.ops->device == NULL)
+		return;
+	if ((d = p->backend.ops->device((struct backend *)(uintptr_t)
+	    &p->backend)) == NULL)
+		return;
+	json_array_foreach(json_object_get(d, "app_left_out"), i, e) {
+		prio = (int)jnum(e, "priority");
+		if (!((p->dcbx.oper.pfc.pfc_en >> prio) & 1))
+			continue;
+		finding(x, "warning", "nic-app-left-out", "the NIC cannot map "
+		    "APP %s %d to lossless priority %d (%s): on this host that "
+		    "traffic is not marked for it; mark it by DSCP or VLAN "
+		    "priority instead (the driver takes %s)",
+		    json_string_value(json_object_get(e, "selector")),
+		    (int)jnum(e, "protocol"), prio,
+		    json_string_value(json_object_get(e, "why")),
+		    p->backend.caps.hold.app_sel == (1u << DCB_APP_SEL_DSCP) ?
+		    "DSCP entries only" : "some selectors only");
+	}
+	/* The headroom a lossless priority needs against the NIC's buffer
+	 * for it (getbuffer: mlx5, mlxsw). */
+	buf = json_object_get(json_object_get(d, "nic"), "buffer");
+	if (json_is_object(buf) && p->dcbx.oper.pfc.pfc_en != 0)
+		chk_nic_buffer(x, buf, json_object_get(buf, "size"));
+	json_decref(d);
 }
 
 /* -------------------------------------------------------- ETS, APP */
@@ -345,6 +486,48 @@ chk_headroom(struct dctx *x)
 		    (unsigned long long)h.headroom_bytes * 2);
 }
 
+/*
+ * The NIC's buffer for each lossless priority against the 802.1Qbb
+ * headroom at the link's speed and cable length: a buffer smaller than
+ * the headroom drops frames in flight after XOFF.
+ */
+static void
+chk_nic_buffer(struct dctx *x, const json_t *buf, const json_t *size)
+{
+	const struct port *p = x->p;
+	const json_t *map = json_object_get(buf, "prio_buffer");
+	struct headroom_params hp;
+	struct headroom h;
+	uint32_t mtu = p->conf.mtu != 0 ? p->conf.mtu : p->mtu;
+	uint32_t mbps = (uint32_t)(ifspeed_bps(p->ifname) / 1000000);
+	uint64_t have;
+	int prio, b;
+
+	if (mbps == 0)
+		return;
+	headroom_params_link(&hp, mbps, p->conf.cable_m);
+	hp.max_frame = hp.max_lossless_frame = mtu + 22;
+	if (headroom_compute(&hp, &h, NULL) != DCB_OK)
+		return;
+	for (prio = 0; prio < DCB_NPRIO; prio++) {
+		if (!((p->dcbx.oper.pfc.pfc_en >> prio) & 1))
+			continue;
+		b = (int)json_integer_value(json_array_get(map, (size_t)prio));
+		have = (uint64_t)json_integer_value(json_array_get(size,
+		    (size_t)(b & 7)));
+		if (have != 0 && h.headroom_bytes > have)
+			finding(x, "error", "nic-buffer", "the NIC gives "
+			    "lossless priority %d buffer %d of %llu octets, "
+			    "below the %llu of 802.1Qbb headroom at %u Mb/s "
+			    "over %u m: frames in flight after XOFF are "
+			    "dropped; give that buffer more (dcb buffer set) or "
+			    "shorten cable-length", prio, b,
+			    (unsigned long long)have,
+			    (unsigned long long)h.headroom_bytes, mbps,
+			    p->conf.cable_m);
+	}
+}
+
 /* ------------------------------------------------- pause and storms */
 
 /*
@@ -420,6 +603,8 @@ doctor_port(const struct port *cp, json_t *out)
 	chk_peer(&x);
 	chk_negotiation(&x);
 	chk_backend(&x);
+	chk_speakers(&x);
+	chk_nic(&x);
 	chk_app(&x);
 	chk_ets(&x);
 	chk_headroom(&x);

@@ -447,8 +447,13 @@ show_port(const struct port *p)
 		agent_too_many(p->agent[0]));
 	json_object_set_new(o, "dcbx_tlvs", json_string(
 	    port_be_dcbx_silent(p) != NULL ? port_be_dcbx_silent(p) : "sent"));
+	json_object_set_new(o, "speaker", json_string(port_be_speaker(p)));
 	show_port_backend(o, p);
 	show_port_host(o, p);
+	/* A NIC: what it holds, its caps, what was fitted or left out. */
+	json_object_set_new(o, "device", p->backend_open &&
+	    p->backend.ops->device != NULL ? p->backend.ops->device(
+	    (struct backend *)(uintptr_t)&p->backend) : json_null());
 	return (o);
 }
 
@@ -566,7 +571,7 @@ show_stats(const struct port *p)
 	if (p->pfc_stats_ms == 0 && p->backend_open && p->backend.ops->stats != NULL)
 		(void)p->backend.ops->stats(&mp->backend, &bs);
 	/* The engine's per-priority counters; null for other backends. */
-	if (p->backend_open && p->backend.kind == BACKEND_ENGINE &&
+	if (p->backend_open && backend_can(&p->backend, BACKEND_CAN_LIVE) &&
 	    p->backend.ops->show != NULL)
 		eng = p->backend.ops->show(&mp->backend);
 	/*
@@ -641,6 +646,22 @@ show_prio_bits(uint8_t m)
 	return (a);
 }
 
+/* The NIC's buffers as its driver reports them (getbuffer), or null. */
+static json_t *
+show_nic_buffer(const struct port *p)
+{
+	json_t *d, *b;
+
+	if (!p->backend_open || p->backend.ops->device == NULL ||
+	    (d = p->backend.ops->device((struct backend *)(uintptr_t)
+	    &p->backend)) == NULL)
+		return (json_null());
+	b = json_object_get(json_object_get(d, "nic"), "buffer");
+	b = json_is_object(b) ? json_incref(b) : json_null();
+	json_decref(d);
+	return (b);
+}
+
 json_t *
 show_dcbx(const struct port *p)
 {
@@ -676,6 +697,7 @@ show_dcbx(const struct port *p)
 	/* Not negotiated: what the PFC watchdog turned off on top of oper. */
 	json_object_set_new(pfc, "watchdog_override", show_prio_bits(
 	    pfcwd_port_override(p)));
+	json_object_set_new(pfc, "nic_buffer", show_nic_buffer(p));
 	json_object_set_new(app, "willing", json_boolean(a->app.willing));
 	json_object_set_new(app, "admin", proto_app_to_json(&a->app));
 	json_object_set_new(app, "peer", opt(pc && (pc->has & DCB_HAS_APP),
@@ -750,7 +772,10 @@ show_note_extra(const struct note *n, const char **name)
 	case NOTE_DCBX_OPER:
 		return (show_dcbx(n->port));
 	case NOTE_LINK:
-		return (show_port(n->port));
+		/* The port as show ports has it, less the device's details. */
+		j = show_port(n->port);
+		json_object_del(j, "device");
+		return (j);
 	case NOTE_PORT_REMOVED:
 	case NOTE_RELOAD:
 		return (NULL);

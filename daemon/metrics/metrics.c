@@ -37,6 +37,7 @@ struct mport {
 	const struct port	*p;
 	char			 lbl[4 * IF_NAMESIZE + 16];	/* port="IF" */
 	json_t			*eng;	/* the engine's show(), or NULL */
+	json_t			*dev;	/* a NIC's device(), or NULL */
 	struct backend_stats	 pfc;
 };
 
@@ -61,7 +62,7 @@ struct storm_rec {
 static struct {
 	struct ev_http		*http;
 	char			 listen[64];
-	unsigned int		 max_conns, timeout;
+	unsigned int		 max_conns, timeout, req_timeout, per_addr;
 	struct storm_rec	*storms;
 	struct dcbxd		*d;		/* whose bus we follow */
 	bool			 subscribed;
@@ -278,6 +279,97 @@ static void
 fam_nic_changes(FILE *f, const char *n, const struct mport *m)
 {
 	put(f, n, m, "", m->p->nic_changes);
+}
+
+/* -------------------------------------------------------------- NIC */
+
+/* ,key="value" with value escaped as a label value is (text format). */
+static void
+label(char *buf, size_t len, const char *key, const char *v)
+{
+	size_t o = (size_t)snprintf(buf, len, ",%s=\"", key);
+
+	for (; v != NULL && *v != '\0' && o + 4 < len; v++) {
+		if (*v == '\\' || *v == '"' || *v == '\n')
+			buf[o++] = '\\';
+		buf[o++] = *v == '\n' ? 'n' : *v;
+	}
+	snprintf(buf + o, len - o, "\"");
+}
+
+static const char *
+dev_str(const struct mport *m, const char *key)
+{
+	return (json_string_value(json_object_get(m->dev, key)));
+}
+
+static void
+fam_nic_info(FILE *f, const char *n, const struct mport *m)
+{
+	char a[96], b[96], ex[200];
+
+	if (m->dev == NULL)
+		return;
+	label(a, sizeof(a), "driver", dev_str(m, "driver"));
+	label(b, sizeof(b), "firmware", dev_str(m, "firmware_version"));
+	snprintf(ex, sizeof(ex), "%s%s", a, b);
+	put(f, n, m, ex, 1);
+}
+
+static void
+fam_nic_firmware_dcbx(FILE *f, const char *n, const struct mport *m)
+{
+	if (m->dev != NULL)
+		put(f, n, m, "", m->p->backend.firmware);
+}
+
+static void
+fam_nic_left_out(FILE *f, const char *n, const struct mport *m)
+{
+	if (m->dev != NULL)
+		put(f, n, m, "", json_array_size(json_object_get(m->dev,
+		    "app_left_out")));
+}
+
+static void
+fam_nic_refuses(FILE *f, const char *n, const struct mport *m)
+{
+	const char *r = dev_str(m, "refused");
+
+	if (m->dev != NULL)
+		put(f, n, m, "", r != NULL && *r != '\0');
+}
+
+static void
+fam_nic_storm(FILE *f, const char *n, const struct mport *m)
+{
+	const json_t *v = json_object_get(m->dev, "storm_timeout_ms");
+
+	if (json_is_integer(v))
+		fprintf(f, "%s{%s} %.3f\n", n, m->lbl,
+		    (double)json_integer_value(v) / 1000.0);
+}
+
+static void
+fam_nic_buffer(FILE *f, const char *n, const struct mport *m)
+{
+	const json_t *b = json_object_get(json_object_get(m->dev, "nic"),
+	    "buffer"), *v;
+	char ex[32];
+	size_t i;
+
+	json_array_foreach(json_object_get(b, "size"), i, v) {
+		snprintf(ex, sizeof(ex), ",buffer=\"%zu\"", i);
+		put(f, n, m, ex, (uint64_t)json_integer_value(v));
+	}
+}
+
+/* Who sends LLDP on the port's nearest-bridge address: 1 or 2 speakers. */
+static void
+fam_lldp_speakers(FILE *f, const char *n, const struct mport *m)
+{
+	put(f, n, m, "", strcmp(port_be_speaker(m->p), "nic-firmware+dcbxd") ==
+	    0 ? 2 : 1);
 }
 
 /* ----------------------------------------------------------- engine */
@@ -551,16 +643,25 @@ static void
 g_http(FILE *f, const char *n, int which)
 {
 	struct ev_http_stats st;
-	uint64_t v[5];
+	uint64_t v[6];
 
 	memset(&st, 0, sizeof(st));
 	if (exporter.http != NULL)
 		ev_http_stats(exporter.http, &st);
+	if (which == 6) {
+		fprintf(f, "%s{reason=\"cap\"} %llu\n%s{reason=\"address_cap\"} "
+		    "%llu\n%s{reason=\"request_timeout\"} %llu\n", n,
+		    (unsigned long long)st.closed_cap, n,
+		    (unsigned long long)st.closed_per_addr, n,
+		    (unsigned long long)st.closed_deadline);
+		return;
+	}
 	v[0] = st.accepted;
 	v[1] = st.open;
 	v[2] = st.paused;
 	v[3] = exporter.not_found;
 	v[4] = exporter.scrapes;
+	v[5] = st.refused;
 	fprintf(f, "%s %llu\n", n, (unsigned long long)v[which]);
 }
 
@@ -578,7 +679,16 @@ static const struct mfam fams[] = {
 	{ "dcbxd_metrics_open_connections", "gauge", "HTTP connections open "
 	    "now.", NULL, g_http, 1 },
 	{ "dcbxd_metrics_accept_paused_total", "counter", "Times the listener "
-	    "stopped accepting at its connection cap.", NULL, g_http, 2 },
+	    "stopped accepting: at its connection cap, every connection "
+	    "sending an answer.", NULL, g_http, 2 },
+	{ "dcbxd_metrics_closed_total", "counter", "HTTP connections the "
+	    "listener closed before a whole request came: for a newcomer at "
+	    "the connection cap, at the address's cap, or past the request "
+	    "timeout.", NULL, g_http, 6 },
+	{ "dcbxd_metrics_refused_total", "counter", "HTTP requests refused "
+	    "(400) before they ran: a body, Transfer-Encoding, two "
+	    "Content-Length or Host, no Host, a malformed header name.", NULL,
+	    g_http, 5 },
 	{ "dcbxd_metrics_not_found_total", "counter", "Requests for a path "
 	    "other than / and /metrics.", NULL, g_http, 3 },
 	{ "dcbxd_metrics_scrapes_total", "counter", "Requests for /metrics "
@@ -622,6 +732,22 @@ static const struct mfam fams[] = {
 	    "operational config.", fam_backend_applies, NULL, 0 },
 	{ "dcbxd_nic_changes_total", "counter", "DCB config changes made on the "
 	    "NIC by other programs.", fam_nic_changes, NULL, 0 },
+	{ "dcbxd_nic_info", "gauge", "A NIC with dcbnl ops: its driver and "
+	    "firmware version.", fam_nic_info, NULL, 0 },
+	{ "dcbxd_nic_firmware_dcbx", "gauge", "1 when the NIC's firmware runs "
+	    "DCBX (dcbxd reads it, never writes).", fam_nic_firmware_dcbx,
+	    NULL, 0 },
+	{ "dcbxd_nic_app_left_out", "gauge", "APP entries of the operational "
+	    "config the NIC cannot hold.", fam_nic_left_out, NULL, 0 },
+	{ "dcbxd_nic_refuses", "gauge", "1 while the NIC refuses a part of the "
+	    "operational config for good.", fam_nic_refuses, NULL, 0 },
+	{ "dcbxd_nic_storm_timeout_seconds", "gauge", "The NIC's own PFC storm "
+	    "timeout.", fam_nic_storm, NULL, 0 },
+	{ "dcbxd_nic_buffer_bytes", "gauge", "The NIC's buffers as its driver "
+	    "reports them.", fam_nic_buffer, NULL, 0 },
+	{ "dcbxd_lldp_speakers", "gauge", "LLDP speakers on the port's "
+	    "nearest-bridge address (2: the NIC's firmware and dcbxd).",
+	    fam_lldp_speakers, NULL, 0 },
 	{ "dcbxd_engine_frames_total", "counter", "Frames the pause engine "
 	    "moved, by priority and direction.", fam_eng_frames, NULL, 0 },
 	{ "dcbxd_engine_bytes_total", "counter", "Bytes the pause engine "
@@ -676,6 +802,10 @@ metrics_render(size_t *len)
 		m[i].p = v[i];
 		port_label(m[i].lbl, v[i]->ifname);
 		m[i].eng = port_be_counters(v[i], &m[i].pfc);
+		m[i].dev = v[i]->backend_open &&
+		    v[i]->backend.ops->device != NULL ?
+		    v[i]->backend.ops->device((struct backend *)(uintptr_t)
+		    &v[i]->backend) : NULL;
 	}
 	for (k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
 		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", fams[k].name,
@@ -685,8 +815,10 @@ metrics_render(size_t *len)
 		for (i = 0; fams[k].fn != NULL && i < n; i++)
 			fams[k].fn(f, fams[k].name, &m[i]);
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		json_decref(m[i].eng);
+		json_decref(m[i].dev);
+	}
 	free(m);
 	free(v);
 	if (fclose(f) != 0 || buf == NULL) {
@@ -739,9 +871,13 @@ metrics_limits(const struct conf *c, struct ev_http_limits *l)
 	l->max_headers = 8192;	/* a scraper's request: a few hundred octets */
 	l->max_body = 0;
 	l->timeout_s = c->metrics_timeout;
+	l->request_timeout_ms = c->metrics_req_timeout * 1000;
 	l->max_conns = c->metrics_max_conns;
+	l->max_per_addr = c->metrics_max_per_addr;
 	exporter.max_conns = c->metrics_max_conns;
 	exporter.timeout = c->metrics_timeout;
+	exporter.req_timeout = c->metrics_req_timeout;
+	exporter.per_addr = c->metrics_max_per_addr;
 }
 
 static int
@@ -796,11 +932,15 @@ metrics_reconf(const struct conf *c)
 
 	if (strcmp(c->metrics_listen, exporter.listen) == 0) {
 		if (exporter.http != NULL && (c->metrics_max_conns != exporter.max_conns ||
-		    c->metrics_timeout != exporter.timeout)) {
+		    c->metrics_timeout != exporter.timeout ||
+		    c->metrics_req_timeout != exporter.req_timeout ||
+		    c->metrics_max_per_addr != exporter.per_addr)) {
 			metrics_limits(c, &l);
 			ev_http_set_limits(exporter.http, &l);
 			log_info(LOG_SUB_CTL, "metrics: at most %u connections, "
-			    "timeout %u s", exporter.max_conns, exporter.timeout);
+			    "%u of one address, timeout %u s, a request within "
+			    "%u s", exporter.max_conns, exporter.per_addr,
+			    exporter.timeout, exporter.req_timeout);
 		}
 		return;
 	}

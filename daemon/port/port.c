@@ -151,7 +151,7 @@ port_apply_state(struct port *p)
 	bool rx = p->up && (st == CONF_ADMIN_RXTX || st == CONF_ADMIN_RX);
 	/* The firmware's own agent speaks on the nearest-bridge address. */
 	bool fw_rx_only = port_be_dcbx_silent(p) != NULL &&
-	    p->conf.firmware_dcbx == CONF_FW_RX_ONLY;
+	    p->conf.firmware_dcbx != CONF_FW_LLDP_ONLY;
 	int i;
 
 	for (i = 0; i < LLDP_AGENT__MAX; i++)
@@ -225,6 +225,7 @@ port_free(struct port *p, bool shutdown_pdu)
 	ev_timer_free(p->ring_timer);
 	ev_timer_free(p->rep_timer);
 	ev_timer_free(p->dcbx_many_timer);
+	ev_timer_free(p->hold_timer);
 	sock_close(p->fd);
 	dcbx_free(&p->dcbx);
 	dcb_config_kept_free(&p->admin);
@@ -264,9 +265,13 @@ port_backend_open(struct port *p)
 	 * anything, and another interface may be named like it) before its
 	 * RTM_NEWLINK reaches port_link(), which runs in a later loop turn.
 	 */
-	if (p->backend_open && p->backend.kind == BACKEND_ENGINE)
-		p->host_ifindex = (int)if_nametoindex(p->conf.engine.tap);
+	if (p->backend_open && backend_can(&p->backend, BACKEND_CAN_HOST_IF))
+		p->host_ifindex = (int)if_nametoindex(p->backend.caps.host_if);
 	port_dcbx_tx_changed(p);
+	/* A NIC that holds fewer TCs or PFC priorities: we advertise so. */
+	if (p->backend_open && (p->backend.caps.hold.max_tcs < DCB_NTC ||
+	    p->backend.caps.hold.pfc_cap < DCB_NPRIO))
+		port_local_change(p);
 }
 
 /*
@@ -282,6 +287,21 @@ port_backend_reopen(struct port *p, const char *why)
 	port_backend_open(p);
 	if (p->backend_open)
 		port_apply_oper(p);
+}
+
+/*
+ * A TAP descriptor came from the root helper (priv.h): the engines that
+ * found its pool empty open now, and run what they should.
+ */
+void
+port_tun_ready(void)
+{
+	struct port *p;
+
+	for (p = port_list; p != NULL; p = p->next)
+		if (p->backend_open && p->backend.tap_wait)
+			port_backend_reopen(p, "a TAP descriptor came from the "
+			    "privileged helper");
 }
 
 /* An interface the daemon created (an engine's TAP): never a port. */
@@ -403,7 +423,7 @@ port_apply_conf(struct port *p, const struct conf_entry *ce)
 		port_backend_open(p);
 		port_dcbx_reconf(p);
 	} else if (!port_conf_engine_equal(&old, cp) &&
-	    ((p->backend_open && p->backend.kind == BACKEND_ENGINE) ||
+	    ((p->backend_open && backend_can(&p->backend, BACKEND_CAN_REOPEN)) ||
 	    old.has_engine != cp->has_engine))
 		port_backend_reopen(p, "engine settings changed");
 	if (!dcbx_same) {
@@ -448,7 +468,7 @@ port_update(struct port *p, const struct link_info *li)
 		changed = true;
 		/* The engine and its TAP run at the link's MTU unless set. */
 		if (mtu && p->conf.mtu == 0 && p->backend_open &&
-		    p->backend.kind == BACKEND_ENGINE)
+		    backend_can(&p->backend, BACKEND_CAN_REOPEN))
 			port_backend_reopen(p, "link MTU changed");
 	}
 	if (!li->up && up)
@@ -481,6 +501,7 @@ port_update(struct port *p, const struct link_info *li)
 		 */
 		port_note(p, NOTE_LINK);
 		port_apply_state(p);
+		port_be_link(p, up);
 	} else if (changed || (li->up && p->up_by_rx)) {
 		/*
 		 * Up on an LLDPDU before the kernel said so: the kernel may

@@ -103,6 +103,10 @@ struct port {
 	 * rx_batch is with the flags above.
 	 */
 	struct nbr	*dcbx_pending;	/* the peer whose last PDU waits */
+	/* The link went down under a peer: its config is held until its
+	 * TTL would have run out (p->dcbx.held, dcbx_peer_gone()). */
+	struct ev_timer	*hold_timer;
+	uint64_t	 hold_until_ms;	/* the flushed neighbours' deadline */
 	uint64_t	 dcbx_coalesced; /* PDUs superseded in a batch */
 	/* tooManyNeighbors ends: DCBX back to its one kept neighbour
 	 * (port_dcbx.c; made at the first refusal). */
@@ -116,6 +120,12 @@ struct port {
 	unsigned int	 retry_attempt;	/* failed tries in a row */
 	uint64_t	 retry_at_ms;	/* its deadline, 0: none pending */
 	uint64_t	 nic_changes;	/* DCB config changed by others */
+	uint64_t	 nic_win_ms;	/* their window (port_be_fighting()) */
+	unsigned int	 nic_win_n;	/* changes in it */
+	unsigned int	 nic_backoff;	/* re-applies deferred in a row */
+	bool		 nic_fighting;	/* re-applying with backoff */
+	bool		 be_partial;	/* the device refused a part for good:
+					   said once (BACKEND_APPLIED_PART) */
 	bool		 dcbx_silent;	/* port_be_dcbx_silent() != NULL, as
 					   port_dcbx_tx_changed() last saw */
 	/* Made while the backend has counters (port_be_sampling()). */
@@ -161,6 +171,13 @@ void	port_be_result(struct port *, int rc);
  */
 const char *port_be_dcbx_silent(const struct port *);
 /*
+ * Who speaks LLDP on p's nearest-bridge address: "dcbxd", the NIC's
+ * firmware ("nic-firmware": ours receives only), or both
+ * ("nic-firmware+dcbxd", firmware-dcbx = lldp-only: the switch sees two
+ * chassis on the port and calls it multiple peers).
+ */
+const char *port_be_speaker(const struct port *);
+/*
  * The port's PFC counters now, for a query (metrics, doctor): the pause
  * engine's published snapshot, else the last dcbnl sample (p->pfc); and
  * for the engine its show() (a new reference), else NULL.
@@ -187,6 +204,9 @@ struct port_lookup {
 void	port_be_unowned(void *arg, const char *ifname, uint8_t cmd);
 /* Apply the operational config through the backend (and retry). */
 void	port_apply_oper(struct port *);
+/* The link went up or down: the backend hears it; never a write on a
+ * down, and after an up only what the device lost. */
+void	port_be_link(struct port *, bool up);
 /* After negotiation returned chg (DCBX_CHG_*): apply if it matters to the
  * NIC (a new operational config or a new mode); true when applied. */
 bool	port_be_dcbx_result(struct port *, int chg);
@@ -200,6 +220,8 @@ void	port_init(struct dcbxd *);
 void	port_link(const struct link_info *, bool present, void *);
 /* An address of a port changed: our Management Address TLVs may. */
 void	port_addr_changed(const struct link_addr *, void *);
+/* The engines waiting for a TAP descriptor (backend.tap_wait) open now. */
+void	port_tun_ready(void);
 void	port_sweep(void *);
 /* The config changed from *old to the daemon's: apply it to every port. */
 void	port_reconf(const struct conf *old);
@@ -223,6 +245,31 @@ int		 port_set_admin(struct port *, const struct dcb_config *,
 		    char *err, size_t errlen);
 
 /*
+ * What we advertise as our ETS capability (MaxTCs) and PFC capability is
+ * what the device holds (a bnxt with four queues says 4), so that the
+ * controller's recommendation can fit -- never below what the admin
+ * config itself uses.
+ */
+static inline void
+port_dcbx_caps(const struct port *p, struct dcb_config *c)
+{
+	const struct dcb_caps *h = &p->backend.caps.hold;
+	uint8_t used = 1, n = 0, i;
+
+	if (!p->backend_open || h->max_tcs == 0)
+		return;
+	for (i = 0; i < DCB_NPRIO; i++) {
+		if (c->ets.prio_tc[i] + 1 > used)
+			used = (uint8_t)(c->ets.prio_tc[i] + 1);
+		n += (c->pfc.pfc_en >> i) & 1;
+	}
+	if (h->max_tcs < c->ets.ets_cap)
+		c->ets.ets_cap = h->max_tcs > used ? h->max_tcs : used;
+	if (h->pfc_cap < c->pfc.pfc_cap)
+		c->pfc.pfc_cap = h->pfc_cap > n ? h->pfc_cap : n;
+}
+
+/*
  * The local side DCBX negotiates with (admin config, per-feature willing,
  * mode, MAC), built for each call from the config.  The willing bits are
  * the admin policy's: the role sets them when the config leaves them out
@@ -244,6 +291,7 @@ port_dcbx_local(const struct port *p, struct dcbx_local *dl)
 	memcpy(dl->mac, p->dcbx_mac, 6);
 	if (dl->admin.pfc.delay == 0)
 		dl->admin.pfc.delay = p->dcbx_delay;
+	port_dcbx_caps(p, &dl->admin);
 }
 
 

@@ -139,7 +139,7 @@ port_be_counters(const struct port *cp, struct backend_stats *pfc)
 	struct port *p = (struct port *)(uintptr_t)cp;
 
 	*pfc = *port_pfc_stats(p);
-	if (!p->backend_open || p->backend.kind != BACKEND_ENGINE)
+	if (!p->backend_open || !backend_can(&p->backend, BACKEND_CAN_LIVE))
 		return (NULL);
 	if (p->backend.ops->stats != NULL)
 		(void)p->backend.ops->stats(&p->backend, pfc);
@@ -207,20 +207,26 @@ port_be_result(struct port *p, int rc)
 {
 	unsigned int ms;
 
-	if (rc == 0) {
-		bool was_failing = p->retry_attempt > 0;
+	if (rc >= 0) {
+		bool was_failing = p->retry_attempt > 0 ||
+		    (rc == 0 && p->be_partial);
 
-		if (was_failing)
+		if (p->retry_attempt > 0)
 			log_info(LOG_SUB_DCBX, "%s: backend accepted the config "
 			    "after %u retries", p->ifname, p->retry_attempt);
 		/*
 		 * The error stayed for show-ports while retrying; a backend
-		 * that does not clear it itself must not leave it stale.
+		 * that does not clear it itself must not leave it stale.  A
+		 * part the device refused for good (BACKEND_APPLIED_PART)
+		 * keeps its error: nothing retries it.
 		 */
-		p->backend.err = 0;
-		backend_set_error(&p->backend, NULL);
+		if (rc == 0) {
+			p->backend.err = 0;
+			backend_set_error(&p->backend, NULL);
+			p->be_partial = false;
+		}
 		port_be_reset(p);
-		if (was_failing)	/* SNMP clears its condition */
+		if (was_failing && rc == 0)	/* SNMP clears its condition */
 			port_be_post(p, NOTE_BACKEND_ERROR, 0, 0, false);
 		return;
 	}
@@ -262,10 +268,12 @@ static int
 port_be_apply(struct port *p)
 {
 	struct dcb_config buf;
+	bool fw;
 	int rc;
 
 	if (!p->backend_open)
 		return (0);
+	fw = p->backend.firmware;
 	rc = backend_apply(&p->backend, port_be_want(p, &buf),
 	    port_be_version(p));
 	if (rc < 0) {
@@ -273,8 +281,18 @@ port_be_apply(struct port *p)
 		    p->ifname, p->backend.ops->name,
 		    backend_error(&p->backend));
 		port_be_post(p, NOTE_BACKEND_ERROR, rc, 0, false);
+	} else if (rc == BACKEND_APPLIED_PART && !p->be_partial) {
+		/* Said once: it is not written again until oper changes. */
+		p->be_partial = true;
+		log_warnx(LOG_SUB_DCBX, "%s: applied what the NIC holds; %s",
+		    p->ifname, backend_error(&p->backend));
+		port_be_post(p, NOTE_BACKEND_ERROR, p->backend.err < 0 ?
+		    p->backend.err : -EINVAL, 0, false);
 	}
 	port_be_result(p, rc);
+	/* The NIC told us its firmware runs DCBX (i40e: EPERM). */
+	if (p->backend_open && p->backend.firmware != fw)
+		port_dcbx_tx_changed(p);
 	return (rc);
 }
 
@@ -282,6 +300,17 @@ void
 port_apply_oper(struct port *p)
 {
 	(void)port_be_apply(p);
+}
+
+void
+port_be_link(struct port *p, bool up)
+{
+	if (!p->backend_open || p->backend.ops->link == NULL)
+		return;
+	p->backend.ops->link(&p->backend, up);
+	/* Down writes nothing; up writes what the device lost, if any. */
+	if (up)
+		port_apply_oper(p);
 }
 
 bool
@@ -356,11 +385,29 @@ port_be_dcbx_silent(const struct port *p)
 {
 	if (!p->backend_open || !p->backend.firmware)
 		return (NULL);
-	return (p->conf.firmware_dcbx == CONF_FW_RX_ONLY ?
-	    "the NIC's firmware runs DCBX (LLD_MANAGED): receiving only "
-	    "(firmware-dcbx = rx-only)" :
-	    "the NIC's firmware runs DCBX (LLD_MANAGED): basic LLDP only, "
-	    "no DCBX TLVs");
+	switch (p->conf.firmware_dcbx) {
+	case CONF_FW_LLDP_ONLY:
+		return ("the NIC's firmware runs DCBX: basic LLDP only, no "
+		    "DCBX TLVs (firmware-dcbx = lldp-only: the switch sees "
+		    "two chassis on this port)");
+	case CONF_FW_TAKE_OVER:
+		return ("the NIC's firmware runs DCBX and its driver would "
+		    "not hand it over (firmware-dcbx = take-over): receiving "
+		    "only");
+	case CONF_FW_RX_ONLY:
+		break;
+	}
+	return ("the NIC's firmware runs DCBX: receiving only, one LLDP "
+	    "speaker on the port (firmware-dcbx = rx-only)");
+}
+
+const char *
+port_be_speaker(const struct port *p)
+{
+	if (!p->backend_open || !p->backend.firmware)
+		return ("dcbxd");
+	return (p->conf.firmware_dcbx == CONF_FW_LLDP_ONLY ?
+	    "nic-firmware+dcbxd" : "nic-firmware");
 }
 
 static void
@@ -379,18 +426,74 @@ port_be_report(struct port *p, uint8_t cmd, bool reapplied)
  * state and writes only what differs, so a write means someone else did
  * change it: report that.
  */
+/*
+ * Another program (or the driver itself) that rewrites the NIC each time
+ * we do would have us rewrite it as often: past PORT_NIC_FIGHT changes in
+ * PORT_NIC_WINDOW_MS, the re-apply waits on the retry timer's backoff
+ * (500 ms doubling to a minute) instead of following at once.
+ */
+#define PORT_NIC_FIGHT		5
+#define PORT_NIC_WINDOW_MS	10000
+
+static bool
+port_be_fighting(struct port *p)
+{
+	uint64_t now = ev_now_ms();
+
+	if (now - p->nic_win_ms >= PORT_NIC_WINDOW_MS) {
+		/* The window that ended was calm, or a whole one passed
+		 * without a change since. */
+		bool calm = p->nic_win_n <= PORT_NIC_FIGHT ||
+		    now - p->nic_win_ms >= 2 * PORT_NIC_WINDOW_MS;
+
+		if (p->nic_fighting && calm)
+			log_notice(LOG_SUB_DCBX, "%s: the NIC's DCB config is "
+			    "left alone again: re-applying at once",
+			    p->ifname);
+		if (calm)
+			p->nic_fighting = false;
+		p->nic_win_ms = now;
+		p->nic_win_n = 0;
+	}
+	if (++p->nic_win_n <= PORT_NIC_FIGHT && !p->nic_fighting)
+		return (false);
+	if (!p->nic_fighting)
+		log_warnx(LOG_SUB_DCBX, "%s: another program changed the NIC's "
+		    "DCB config %u times in %u s: re-applying with backoff, "
+		    "up to a minute apart", p->ifname, p->nic_win_n,
+		    PORT_NIC_WINDOW_MS / 1000);
+	p->nic_fighting = true;
+	return (true);
+}
+
 static void
 port_be_nic_changed(void *arg, int cmd)
 {
 	struct port *p = arg;
 	uint64_t w = p->backend.writes;
+	unsigned int ms;
 	int rc;
 
 	/* The firmware may have taken DCBX over or given it back. */
 	port_dcbx_tx_changed(p);
+	if (port_be_fighting(p)) {
+		p->nic_changes++;
+		port_be_post(p, NOTE_NIC_CHANGED, 0, cmd, false);
+		if (p->retry_timer == NULL &&
+		    (p->retry_timer = ev_timer_new(port_be_retry_fire, p)) ==
+		    NULL)
+			return;
+		if (p->retry_at_ms == 0) {
+			ms = dcbnl_retry_delay_ms(-EBUSY, p->nic_backoff++);
+			p->retry_at_ms = ev_now_ms() + ms;
+			ev_timer_arm(p->retry_timer, ms);
+		}
+		return;
+	}
+	p->nic_backoff = 0;
 	rc = port_be_apply(p);
 	if (p->backend_open && p->backend.writes > w)
-		port_be_report(p, (uint8_t)cmd, rc == 0);
+		port_be_report(p, (uint8_t)cmd, rc >= 0);
 }
 
 /* A notification for a port without a dcbnl backend: only report it. */

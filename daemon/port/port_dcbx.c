@@ -343,6 +343,48 @@ port_dcbx_log_status(const struct port *p)
 		    dcbx_status_name[p->dcbx.feat[DCBX_F_APP].status], why);
 }
 
+static void	port_dcbx_result(struct port *, int, const struct port_was *);
+
+static void
+port_dcbx_hold_fire(void *arg)
+{
+	struct port *p = arg;
+	struct dcbx_local dl;
+	struct port_was w;
+
+	port_dcbx_local(p, &dl);
+	port_dcbx_was(p, &w);
+	log_warnx(LOG_SUB_DCBX, "%s: the peer lost with the link did not "
+	    "come back within its TTL: running the admin config", p->ifname);
+	port_dcbx_result(p, dcbx_hold_end(&p->dcbx, &dl), &w);
+}
+
+/*
+ * The peer's config is held since the link went down: until its TTL
+ * would have run out.  A hold that ended otherwise (a PDU, the operator)
+ * stops the timer.
+ */
+static void
+port_dcbx_hold(struct port *p)
+{
+	uint64_t now = ev_now_ms();
+
+	if (!p->dcbx.held) {
+		if (p->hold_timer != NULL)
+			ev_timer_stop(p->hold_timer);
+		return;
+	}
+	if (p->hold_timer == NULL &&
+	    (p->hold_timer = ev_timer_new(port_dcbx_hold_fire, p)) == NULL) {
+		log_warnx(LOG_SUB_DCBX, "%s: no timer to end the hold (%s): "
+		    "the next change ends it", p->ifname, strerror(ENOMEM));
+		return;
+	}
+	if (!ev_timer_pending(p->hold_timer))
+		ev_timer_arm(p->hold_timer, p->hold_until_ms > now ?
+		    p->hold_until_ms - now : 0);
+}
+
 /* Act on what negotiation reports: apply, log, tell subscribers, send. */
 static void
 port_dcbx_result(struct port *p, int chg, const struct port_was *w)
@@ -364,6 +406,7 @@ port_dcbx_result(struct port *p, int chg, const struct port_was *w)
 	if ((chg & DCBX_CHG_OPER) && lg)
 		port_dcbx_log_oper(p, w);
 	(void)port_be_dcbx_result(p, chg);
+	port_dcbx_hold(p);
 	if (chg & DCBX_CHG_OPER)
 		port_note(p, NOTE_DCBX_OPER);
 	if ((chg & DCBX_CHG_TX) && p->agent[LLDP_AGENT_NEAREST_BRIDGE])
@@ -433,8 +476,16 @@ port_dcbx_gone(struct port *p, struct agent *a, int why)
 	port_dcbx_was(p, &w);
 	if (a->n == 0) {
 		chg = dcbx_peer_gone(&p->dcbx, &dl, !p->up);
-		/* The peer a port ran on is lost: an operator must know. */
-		if (w.peer)
+		/*
+		 * The peer a port ran on is lost: an operator must know.
+		 * With the link down its config is held (dcbx.h) and the
+		 * hold's end says the admin config is back.
+		 */
+		if (w.peer && p->dcbx.held)
+			log_warnx(LOG_SUB_DCBX, "%s: DCBX peer lost (link "
+			    "down): its config held until its TTL would have "
+			    "run out", p->ifname);
+		else if (w.peer)
 			log_warnx(LOG_SUB_DCBX, "%s: DCBX peer lost (%s): "
 			    "running the admin config", p->ifname, !p->up ?
 			    "link down" : why >= 0 && why <= NBR_GONE_FLUSH ?
@@ -549,8 +600,14 @@ port_dcbx_reconf(struct port *p)
 void
 port_dcbx_link(struct port *p)
 {
-	if (port_dcbx_link_facts(p))
-		port_dcbx_again(p);
+	/*
+	 * While a lost peer's config is held the new facts wait for the
+	 * next negotiation (its PDU, or the hold's end): the link coming
+	 * back is no reason to write the NIC.
+	 */
+	if (!port_dcbx_link_facts(p) || p->dcbx.held)
+		return;
+	port_dcbx_again(p);
 }
 
 /* -------------------------------------------------------- neighbours */
@@ -581,7 +638,7 @@ port_nbr_repeat_wanted(void *ctx, struct agent *a)
 	    !dcbx_cee_synced(&p->dcbx))));
 }
 
-/* A changed PDU of a known neighbour: negotiate, fast transmission. */
+/* A changed PDU of a known neighbour: negotiate, answer if it may need it. */
 static void
 port_dcbx_changed(struct port *p, struct agent *a, struct nbr *n,
     const struct lldp_pdu *pdu)
@@ -591,15 +648,15 @@ port_dcbx_changed(struct port *p, struct agent *a, struct nbr *n,
 	/*
 	 * A known MSAP whose DCBX TLVs changed -- typically a willing peer
 	 * restarted (kill -9, Restart=on-failure) and back on its admin
-	 * config while we still hold its MSAP -- gets fast transmission as
-	 * a new neighbour would (802.1AB's newNeighbor), not our next
-	 * PDU up to msgTxInterval later.  txCredit still bounds the rate;
-	 * DCBX_CHG_TX has already started it.
+	 * config while we still hold its MSAP -- gets an LLDPDU at once, as
+	 * for a local change, not our next one up to msgTxInterval later.
+	 * txCredit still bounds the rate; DCBX_CHG_TX has already sent one.
+	 * Its adoption of our config is not answered (dcbx.h).
 	 */
 	chg = port_dcbx_rx(p, a, n, pdu);
 	if ((chg & DCBX_CHG_PEER) && !(chg & DCBX_CHG_TX)) {
 		log_debug(LOG_SUB_DCBX, "%s: the peer's DCBX TLVs changed: "
-		    "fast transmission", p->ifname);
+		    "an answer now", p->ifname);
 		agent_local_change(a);
 	}
 }
@@ -654,6 +711,10 @@ static void
 port_nbr_gone(void *ctx, struct agent *a, struct nbr *n, int why)
 {
 	struct port *p = ctx;
+
+	/* Flushed with the link: a hold lasts as long as it would have. */
+	if (why == NBR_GONE_FLUSH && a->type == LLDP_AGENT_NEAREST_BRIDGE)
+		p->hold_until_ms = n->expires_ms;
 
 	port_note_nbr(p, NOTE_NBR_GONE, a, n, NULL, why);
 	if (p->dcbx_pending == n) {

@@ -53,19 +53,27 @@ void		 ev_signal_free(struct ev_signal *);
 /*
  * A small HTTP/1.1 server (libevent's evhttp) for GET and HEAD only, for
  * the metrics endpoint.  Every bound is the caller's: request headers and
- * body sizes (larger: 400/413 and close), the idle/read/write timeout, and
- * open connections (at the cap the listener stops accepting, so further
- * clients wait in the kernel's backlog until one closes: a flood of
- * clients costs no memory and no file descriptors beyond the cap).
- * The handler answers from the loop's thread: it fills *r (status, a
- * content type, a malloc'd body that the server frees).
+ * body sizes (larger: 400/413 and close), the idle/read/write timeout, a
+ * deadline for a whole request from the connect (or the previous answer)
+ * whatever the client trickles, open connections, and connections of one
+ * address.  At a cap the connection waiting longest for a request gives
+ * way to the newcomer (logged, at most every 10 s); only when every one
+ * is sending an answer does the listener stop accepting, so that further
+ * clients wait in the kernel's backlog.  A request whose framing a proxy
+ * could read otherwise (a body, Transfer-Encoding, two Content-Length or
+ * Host, no Host in HTTP/1.1, a header name with a space) gets 400 and the
+ * connection closed before it runs.  The handler answers from the loop's
+ * thread: it fills *r (status, a content type, a malloc'd body that the
+ * server frees).
  */
 struct ev_http;
 struct ev_http_limits {
 	size_t		max_headers;	/* octets of request line + headers */
 	size_t		max_body;	/* octets */
 	unsigned int	timeout_s;	/* per read/write; idle keep-alive */
+	unsigned int	request_timeout_ms; /* a whole request; 0: none */
 	unsigned int	max_conns;	/* open connections */
+	unsigned int	max_per_addr;	/* of one peer address; 0: no cap */
 };
 struct ev_http_reply {
 	int		 status;	/* 200, 404, ... */
@@ -77,6 +85,10 @@ struct ev_http_stats {
 	uint64_t	accepted;	/* connections */
 	uint64_t	requests;	/* handed to the handler */
 	uint64_t	paused;		/* times the cap stopped accepting */
+	uint64_t	refused;	/* requests refused (400) */
+	uint64_t	closed_cap;	/* closed for a newcomer at the cap */
+	uint64_t	closed_per_addr; /* ... at their address's cap */
+	uint64_t	closed_deadline; /* no whole request in time */
 	unsigned int	open;		/* connections open now */
 };
 typedef void	ev_http_cb(const char *path, struct ev_http_reply *, void *);
@@ -88,6 +100,8 @@ struct ev_http	*ev_http_new(const char *addr, uint16_t port,
 void		 ev_http_set_limits(struct ev_http *,
 		    const struct ev_http_limits *);
 void		 ev_http_stats(const struct ev_http *, struct ev_http_stats *);
+/* For harnesses: forget the connections evhttp let go now, not in 200 ms. */
+void		 ev_http_sweep_now(struct ev_http *);
 void		 ev_http_free(struct ev_http *);		/* NULL is fine */
 
 /* CLOCK_BOOTTIME in milliseconds: TTLs keep counting across suspend. */

@@ -18,6 +18,7 @@
 static struct {
 	struct ev_timer		*timer;
 	size_t			 freed;		/* since the last trim */
+	uint64_t		 trims;
 	bool			 warned;
 } trim;
 
@@ -26,9 +27,27 @@ mem_trim_fire(void *arg)
 {
 	(void)arg;
 	trim.freed = 0;
+	trim.trims++;
 #ifdef __GLIBC__
 	(void)malloc_trim(0);
 #endif
+}
+
+void
+mem_trim_stats(uint64_t *trims, bool *pending)
+{
+	*trims = trim.trims;
+	*pending = trim.timer != NULL && ev_timer_pending(trim.timer);
+}
+
+void
+mem_trim_flush(void)
+{
+	if (trim.timer != NULL && ev_timer_pending(trim.timer)) {
+		ev_timer_stop(trim.timer);
+		mem_trim_fire(NULL);
+	}
+	trim.freed = 0;
 }
 
 void

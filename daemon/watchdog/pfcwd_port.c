@@ -153,8 +153,10 @@ wd_watched(const struct port *p)
 static bool
 wd_can_watch(const struct port *p)
 {
-	return (p->backend_open && (p->backend.kind == BACKEND_ENGINE ||
-	    (p->backend.kind == BACKEND_DCBNL && p->backend.ops->stats != NULL)));
+	return (p->backend_open &&
+	    (backend_can(&p->backend, BACKEND_CAN_WD_QUEUES) ||
+	    (backend_can(&p->backend, BACKEND_CAN_WD_PFC_OFF |
+	    BACKEND_CAN_COUNTERS) && p->backend.ops->stats != NULL)));
 }
 
 /* ------------------------------------------------------------ actions */
@@ -167,13 +169,14 @@ wd_enforce(struct pfcwd_port *w)
 
 	if (!p->backend_open)
 		return;
-	if (p->backend.kind == BACKEND_ENGINE) {
+	if (backend_can(&p->backend, BACKEND_CAN_WD_QUEUES)) {
 		if (engine_wd_set(&p->backend, w->acted, w->acted_drop) < 0)
 			log_warnx(LOG_SUB_PFCWD, "%s: engine refused the "
 			    "watchdog's override", p->ifname);
 		return;
 	}
-	if (p->backend.kind == BACKEND_DCBNL && p->pfcwd_off != w->acted) {
+	if (backend_can(&p->backend, BACKEND_CAN_WD_PFC_OFF) &&
+	    p->pfcwd_off != w->acted) {
 		p->pfcwd_off = w->acted;
 		port_apply_oper(p);
 	}
@@ -315,7 +318,7 @@ wd_poll(struct pfcwd_port *w)
 
 	/* PFC turned off on a priority: nothing left to watch there. */
 	wd_restore(w, (uint8_t)~watched, true);
-	if (w->p->backend.kind == BACKEND_ENGINE) {
+	if (backend_can(&w->p->backend, BACKEND_CAN_WD_QUEUES)) {
 		if ((rc = engine_wd_sample(&w->p->backend, &s)) == 0) {
 			obs_engine(w, &s, o, &pause);
 			now = now > s.age_ms ? now - s.age_ms : 0;
@@ -352,7 +355,7 @@ wd_poll(struct pfcwd_port *w)
 		wd_act(w, i, v == PFCWD_STORM);
 		wd_publish(w, i, v == PFCWD_STORM);
 	}
-	if (w->p->backend.kind == BACKEND_ENGINE) {
+	if (backend_can(&w->p->backend, BACKEND_CAN_WD_QUEUES)) {
 		/* 802.3x stops every priority: a storm of it is reported,
 		 * but PFC's per-priority watchdog has nothing to act on. */
 		pc = w->cfg;
@@ -392,7 +395,7 @@ pfcwd_fire(void *arg)
 		w->sample_errors++;
 		return;
 	}
-	if (p->backend.kind == BACKEND_ENGINE && !w->asked) {
+	if (backend_can(&p->backend, BACKEND_CAN_WD_QUEUES) && !w->asked) {
 		(void)engine_wd_ask(&p->backend);	/* an error: the read says */
 		w->asked = true;
 		w->ask_ms = ev_now_ms();

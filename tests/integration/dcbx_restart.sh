@@ -7,12 +7,15 @@
 # newNeighbor), so only its fast transmission on the server's changed DCBX
 # TLVs can explain the server's adoption within the 20 s we wait.  Before
 # the fix the server ran its admin config until the controller's next
-# periodic LLDPDU (up to tx-interval).
+# periodic LLDPDU (up to tx-interval).  In IEEE the controller answers
+# the restart and not the adoption that follows (issue 34 item 9: two
+# answers a restart spent the transmit credits of restarts 1-2 s apart);
+# the time it takes is bench/dcbx_restart.sh's.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/integration/dcbx-lib.sh"
 xd_need
-plan 9
+plan 10
 xd_setup
 XD_TX_INTERVAL=3600; export XD_TX_INTERVAL
 
@@ -53,6 +56,7 @@ restart_round() {
 		not_ok "$_m: the restarted server runs the controller's policy again (tx-interval 3600 s)"
 		diag "$_m: $_ms"
 	fi
+	wait_for 30 quiet "c$_m" || diag "$_m: the controller keeps sending"
 	_out1=$(frames_out "c$_m")
 	diag "$_m: the controller sent $((_out1 - _out0)) LLDPDUs since the restart"
 	check "$_m: the controller sent because of the restart (statsFramesOutTotal $_out0 -> $_out1)" \
@@ -63,8 +67,13 @@ restart_round() {
 	# SeqNo/AckNo already make the controller answer a reset peer (its
 	# AckNo changes, and with it its TLVs).
 	if [ "$_m" = ieee ]; then
-		check "$_m: the controller answered the changed TLVs with fast transmission" \
-		    grep -q "DCBX TLVs changed: fast transmission" "$NS_TMP/c$_m.log"
+		check "$_m: the controller answered the changed TLVs at once" \
+		    grep -q "DCBX TLVs changed: an answer now" "$NS_TMP/c$_m.log"
+		# ... and only those: the server's next PDU, its adoption of
+		# the controller's config, is not answered (a credit kept for
+		# the next restart: restarts 1 s apart waited ~0.9 s for one).
+		check "$_m: one LLDPDU for the restart, none for the adoption ($_out0 -> $_out1)" \
+		    [ $((_out1 - _out0)) -eq 1 ]
 	fi
 	check_clean "$_m: both daemons clean" "$NS_TMP/c$_m.log" "$NS_TMP/s$_m.log"
 }

@@ -16,7 +16,7 @@
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
 [ -c /dev/net/tun ] || skip_all "no /dev/net/tun (the engine's TAP)"
-plan 25
+plan 26
 
 ns_setup m
 ns_add c && ns_add s || bail "cannot create namespaces"
@@ -70,6 +70,9 @@ check "engine: headroom_short, from the pause engine of ms0" \
 	.kind == "headroom_short" and .priority == -1'
 check "... once the peer's PFC was the operational config" \
     seq_ok neighbor-added oper-changed engine
+check "... logged as the whole port's, not as \"priority -1\"" \
+    sh -c "grep -q 'ms0: headroom_short (port-wide)' '$NS_TMP/s.log' &&
+        ! grep -q '(priority -1)' '$NS_TMP/s.log'"
 
 # 4. The controller dies without a shutdown LLDPDU: TTL 11 s runs out.
 # First the kernel must report the link up: a daemon that learned it from

@@ -19,7 +19,9 @@
 #include <unistd.h>
 
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
@@ -92,6 +94,63 @@ cli_connect(void)
 	assert_int_equal(connect(c->fd, (struct sockaddr *)&sun,
 	    sizeof(sun)), 0);
 	pump(2);		/* accepted: the newest client heads ctl.clients */
+	return (c);
+}
+
+/*
+ * A client of another user: a child that became uid connects (the
+ * daemon reads the peer's credentials as they were at connect) and hands
+ * the socket over.  The socket is opened to everyone for the test.
+ */
+struct cli *
+cli_connect_as(uid_t uid)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char cbuf[CMSG_SPACE(sizeof(int))], b = 0;
+	struct iovec iov = { &b, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+	    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm;
+	struct cli *c = NULL;
+	int sv[2], fd, st, i;
+	pid_t pid;
+
+	for (i = 0; i < NCLI && c == NULL; i++)
+		if (clis[i].fd < 0)
+			c = &clis[i];
+	assert_non_null(c);
+	if (c == NULL)
+		abort();
+	memset(c, 0, sizeof(*c));
+	assert_int_equal(chmod(sock_path, 0666), 0);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", sock_path);
+	if ((pid = fork()) == 0) {
+		if (setresgid(65534, 65534, 65534) != 0 ||
+		    setresuid(uid, uid, uid) != 0)
+			_exit(1);
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+		if (fd < 0 || connect(fd, (struct sockaddr *)&sun,
+		    sizeof(sun)) != 0)
+			_exit(2);
+		cm = CMSG_FIRSTHDR(&m);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+		_exit(sendmsg(sv[1], &m, 0) == 1 ? 0 : 3);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(recvmsg(sv[0], &m, 0), 1);
+	cm = CMSG_FIRSTHDR(&m);
+	assert_non_null(cm);
+	memcpy(&c->fd, CMSG_DATA(cm), sizeof(int));
+	close(sv[0]);
+	close(sv[1]);
+	(void)chmod(sock_path, 0660);
+	pump(2);
 	return (c);
 }
 
@@ -337,7 +396,9 @@ setup(void **state)
 	if (max_clients0 == 0)
 		max_clients0 = ctl.max_clients;
 	ctl.max_clients = max_clients0;
+	ctl.per_uid = max_clients0 / 4;
 	ctl_set_limits(256u * 1024, 32u << 20);
+	ctl_set_line_timeout(0);
 	return (0);
 }
 

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sys/types.h>
+
 #include <cmocka.h>
 #include <jansson.h>
 
@@ -43,6 +45,7 @@ extern struct cli clis[NCLI];
 
 void	pump(int turns);			/* loop turns */
 struct cli *cli_connect(void);			/* accepted when it returns */
+struct cli *cli_connect_as(uid_t);		/* ... as another user */
 void	cli_close(struct cli *);
 /* The daemon's side of the newest client takes little at a time. */
 void	daemon_side_small_sndbuf(void);

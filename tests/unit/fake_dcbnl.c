@@ -9,10 +9,12 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include <linux/ethtool.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
 #include "fake_dcbnl.h"
+#include "nic/nic.h"
 
 struct fa {
 	uint16_t	 type;
@@ -142,13 +144,20 @@ ack(struct fake *f, const struct nlmsghdr *req, int error)
 	f->out_len[f->nout++] = h.nlmsg_len;
 }
 
+static void	nic_ieee_fill(struct fake *, struct wb *);
+static void	mon_queue(struct fake *, uint8_t, uint32_t);
+
 /* dcbnl_ieee_fill(): IFNAME, IEEE {ETS, PFC, APP_TABLE}, DCBX. */
 static void
 ieee_fill(struct fake *f, struct wb *w)
 {
 	size_t ieee, tab;
 
-	wb_put(w, DCB_ATTR_IFNAME, FAKE_IFNAME, sizeof(FAKE_IFNAME));
+	if (f->drv != NULL) {
+		nic_ieee_fill(f, w);
+		return;
+	}
+	wb_put(w, DCB_ATTR_IFNAME, f->ifname, strlen(f->ifname) + 1);
 	ieee = wb_nest(w, DCB_ATTR_IEEE);
 	wb_put(w, DCB_ATTR_IEEE_ETS, &f->ets, sizeof(f->ets));
 	wb_put(w, DCB_ATTR_IEEE_PFC, &f->pfc, sizeof(f->pfc));
@@ -470,6 +479,9 @@ cee_set(struct fake *f, uint8_t cmd, const struct fa *top, int n,
 	}
 }
 
+static int	nic_dispatch(struct fake *, struct fake_req *,
+		    const struct fa *, int, struct wb *);
+
 /* The command handlers of dcb_doit(); a negative return is the ACK error. */
 static int
 dispatch(struct fake *f, struct fake_req *r, const struct fa *top, int n,
@@ -479,6 +491,8 @@ dispatch(struct fake *f, struct fake_req *r, const struct fa *top, int n,
 	const uint8_t *v;
 	int err;
 
+	if (f->drv != NULL)
+		return nic_dispatch(f, r, top, n, w);
 	switch (r->cmd) {
 	case DCB_CMD_IEEE_GET:
 		ieee_fill(f, w);
@@ -511,6 +525,33 @@ dispatch(struct fake *f, struct fake_req *r, const struct fa *top, int n,
 	}
 }
 
+/* A notification on the monitor queue: the IEEE fill, or the CEE one. */
+static void
+mon_queue(struct fake *f, uint8_t cmd, uint32_t seq)
+{
+	struct dcbmsg d = { .dcb_family = AF_UNSPEC, .cmd = cmd };
+	struct wb w;
+	struct nlmsghdr h;
+
+	if (f->nmon == FAKE_MAXMON) {
+		f->mon_lost++;
+		return;
+	}
+	w.p = f->mon[f->nmon];
+	w.len = NLMSG_HDRLEN + sizeof(d);
+	memset(w.p, 0, sizeof(f->mon[0]));
+	memcpy(w.p + NLMSG_HDRLEN, &d, sizeof(d));
+	if (cmd == DCB_CMD_IEEE_SET || cmd == DCB_CMD_IEEE_DEL)
+		ieee_fill(f, &w);
+	else
+		/* dcbnl_cee_fill(): only its IFNAME matters to us here. */
+		wb_put(&w, DCB_ATTR_IFNAME, f->ifname, strlen(f->ifname) + 1);
+	h = (struct nlmsghdr){ .nlmsg_len = (uint32_t)w.len,
+	    .nlmsg_type = RTM_SETDCB, .nlmsg_seq = seq };
+	memcpy(w.p, &h, sizeof(h));
+	f->mon_len[f->nmon++] = w.len;
+}
+
 static int
 fake_send(struct dcbnl_transport *t, const void *buf, size_t len)
 {
@@ -541,8 +582,8 @@ fake_send(struct dcbnl_transport *t, const void *buf, size_t len)
 	n = attrs(f, (const uint8_t *)buf + NLMSG_HDRLEN + sizeof(d),
 	    len - NLMSG_HDRLEN - sizeof(d), top, 16);
 	if (n < 1 || top[0].type != DCB_ATTR_IFNAME ||
-	    top[0].len != sizeof(FAKE_IFNAME) ||
-	    memcmp(top[0].p, FAKE_IFNAME, sizeof(FAKE_IFNAME)) != 0)
+	    top[0].len != strlen(f->ifname) + 1 ||
+	    memcmp(top[0].p, f->ifname, strlen(f->ifname) + 1) != 0)
 		bad(f, "first attribute is not DCB_ATTR_IFNAME \"eth0\"");
 	if ((r->cmd == DCB_CMD_IEEE_GET || r->cmd == DCB_CMD_GDCBX ||
 	    r->cmd == DCB_CMD_GSTATE || r->cmd == DCB_CMD_PFC_GSTATE ||
@@ -565,6 +606,15 @@ fake_send(struct dcbnl_transport *t, const void *buf, size_t len)
 			msg_end(f, &w, h.nlmsg_type, h.nlmsg_seq);
 	}
 	ack(f, &h, err);
+	/*
+	 * dcbnl_ieee_set() and _del() notify from their err: label, the
+	 * driver's refusal included; dcbnl_setall() and dcbnl_setapp() once
+	 * they answered: every handled write of these, with our seq.
+	 */
+	if (err == 0 && f->auto_notify && (r->cmd == DCB_CMD_IEEE_SET ||
+	    r->cmd == DCB_CMD_IEEE_DEL || r->cmd == DCB_CMD_SAPP ||
+	    r->cmd == DCB_CMD_SET_ALL))
+		mon_queue(f, r->cmd, h.nlmsg_seq);
 	return 0;
 }
 
@@ -601,12 +651,15 @@ fake_close(struct dcbnl_transport *t)
 	((struct fake *)t)->closed = true;
 }
 
+static int	fake_ethtool(struct dcbnl_transport *, const char *, void *);
+
 void
 fake_init(struct fake *f)
 {
 	memset(f, 0, sizeof(*f));
+	snprintf(f->ifname, sizeof(f->ifname), "%s", FAKE_IFNAME);
 	f->tr = (struct dcbnl_transport){ fake_send, fake_recv, fake_fd, fake_close,
-	    100 };
+	    100, fake_ethtool };
 	f->dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
 	f->pfc_en_keep = 0xff;
 	f->sstate_at = f->set_all_at = -1;
@@ -623,8 +676,14 @@ fake_init(struct fake *f)
 void
 fake_notify(struct fake *f, uint8_t cmd)
 {
-	struct wb w = msg_start(f, cmd);
+	struct wb w;
 
+	if (f->auto_notify) {
+		/* Another program's write (or the driver's own): seq 0. */
+		mon_queue(f, cmd, 0);
+		return;
+	}
+	w = msg_start(f, cmd);
 	ieee_fill(f, &w);
 	msg_end(f, &w, RTM_SETDCB, 0);
 }
@@ -640,3 +699,540 @@ fake_count(const struct fake *f, uint8_t cmd, int ieee_attr)
 			n++;
 	return n;
 }
+
+/* ------------------------------------------------------------------ */
+/*
+ * The kernel core (net/dcb/dcbnl.c) in front of a driver personality
+ * (nic/nic.h): what dcb_doit() and the handlers do before and after
+ * calling the driver's ops.
+ */
+
+/* dcb_ieee_setapp(): the entry in the kernel's list, -EEXIST if there. */
+int
+fake_dcb_ieee_setapp(struct fake *f, const struct kdcb_app *a)
+{
+	if (app_find(f, a) >= 0)
+		return -EEXIST;
+	if (f->napp == (int)(sizeof(f->app) / sizeof(f->app[0])))
+		return -ENOMEM;
+	f->app[f->napp++] = *a;
+	return 0;
+}
+
+/* dcb_ieee_delapp(): -ENOENT when not there. */
+int
+fake_dcb_ieee_delapp(struct fake *f, const struct kdcb_app *a)
+{
+	int i = app_find(f, a);
+
+	if (i < 0)
+		return -ENOENT;
+	f->app[i] = f->app[--f->napp];
+	return 0;
+}
+
+/* dcb_setapp(): CEE's entries share the list, keyed (idtype, id). */
+int
+fake_dcb_setapp(struct fake *f, uint8_t idtype, uint16_t id, uint8_t up)
+{
+	int i;
+
+	for (i = 0; i < f->napp; i++)
+		if (f->app[i].selector == idtype && f->app[i].protocol == id)
+			break;
+	if (i < f->napp) {
+		if (up != 0)
+			f->app[i].priority = up;
+		else
+			f->app[i] = f->app[--f->napp];
+		return 0;
+	}
+	if (up != 0)
+		f->app[f->napp++] = (struct kdcb_app){ idtype, up, id };
+	return 0;
+}
+
+uint8_t
+fake_dcb_getapp(struct fake *f, uint8_t idtype, uint16_t id)
+{
+	int i;
+
+	for (i = 0; i < f->napp; i++)
+		if (f->app[i].selector == idtype && f->app[i].protocol == id)
+			return f->app[i].priority;
+	return 0;
+}
+
+void
+fake_bounce(struct fake *f)
+{
+	f->bounces++;
+	if (f->on_bounce != NULL)
+		f->on_bounce(f, f->bounce_arg);
+}
+
+/* dcbnl_ieee_fill(): ETS, PFC, BUFFER when their getter succeeds; the
+ * APP list always; DCBX when getdcbx exists. */
+static void
+nic_ieee_fill(struct fake *f, struct wb *w)
+{
+	const struct fake_drv *d = f->drv;
+	struct ieee_ets ets;
+	struct ieee_pfc pfc;
+	struct dcbnl_buffer buf;
+	size_t ieee, tab;
+	int i;
+
+	wb_put(w, DCB_ATTR_IFNAME, f->ifname, strlen(f->ifname) + 1);
+	ieee = wb_nest(w, DCB_ATTR_IEEE);
+	memset(&ets, 0, sizeof(ets));
+	if (d->ieee_getets != NULL && d->ieee_getets(f, &ets) == 0)
+		wb_put(w, DCB_ATTR_IEEE_ETS, &ets, sizeof(ets));
+	memset(&pfc, 0, sizeof(pfc));
+	if (d->ieee_getpfc != NULL && d->ieee_getpfc(f, &pfc) == 0)
+		wb_put(w, DCB_ATTR_IEEE_PFC, &pfc, sizeof(pfc));
+	memset(&buf, 0, sizeof(buf));
+	if (d->getbuffer != NULL && d->getbuffer(f, &buf) == 0)
+		wb_put(w, DCB_ATTR_DCB_BUFFER, &buf, sizeof(buf));
+	tab = wb_nest(w, DCB_ATTR_IEEE_APP_TABLE);
+	for (i = 0; i < f->napp; i++)
+		wb_put(w, DCB_ATTR_IEEE_APP, &f->app[i], sizeof(f->app[i]));
+	wb_end(w, tab);
+	wb_end(w, ieee);
+	if (d->getdcbx != NULL)
+		wb_u8(w, DCB_ATTR_DCBX, d->getdcbx(f));
+	if (f->dev.garbage) {
+		/* A driver answering nonsense: an APP entry cut short. */
+		tab = wb_nest(w, DCB_ATTR_IEEE);
+		wb_put(w, DCB_ATTR_IEEE_APP_TABLE, "\x01", 1);
+		wb_end(w, tab);
+	}
+}
+
+/* dcbnl_ieee_set() / dcbnl_ieee_del(): the status of the first failure. */
+static int
+nic_ieee_setdel(struct fake *f, struct fake_req *r, const struct fa *ieee)
+{
+	const struct fake_drv *d = f->drv;
+	struct fa in[8], e[64];
+	const struct fa *a;
+	struct kdcb_app app;
+	struct ieee_ets ets;
+	struct ieee_pfc pfc;
+	int n, ne, i, err = 0;
+
+	if ((n = attrs(f, ieee->p, ieee->len, in, 8)) < 0)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		r->ieee |= (uint8_t)(1u << in[i].type);
+	if (r->cmd == DCB_CMD_IEEE_SET) {
+		if ((a = find(in, n, DCB_ATTR_IEEE_ETS)) != NULL &&
+		    d->ieee_setets != NULL) {
+			if (a->len != sizeof(ets))
+				return bad(f, "ETS size"), -EINVAL;
+			memcpy(&ets, a->p, sizeof(ets));
+			f->dev.ets_writes++;
+			if ((err = d->ieee_setets(f, &ets)) != 0)
+				return err;
+		}
+		if ((a = find(in, n, DCB_ATTR_IEEE_PFC)) != NULL &&
+		    d->ieee_setpfc != NULL) {
+			if (a->len != sizeof(pfc))
+				return bad(f, "PFC size"), -EINVAL;
+			memcpy(&pfc, a->p, sizeof(pfc));
+			f->dev.pfc_writes++;
+			if ((err = d->ieee_setpfc(f, &pfc)) != 0)
+				return err;
+		}
+	}
+	if ((a = find(in, n, DCB_ATTR_IEEE_APP_TABLE)) == NULL)
+		return 0;
+	if ((ne = attrs(f, a->p, a->len, e, 64)) < 0)
+		return -EINVAL;
+	r->napps = ne;
+	for (i = 0; i < ne; i++) {
+		if (e[i].type != DCB_ATTR_IEEE_APP)
+			continue;
+		if (e[i].len < sizeof(app))
+			return -ERANGE;
+		memcpy(&app, e[i].p, sizeof(app));
+		f->dev.app_writes++;
+		if (r->cmd == DCB_CMD_IEEE_SET)
+			err = d->ieee_setapp != NULL ? d->ieee_setapp(f, &app) :
+			    fake_dcb_ieee_setapp(f, &app);
+		else
+			err = d->ieee_delapp != NULL ? d->ieee_delapp(f, &app) :
+			    fake_dcb_ieee_delapp(f, &app);
+		if (err != 0)
+			return err;	/* the loop stops at the first */
+	}
+	return 0;
+}
+
+/* __dcbnl_pg_setcfg(): every TC and BW_ID present goes to the driver. */
+static int
+nic_pg_set(struct fake *f, const struct fa *top, int n, bool rx, struct wb *w)
+{
+	const struct fake_drv *d = f->drv;
+	const struct fa *pg = find(top, n, DCB_ATTR_PG_CFG), *x;
+	struct fa a[24], pa[4];
+	uint8_t prio, pgid, pct, up;
+	int k, i, m;
+
+	if (d->setpgtccfgtx == NULL || d->setpgtccfgrx == NULL ||
+	    d->setpgbwgcfgtx == NULL || d->setpgbwgcfgrx == NULL)
+		return -EOPNOTSUPP;
+	if (pg == NULL || (k = attrs(f, pg->p, pg->len, a, 24)) < 0)
+		return -EINVAL;
+	for (i = 0; i < 8; i++) {
+		if ((x = find(a, k, DCB_PG_ATTR_TC_0 + i)) == NULL)
+			continue;
+		if ((m = attrs(f, x->p, x->len, pa, 4)) < 0)
+			return -EINVAL;
+		prio = u8val(f, pa, m, DCB_TC_ATTR_PARAM_STRICT_PRIO);
+		pgid = u8val(f, pa, m, DCB_TC_ATTR_PARAM_PGID);
+		pct = u8val(f, pa, m, DCB_TC_ATTR_PARAM_BW_PCT);
+		up = u8val(f, pa, m, DCB_TC_ATTR_PARAM_UP_MAPPING);
+		(rx ? d->setpgtccfgrx : d->setpgtccfgtx)(f, i, prio, pgid,
+		    pct, up);
+	}
+	for (i = 0; i < 8; i++)
+		if ((x = find(a, k, DCB_PG_ATTR_BW_ID_0 + i)) != NULL &&
+		    x->len == 1)
+			(rx ? d->setpgbwgcfgrx : d->setpgbwgcfgtx)(f, i, *x->p);
+	wb_u8(w, DCB_ATTR_PG_CFG, 0);
+	return 0;
+}
+
+/* The CEE commands in front of a personality. */
+static int
+nic_cee(struct fake *f, struct fake_req *r, const struct fa *top, int n,
+    struct wb *w)
+{
+	const struct fake_drv *d = f->drv;
+	const struct fa *x, *id;
+	struct fa a[16];
+	size_t nest, tc;
+	uint8_t prio, pgid, pct, up, v;
+	uint16_t idv;
+	int k, i, rc;
+
+	switch (r->cmd) {
+	case DCB_CMD_SSTATE:
+		if (d->setstate == NULL)
+			return -EOPNOTSUPP;
+		if ((x = find(top, n, DCB_ATTR_STATE)) == NULL || x->len != 1)
+			return -EINVAL;
+		wb_u8(w, DCB_ATTR_STATE, d->setstate(f, *x->p));
+		return 0;
+	case DCB_CMD_GSTATE:
+		if (d->getstate == NULL)
+			return -EOPNOTSUPP;
+		wb_u8(w, DCB_ATTR_STATE, d->getstate(f));
+		return 0;
+	case DCB_CMD_PGTX_SCFG:
+	case DCB_CMD_PGRX_SCFG:
+		return nic_pg_set(f, top, n, r->cmd == DCB_CMD_PGRX_SCFG, w);
+	case DCB_CMD_PGTX_GCFG:
+		/* __dcbnl_pg_getcfg(): all four getters, or none. */
+		if (d->getpgtccfgtx == NULL || d->getpgbwgcfgtx == NULL ||
+		    d->getpgtccfgrx == NULL || d->getpgbwgcfgrx == NULL)
+			return -EOPNOTSUPP;
+		nest = wb_nest(w, DCB_ATTR_PG_CFG);
+		for (i = 0; i < 8; i++) {
+			prio = pgid = pct = up = 0;
+			d->getpgtccfgtx(f, i, &prio, &pgid, &pct, &up);
+			tc = wb_nest(w, DCB_PG_ATTR_TC_0 + i);
+			wb_u8(w, DCB_TC_ATTR_PARAM_PGID, pgid);
+			wb_u8(w, DCB_TC_ATTR_PARAM_UP_MAPPING, up);
+			wb_u8(w, DCB_TC_ATTR_PARAM_STRICT_PRIO, prio);
+			wb_u8(w, DCB_TC_ATTR_PARAM_BW_PCT, pct);
+			wb_end(w, tc);
+		}
+		for (i = 0; i < 8; i++) {
+			pct = 0;
+			d->getpgbwgcfgtx(f, i, &pct);
+			wb_u8(w, DCB_PG_ATTR_BW_ID_0 + i, pct);
+		}
+		wb_end(w, nest);
+		return 0;
+	case DCB_CMD_PFC_SCFG:
+		if (d->setpfccfg == NULL)
+			return -EOPNOTSUPP;
+		if ((x = find(top, n, DCB_ATTR_PFC_CFG)) == NULL ||
+		    (k = attrs(f, x->p, x->len, a, 16)) < 0)
+			return -EINVAL;
+		for (i = 0; i < 8; i++)
+			if ((id = find(a, k, DCB_PFC_UP_ATTR_0 + i)) != NULL &&
+			    id->len == 1)
+				d->setpfccfg(f, i, *id->p);
+		wb_u8(w, DCB_ATTR_PFC_CFG, 0);
+		return 0;
+	case DCB_CMD_PFC_GCFG:
+		if (d->getpfccfg == NULL)
+			return -EOPNOTSUPP;
+		nest = wb_nest(w, DCB_ATTR_PFC_CFG);
+		for (i = 0; i < 8; i++) {
+			v = 0;
+			d->getpfccfg(f, i, &v);
+			wb_u8(w, DCB_PFC_UP_ATTR_0 + i, v);
+		}
+		wb_end(w, nest);
+		return 0;
+	case DCB_CMD_PFC_SSTATE:
+		if (d->setpfcstate == NULL)
+			return -EOPNOTSUPP;
+		if ((x = find(top, n, DCB_ATTR_PFC_STATE)) == NULL ||
+		    x->len != 1)
+			return -EINVAL;
+		d->setpfcstate(f, *x->p);
+		wb_u8(w, DCB_ATTR_PFC_STATE, 0);
+		return 0;
+	case DCB_CMD_PFC_GSTATE:
+		if (d->getpfcstate == NULL)
+			return -EOPNOTSUPP;
+		wb_u8(w, DCB_ATTR_PFC_STATE, d->getpfcstate(f));
+		return 0;
+	case DCB_CMD_SET_ALL:
+		if (find(top, n, DCB_ATTR_SET_ALL) == NULL)
+			return -EINVAL;
+		if (d->setall == NULL)
+			return -EOPNOTSUPP;
+		f->set_all++;
+		wb_u8(w, DCB_ATTR_SET_ALL, d->setall(f));
+		return 0;
+	case DCB_CMD_SAPP:
+	case DCB_CMD_GAPP:
+		if ((x = find(top, n, DCB_ATTR_APP)) == NULL ||
+		    (k = attrs(f, x->p, x->len, a, 16)) < 0 ||
+		    (id = find(a, k, DCB_APP_ATTR_ID)) == NULL || id->len != 2 ||
+		    find(a, k, DCB_APP_ATTR_IDTYPE) == NULL)
+			return -EINVAL;
+		memcpy(&idv, id->p, 2);
+		v = u8val(f, a, k, DCB_APP_ATTR_IDTYPE);
+		if (r->cmd == DCB_CMD_SAPP) {
+			if (find(a, k, DCB_APP_ATTR_PRIORITY) == NULL)
+				return -EINVAL;
+			up = u8val(f, a, k, DCB_APP_ATTR_PRIORITY);
+			rc = d->setapp != NULL ? d->setapp(f, v, idv, up) :
+			    fake_dcb_setapp(f, v, idv, up);
+			if (rc < 0)
+				return rc;	/* no reply, no notification */
+			wb_u8(w, DCB_ATTR_APP, (uint8_t)rc);
+			return 0;
+		}
+		rc = d->getapp != NULL ? d->getapp(f, v, idv) :
+		    fake_dcb_getapp(f, v, idv);
+		if (rc < 0)
+			return rc;
+		nest = wb_nest(w, DCB_ATTR_APP);
+		wb_u8(w, DCB_APP_ATTR_IDTYPE, v);
+		wb_put(w, DCB_APP_ATTR_ID, &idv, 2);
+		wb_u8(w, DCB_APP_ATTR_PRIORITY, (uint8_t)rc);
+		wb_end(w, nest);
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static int
+nic_dispatch(struct fake *f, struct fake_req *r, const struct fa *top, int n,
+    struct wb *w)
+{
+	const struct fake_drv *d = f->drv;
+	const struct fa *ieee = find(top, n, DCB_ATTR_IEEE);
+	const uint8_t *v;
+	int err;
+
+	switch (r->cmd) {
+	case DCB_CMD_IEEE_GET:
+		ieee_fill(f, w);
+		return 0;
+	case DCB_CMD_IEEE_SET:
+	case DCB_CMD_IEEE_DEL:
+		if (ieee == NULL)
+			return -EINVAL;
+		err = nic_ieee_setdel(f, r, ieee);
+		/* nla_put_u8(skb, DCB_ATTR_IEEE, err): the errno in a u8. */
+		wb_u8(w, DCB_ATTR_IEEE, (uint8_t)err);
+		return 0;
+	case DCB_CMD_GDCBX:
+		if (d->getdcbx == NULL)
+			return -EOPNOTSUPP;
+		wb_u8(w, DCB_ATTR_DCBX, d->getdcbx(f));
+		return 0;
+	case DCB_CMD_SDCBX:
+		if (d->setdcbx == NULL)
+			return -EOPNOTSUPP;
+		if ((v = u8attr(f, top, n, DCB_ATTR_DCBX)) == NULL)
+			return -EINVAL;
+		wb_u8(w, DCB_ATTR_DCBX, d->setdcbx(f, *v));
+		return 0;
+	default:
+		return nic_cee(f, r, top, n, w);
+	}
+}
+
+/* --------------------------------------------------- ethtool, monitor */
+
+/* SIOCETHTOOL as the driver's ethtool_ops answer it (the fake device). */
+static int
+fake_ethtool(struct dcbnl_transport *t, const char *ifname, void *cmd)
+{
+	struct fake *f = (struct fake *)t;
+	uint32_t c;
+
+	(void)ifname;
+	memcpy(&c, cmd, sizeof(c));
+	switch (c) {
+	case ETHTOOL_GDRVINFO: {
+		struct ethtool_drvinfo *di = cmd;
+
+		if (f->dev.driver[0] == '\0')
+			return -EOPNOTSUPP;
+		snprintf(di->driver, sizeof(di->driver), "%s", f->dev.driver);
+		snprintf(di->fw_version, sizeof(di->fw_version), "%s",
+		    f->dev.fw_version);
+		return 0;
+	}
+	case ETHTOOL_GTUNABLE:
+	case ETHTOOL_STUNABLE: {
+		struct { struct ethtool_tunable t; uint16_t ms; } *tu = cmd;
+
+		if (!f->dev.has_storm)
+			return -EOPNOTSUPP;
+		if (tu->t.id != ETHTOOL_PFC_PREVENTION_TOUT ||
+		    tu->t.type_id != ETHTOOL_TUNABLE_U16 || tu->t.len != 2)
+			return bad(f, "tunable request"), -EINVAL;
+		if (c == ETHTOOL_GTUNABLE)
+			tu->ms = f->dev.storm_ms;
+		else if (f->drv == &fake_drv_mlx5 && tu->ms != 0xffff &&
+		    tu->ms != 0 && (tu->ms < 80 || tu->ms > 8000))
+			/* mlx5e_set_pfc_prevention_tout(): its range. */
+			return -EINVAL;
+		else
+			/* AUTO is 100 ms, and reads back so. */
+			f->dev.storm_ms = tu->ms == 0xffff ? 100 : tu->ms;
+		return 0;
+	}
+	case ETHTOOL_GSSET_INFO: {
+		struct { struct ethtool_sset_info i; uint32_t n; } *ss = cmd;
+
+		if (f->drv != &fake_drv_ice || ss->i.sset_mask !=
+		    (1ull << ETH_SS_PRIV_FLAGS))
+			return -EOPNOTSUPP;
+		ss->n = 2;	/* ice has more; two do to find ours */
+		return 0;
+	}
+	case ETHTOOL_GSTRINGS: {
+		struct ethtool_gstrings *gs = cmd;
+
+		if (f->drv != &fake_drv_ice || gs->len < 2)
+			return -EOPNOTSUPP;
+		memset(gs->data, 0, 2 * ETH_GSTRING_LEN);
+		snprintf((char *)gs->data, ETH_GSTRING_LEN, "link-down-on-close");
+		snprintf((char *)gs->data + ETH_GSTRING_LEN, ETH_GSTRING_LEN,
+		    "fw-lldp-agent");
+		gs->len = 2;
+		return 0;
+	}
+	case ETHTOOL_GPFLAGS:
+	case ETHTOOL_SPFLAGS: {
+		struct ethtool_value *v = cmd;
+
+		if (f->drv != &fake_drv_ice)
+			return -EOPNOTSUPP;
+		if (c == ETHTOOL_GPFLAGS) {
+			v->data = f->dev.pflags;
+			return 0;
+		}
+		/* ice_set_priv_flags(): fw-lldp-agent is bit 1 here. */
+		return nic_ice_pflags(f, v->data);
+	}
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static ssize_t
+mon_recv(struct dcbnl_transport *t, void *buf, size_t len)
+{
+	struct fake *f = ((struct fake_mon *)t)->f;
+	size_t n;
+
+	if (f->monpos == f->nmon) {
+		f->monpos = f->nmon = 0;
+		return -EAGAIN;
+	}
+	n = f->mon_len[f->monpos];
+	if (n > len)
+		return -EMSGSIZE;
+	memcpy(buf, f->mon[f->monpos++], n);
+	if (f->monpos == f->nmon)
+		f->monpos = f->nmon = 0;
+	return (ssize_t)n;
+}
+
+static int
+mon_send(struct dcbnl_transport *t, const void *b, size_t n)
+{
+	(void)t; (void)b; (void)n;
+	return -EIO;
+}
+
+static int
+mon_fd(struct dcbnl_transport *t)
+{
+	(void)t;
+	return 42;
+}
+
+static void
+mon_close(struct dcbnl_transport *t)
+{
+	(void)t;
+}
+
+void
+fake_mon_transport(struct fake *f, struct fake_mon *m)
+{
+	m->tr = (struct dcbnl_transport){ mon_send, mon_recv, mon_fd,
+	    mon_close, 0, NULL };
+	m->f = f;
+	f->auto_notify = true;
+}
+
+void
+fake_init_drv(struct fake *f, const struct fake_drv *d)
+{
+	struct fake_dev chosen = f->dev;
+	char ifname[16];
+
+	snprintf(ifname, sizeof(ifname), "%s", f->ifname[0] != '\0' ?
+	    f->ifname : FAKE_IFNAME);
+	fake_init(f);
+	snprintf(f->ifname, sizeof(f->ifname), "%s", ifname);
+	/* What the test chose of the device, before the driver loads. */
+	f->dev.max_tc = chosen.max_tc;
+	f->dev.max_lltc = chosen.max_lltc;
+	f->dev.fw_agent = chosen.fw_agent;
+	f->dev.no_dscp = chosen.no_dscp;
+	f->dev.no_buffer = chosen.no_buffer;
+	f->dev.small_buffer = chosen.small_buffer;
+	f->dev.pause_on = chosen.pause_on;
+	f->dev.storm_ms = chosen.storm_ms;
+	f->drv = d;
+	f->napp = 0;
+	if (d != NULL) {
+		snprintf(f->dev.driver, sizeof(f->dev.driver), "%s", d->name);
+		if (d->init != NULL)
+			d->init(f);
+	}
+}
+
+const struct fake_drv *const fake_drvs[] = {
+	&fake_drv_mlx5, &fake_drv_ice, &fake_drv_i40e, &fake_drv_ixgbe,
+	&fake_drv_bnxt, &fake_drv_mlxsw, &fake_drv_qede, &fake_drv_cxgb4,
+	NULL,
+};

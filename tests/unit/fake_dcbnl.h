@@ -34,8 +34,27 @@ struct fake_req {
 
 struct fake_cee_tc { uint8_t pgid, up, strict, pct; };
 
+struct fake_drv;	/* a driver's personality: tests/unit/nic/nic.h */
+#define FAKE_MAXMON	64
+
 struct fake {
 	struct dcbnl_transport		tr;
+	char			ifname[16];	/* FAKE_IFNAME unless set */
+	/*
+	 * The driver.  NULL: the generic one below, an ideal driver that
+	 * keeps every field and takes every selector (the knobs say where it
+	 * fails).  Else a personality written from a real driver's source,
+	 * behind the kernel core's rules (nic/nic_core.c).
+	 */
+	const struct fake_drv	*drv;
+	/* RTNLGRP_DCB: with auto_notify, each IEEE_SET, IEEE_DEL, SAPP and
+	 * SET_ALL the core answers queues its notification here, with the
+	 * request's sequence number (dcbnl_ieee_notify()). */
+	bool			auto_notify;
+	uint8_t			mon[FAKE_MAXMON][4096];
+	size_t			mon_len[FAKE_MAXMON];
+	int			nmon, monpos;
+	int			mon_lost;	/* notifications the queue dropped */
 	/* behaviour */
 	bool			no_ops;		/* dcb_doit(): -EOPNOTSUPP */
 	bool			no_dev;		/* -ENODEV */
@@ -85,10 +104,51 @@ struct fake {
 	size_t			out_len[FAKE_MAXOUT];
 	int			nout, outpos;
 	bool			closed;
+	/* What the driver did: link bounces (a write that toggled the link
+	 * or reset the device), each reported to on_bounce if set. */
+	int			bounces;
+	void			(*on_bounce)(struct fake *, void *);
+	void			*bounce_arg;
+	/* The device as its driver keeps it (personalities, nic/). */
+	struct fake_dev {
+		char		driver[32];
+		char		fw_version[32];
+		/* What a test chooses before the probe (each driver reads
+		 * what it has of these in its init). */
+		uint8_t		max_tc;		/* TCs (queues) it has, 0: 8 */
+		uint8_t		max_lltc;	/* bnxt: lossless queues */
+		bool		fw_agent;	/* the firmware's agent runs */
+		bool		no_dscp;	/* no DSCP support (mlx5 QCAM) */
+		bool		no_buffer;	/* no buffer support (mlx5) */
+		bool		small_buffer;	/* lossless buffers of 8 kB */
+		bool		pause_on;	/* 802.3x PAUSE (mlxsw refuses PFC) */
+		bool		has_storm;
+		uint16_t	storm_ms;
+		uint32_t	pflags;		/* ice: bit 1 fw-lldp-agent */
+		uint64_t	pfc_tx[8], pfc_rx[8];	/* pause frames */
+		/* What happened. */
+		int		resets;		/* device resets, link toggles */
+		int		ets_writes, pfc_writes, app_writes;
+		bool		garbage;	/* answer nonsense (bad input) */
+		_Alignas(8) uint8_t state[2048];	/* the driver's own */
+	} dev;
 };
 
 void	fake_init(struct fake *);
-/* Queue an RTM_SETDCB notification (seq 0) with the IEEE fill. */
+/* fake_init(), then the driver's personality (its NIC after load); what
+ * the test set in f->dev's choices (max_tc ... storm_ms) is kept. */
+void	fake_init_drv(struct fake *, const struct fake_drv *);
+/* The monitor's side: a transport reading f's RTNLGRP_DCB queue (and
+ * turning auto_notify on). */
+struct fake_mon {
+	struct dcbnl_transport	 tr;
+	struct fake		*f;
+};
+void	fake_mon_transport(struct fake *, struct fake_mon *);
+/* A device write bounced the link: counted, and on_bounce told. */
+void	fake_bounce(struct fake *);
+/* Queue an RTM_SETDCB notification (seq 0) with the IEEE fill: on the
+ * monitor queue with auto_notify, else among the replies. */
 void	fake_notify(struct fake *, uint8_t cmd);
 /* Count requests with this cmd (and, if ieee != 0, that IEEE attribute). */
 int	fake_count(const struct fake *, uint8_t cmd, int ieee_attr);

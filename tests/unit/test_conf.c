@@ -885,6 +885,99 @@ conf_persist_admin_refuses_a_change_inside_an_included_file(void **state)
 	conf_free(&c);
 }
 
+/*
+ * An @include in a comment or a string is text, not a directive: the
+ * rewrite must not write it back as one (before, every line starting
+ * "@include" was copied, reviving a commented-out include -- and, under
+ * -u, anything a crafted string could smuggle into root's next start).
+ * A real one keeps only its directive, not a comment opened after it.
+ */
+static void
+conf_persist_admin_revives_no_include_from_a_comment_or_string(void **state)
+{
+	struct dcb_config d = some_policy();
+	char inc[PATH_MAX], main_[PATH_MAX], err[512];
+	struct conf c, after;
+	struct conf_entry p;
+	const char *text;
+
+	put_named("real.inc", "metrics: { timeout = 8; };\n", inc,
+	    sizeof(inc));
+	put_named("old.inc", "dcbxd: { control-socket = \"/etc/x\"; };\n", inc,
+	    sizeof(inc));
+	put_named("main3.conf",
+	    "/* the old layout:\n"
+	    "@include \"old.inc\"\n"
+	    "*/\n"
+	    "# @include \"old.inc\"\n"
+	    "  @include \"real.inc\" /* a comment\n"
+	    "   that goes on */\n"
+	    "dcbxd: { system-description = \"two lines:\n"
+	    "@include \\\"old.inc\\\"\"; };\n"
+	    "ports = ( { match = \"swp1\"; role = \"controller\"; } );\n",
+	    main_, sizeof(main_));
+	if (conf_load(main_, &c, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(c.metrics_timeout, 8);
+	assert_non_null(strstr(c.sys_desc, "\n@include \"old.inc\""));
+	if (conf_persist_admin(&c, "swp1", &d, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	text = slurp(main_);
+	assert_non_null(strstr(text, "\n@include \"real.inc\"\n"));
+	assert_null(strstr(text, "\n@include \"old.inc\""));
+	if (conf_load(main_, &after, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(after.metrics_timeout, 8);
+	assert_string_equal(after.ctl_socket, c.ctl_socket);
+	assert_non_null(strstr(after.sys_desc, "\n@include \"old.inc\""));
+	assert_true(conf_port_for(&after, "swp1", &p));
+	assert_true(dcb_pfc_equal(&p.admin.pfc, &d.pfc));
+	conf_free(&after);
+	conf_free(&c);
+}
+
+/*
+ * A symlinked config (managed elsewhere, linked in) is rewritten where
+ * it leads: the link stays a link and the target has the change (before,
+ * the rename replaced the link by a regular file).
+ */
+static void
+conf_persist_admin_writes_through_a_symlink(void **state)
+{
+	struct dcb_config d = some_policy();
+	char target[PATH_MAX], link_[PATH_MAX], err[512];
+	struct conf c, after;
+	struct conf_entry p;
+	struct stat st;
+
+	put_named("managed.conf", "ports = ( { match = \"swp1\"; } );\n",
+	    target, sizeof(target));
+	snprintf(link_, sizeof(link_), "%s/linked.conf", tmpdir);
+	(void)unlink(link_);
+	assert_int_equal(symlink("managed.conf", link_), 0);
+	if (conf_load(link_, &c, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	if (conf_persist_admin(&c, "swp1", &d, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(lstat(link_, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	if (conf_load(target, &after, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_true(conf_port_for(&after, "swp1", &p));
+	assert_true(dcb_pfc_equal(&p.admin.pfc, &d.pfc));
+	conf_free(&after);
+	conf_free(&c);
+	/* A link to nothing is refused, not replaced. */
+	assert_int_equal(unlink(link_), 0);
+	assert_int_equal(symlink("no-such.conf", link_), 0);
+	assert_int_equal(conf_write_file(link_, "x\n", 2, err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "symbolic link"));
+	assert_int_equal(lstat(link_, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(unlink(link_), 0);
+}
+
 /* NAME.dcbxd-tmp-XXXXXX of an interrupted rewrite goes; look-alikes stay. */
 static void
 conf_clean_temps_removes_only_interrupted_rewrites(void **state)
@@ -958,6 +1051,8 @@ main(void)
 		cmocka_unit_test(conf_persist_admin_refuses_an_invalid_policy_and_keeps_the_file),
 		cmocka_unit_test(conf_persist_admin_keeps_include_lines_from_any_directory),
 		cmocka_unit_test(conf_persist_admin_refuses_a_change_inside_an_included_file),
+		cmocka_unit_test(conf_persist_admin_revives_no_include_from_a_comment_or_string),
+		cmocka_unit_test(conf_persist_admin_writes_through_a_symlink),
 		cmocka_unit_test(conf_clean_temps_removes_only_interrupted_rewrites),
 	};
 

@@ -320,10 +320,13 @@ apply_adds_new_and_deletes_vanished_app_entries(void **state)
 	dcb_app_add(&c.app, &(struct dcb_app){ DCB_APP_SEL_ANY, 5, 4791 });
 	dcb_app_add(&c.app, &(struct dcb_app){ DCB_APP_SEL_DSCP, 5, 46 });
 	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE), 0);
-	assert_int_equal(fake_count(&F, DCB_CMD_IEEE_SET, 0), 1);
+	/* One entry a message: the kernel stops at the first refusal. */
+	assert_int_equal(fake_count(&F, DCB_CMD_IEEE_SET, 0), 2);
 	assert_int_equal(fake_count(&F, DCB_CMD_IEEE_DEL, 0), 1);
-	assert_int_equal(F.req[0].napps, 2);	/* only the new ones */
-	assert_int_equal(F.req[1].napps, 1);	/* 0x8906 is gone */
+	assert_int_equal(F.req[0].napps, 1);	/* only the new ones */
+	assert_int_equal(F.req[1].napps, 1);
+	assert_int_equal(F.req[2].cmd, DCB_CMD_IEEE_DEL);
+	assert_int_equal(F.req[2].napps, 1);	/* 0x8906 is gone */
 	assert_int_equal(F.napp, 3);
 	assert_int_equal(dcbnl_backend_counters(&b)->readback_mismatch, 0);
 	b.ops->close(&b);
@@ -340,16 +343,26 @@ apply_reports_driver_error_inside_ieee_attribute(void **state)
 	open_be(&b, false);
 	cfg_nic(&c);
 	c.ets.prio_tc[7] = 1;
-	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE), -EINVAL);
+	c.pfc.pfc_en = 0x08;
+	/* A refusal the NIC will repeat: the rest applied, the ETS said. */
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE),
+	    BACKEND_APPLIED_PART);
 	assert_int_equal(b.err, -EINVAL);
+	assert_non_null(strstr(backend_error(&b), "cannot hold this ETS"));
 	assert_non_null(strstr(backend_error(&b), "IEEE_SET ETS"));
 	assert_non_null(strstr(backend_error(&b), "driver refused"));
 	assert_non_null(strstr(backend_error(&b), "(-22)"));
-	assert_int_equal(b.errors, 1);
+	assert_int_equal(F.pfc.pfc_en, 0x08);
 	assert_int_equal(dcbnl_backend_counters(&b)->driver_errors, 1);
-	assert_int_equal(dcbnl_retry_delay_ms(b.err, 0), 500);
-	/* The driver recovers: the retry succeeds and clears the error. */
+	assert_int_equal(dcbnl_backend_counters(&b)->refused, 1);
+	/* Not written again while the input is the same. */
+	F.nreq = 0;
+	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE),
+	    BACKEND_APPLIED_PART);
+	assert_int_equal(nsets(), 0);
+	/* A new input is tried again; the driver takes it now. */
 	F.ets_err = 0;
+	c.ets.prio_tc[6] = 1;
 	assert_int_equal(b.ops->apply(&b, &c, BACKEND_DCBX_IEEE), 0);
 	assert_int_equal(b.err, 0);
 	assert_string_equal(backend_error(&b), "");

@@ -550,7 +550,6 @@ struct gone_row {
 
 static const struct gone_row gone_rows[] = {
 	{ "TTL expiry or shutdown PDU", false, "peer gone" },
-	{ "link down", true, "link down" },
 };
 
 static void
@@ -575,6 +574,64 @@ peer_gone_reverts_to_admin_and_says_why(void **state)
 		fx_assert_reason(&st.feat[DCBX_F_APP], gone_rows[i].reason);
 		dcbx_free(&st);
 	}
+}
+
+/*
+ * A link going down keeps the peer's config (no write because of it:
+ * drivers that bounce the link on a write would loop); the peer's same
+ * PDU after the link is back changes nothing; its TTL running out with
+ * no PDU reverts to admin.
+ */
+static void
+link_down_holds_the_peer_config_until_its_ttl(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct ieee_peer p;
+	struct dcb_config admin;
+	struct dcb_pfc pfc_peer;
+	int chg;
+
+	(void)state;
+	ieee_heard(&l, &st, &p, true, false);
+	dcbx_oper_admin(&l, &admin);
+	pfc_peer = st.oper.pfc;
+	assert_false(dcb_pfc_equal(&pfc_peer, &admin.pfc));
+	chg = dcbx_peer_gone(&st, &l, true);
+	assert_false(chg & DCBX_CHG_OPER);
+	assert_false(chg & DCBX_CHG_MODE);
+	assert_true(chg & DCBX_CHG_STATUS);
+	assert_true(st.held);
+	assert_false(st.peer_present);
+	assert_true(dcb_pfc_equal(&st.oper.pfc, &pfc_peer));
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_NO_PEER);
+	fx_assert_reason(&st.feat[DCBX_F_PFC], "link down: the peer's config "
+	    "is kept");
+	/* Its TTL ran out: admin, and that is an OPER change. */
+	chg = dcbx_hold_end(&st, &l);
+	assert_true(chg & DCBX_CHG_OPER);
+	assert_false(st.held);
+	assert_true(dcb_pfc_equal(&st.oper.pfc, &admin.pfc));
+	fx_assert_reason(&st.feat[DCBX_F_PFC], "TTL ran out");
+	assert_int_equal(dcbx_hold_end(&st, &l), 0);	/* once */
+	dcbx_free(&st);
+
+	/* The operator's change ends a hold at once. */
+	ieee_heard(&l, &st, &p, true, false);
+	(void)dcbx_peer_gone(&st, &l, true);
+	assert_true(st.held);
+	l.admin.pfc.pfc_en ^= 0x40;
+	assert_true(dcbx_local_changed(&st, &l) & DCBX_CHG_OPER);
+	assert_false(st.held);
+	assert_int_equal(st.oper.pfc.pfc_en, l.admin.pfc.pfc_en);
+	dcbx_free(&st);
+
+	/* No peer when the link went down: nothing to hold. */
+	fx_local(&l, true, MAC_LO);
+	dcbx_init(&st, &l);
+	assert_int_equal(dcbx_peer_gone(&st, &l, true) & DCBX_CHG_OPER, 0);
+	assert_false(st.held);
+	dcbx_free(&st);
 }
 
 static void
@@ -722,7 +779,8 @@ rx_same_dcbx_tlvs_are_not_negotiated_again(void **state)
 /*
  * A known peer whose DCBX TLVs change (here: the willing host restarted
  * and is back on its admin config) is flagged, so that the daemon answers
- * with fast transmission; its repeats, and a new peer, are not.
+ * at once; its repeats, its adoption of our config, and a new peer, are
+ * not.
  */
 static void
 rx_known_peer_with_other_tlvs_is_flagged(void **state)
@@ -742,6 +800,21 @@ rx_known_peer_with_other_tlvs_is_flagged(void **state)
 	/* The controller's answer puts the host back on its policy. */
 	assert_true(fx_send(&sw, &host) & DCBX_CHG_OPER);
 	assert_int_equal(host.st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	/*
+	 * The host's next PDU carries the controller's config: it has heard
+	 * it, and answering would only spend a transmit credit (restarts a
+	 * second apart ran out of them and waited ~1 s for the next).
+	 */
+	assert_int_equal(fx_send(&host, &sw) & DCBX_CHG_PEER, 0);
+	/* Reconfigured to something else than ours: flagged again. */
+	host.l.admin.pfc.pfc_en = 0x01;
+	host.l.willing = false;
+	(void)dcbx_local_changed(&host.st, &host.l);
+	assert_true(fx_send(&host, &sw) & DCBX_CHG_PEER);
+	host.l.willing = true;
+	(void)dcbx_local_changed(&host.st, &host.l);
+	(void)fx_send(&sw, &host);
+	(void)fx_send(&host, &sw);
 	/* A first PDU after the peer left is no change of a known peer. */
 	(void)dcbx_peer_gone(&sw.st, &sw.l, false);
 	assert_int_equal(fx_send(&host, &sw) & DCBX_CHG_PEER, 0);
@@ -906,6 +979,7 @@ main(void)
 		cmocka_unit_test(multiple_peers_suspend_dcbx_until_one_remains),
 		cmocka_unit_test(npeers_rising_to_two_without_a_pdu_suspends),
 		cmocka_unit_test(peer_gone_reverts_to_admin_and_says_why),
+		cmocka_unit_test(link_down_holds_the_peer_config_until_its_ttl),
 		cmocka_unit_test(local_change_reapplies_against_the_stored_peer),
 		cmocka_unit_test(
 		    ieee_controller_sends_reco_and_willing_host_adopts_it),

@@ -558,9 +558,20 @@ auto_returns_to_ieee_on_ageout_and_link_down(void **state)
 		cee_settle(&st, &l, &t);
 		assert_int_equal(st.active, DCBX_MODE_CEE);
 		assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
-		assert_int_equal(dcbx_peer_gone(&st, &l, link_down),
-		    DCBX_CHG_OPER | DCBX_CHG_STATUS | DCBX_CHG_MODE |
-		    DCBX_CHG_TX);
+		if (link_down) {
+			/* The link went down: CEE and the peer's config are
+			 * held until its TTL would have run out. */
+			assert_int_equal(dcbx_peer_gone(&st, &l, true) &
+			    (DCBX_CHG_OPER | DCBX_CHG_MODE), 0);
+			assert_int_equal(st.active, DCBX_MODE_CEE);
+			assert_true(st.held);
+			assert_int_equal(dcbx_hold_end(&st, &l),
+			    DCBX_CHG_OPER | DCBX_CHG_STATUS | DCBX_CHG_MODE |
+			    DCBX_CHG_TX);
+		} else
+			assert_int_equal(dcbx_peer_gone(&st, &l, false),
+			    DCBX_CHG_OPER | DCBX_CHG_STATUS | DCBX_CHG_MODE |
+			    DCBX_CHG_TX);
 		assert_int_equal(st.active, DCBX_MODE_IEEE);
 		assert_int_equal(st.oper.pfc.pfc_en, l.admin.pfc.pfc_en);
 		assert_int_equal(st.seq, 1);

@@ -13,7 +13,7 @@
 
 #include "pfcwd.h"
 
-static const struct pfcwd_cfg cfg = { PFCWD_ACT_DROP, 200, 400 };
+static const struct pfcwd_cfg cfg = { PFCWD_ACT_DROP, 200, 400, 0 };
 
 /* A storming peer: one more PFC frame each poll, paused, queued, no TX. */
 static struct pfcwd_obs

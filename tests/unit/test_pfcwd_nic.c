@@ -138,7 +138,7 @@ port_nic(uint8_t action)
 	assert_int_equal(dcb_config_keep(&p->dcbx.oper, &oper), 0);
 	p->dcbx.active = DCBX_MODE_IEEE;
 	p->conf.has_pfcwd = true;
-	p->conf.pfcwd = (struct pfcwd_cfg){ action, 200, 400 };
+	p->conf.pfcwd = (struct pfcwd_cfg){ action, 200, 400, 0 };
 	assert_int_equal(port_be_start(p), 0);
 	ports = p;
 	assert_int_equal(dcbnl_probe_tr(&F.tr, FAKE_IFNAME, &pr), 0);

@@ -24,6 +24,7 @@
 #include "event.h"
 #include "fake_event.h"
 #include "fake_dcbnl.h"
+#include "nic/nic.h"
 #include "port.h"
 
 /* The daemon the ports belong to: its event bus and config. */
@@ -531,10 +532,18 @@ mw_send(struct dcbnl_transport *t, const void *b, size_t n)
 static ssize_t
 mw_recv(struct dcbnl_transport *t, void *buf, size_t len)
 {
+	struct fake_mon fm;
+
 	(void)t;
 	if (mw.enobufs > 0) {
 		mw.enobufs--;
 		return (-ENOBUFS);
+	}
+	if (F.auto_notify) {
+		/* The kernel's own multicast, echoes of our writes with
+		 * their sequence numbers. */
+		fake_mon_transport(&F, &fm);
+		return (fm.tr.recv(&fm.tr, buf, len));
 	}
 	return (F.tr.recv(&F.tr, buf, len));
 }
@@ -557,7 +566,8 @@ mon_start(void)
 {
 	struct dcbnl_mon *m;
 
-	mw.tr = (struct dcbnl_transport){ mw_send, mw_recv, mw_fd, mw_close, 0 };
+	mw.tr = (struct dcbnl_transport){ mw_send, mw_recv, mw_fd, mw_close, 0,
+	    NULL };
 	mw.enobufs = 0;
 	assert_non_null(m = dcbnl_mon_open_tr(&mw.tr));
 	assert_int_equal(dcbnl_watch_attach(m, port_be_unowned,
@@ -602,6 +612,31 @@ port_dcbnl_open(uint8_t dcbx)
 	port_be_env(p, &env, false);
 	backend_set_env(&p->backend, &env);
 	p->backend_open = true;
+	return (p);
+}
+
+/* eth0 on a NIC of driver d (a personality), config applied. */
+static struct port *
+port_dcbnl_drv(const struct fake_drv *d, uint8_t pfc_en)
+{
+	struct dcbnl_probe_result pr;
+	struct dcbnl_opts o = { .restore_on_close = false };
+	struct port *p = port_add(FAKE_IFNAME);
+	struct backend_env env;
+
+	memset(&F, 0, sizeof(F));
+	fake_init_drv(&F, d);
+	assert_int_equal(dcbnl_probe_tr(&F.tr, FAKE_IFNAME, &pr), 0);
+	assert_int_equal(dcbnl_backend_open_tr(&p->backend, &F.tr, FAKE_IFNAME,
+	    &pr, &o), 0);
+	port_be_env(p, &env, false);
+	backend_set_env(&p->backend, &env);
+	p->backend_open = true;
+	set_oper(p, oper_cfg(pfc_en));
+	p->dcbx.active = DCBX_MODE_IEEE;
+	port_apply_oper(p);
+	assert_true(p->backend.err == 0);
+	assert_int_equal(F.bad, 0);
 	return (p);
 }
 
@@ -738,21 +773,33 @@ static void
 own_cee_commit_echo_does_not_loop(void **state)
 {
 	struct port *p;
-	int i;
 
 	(void)state;
-	p = port_dcbnl(0x08, DCBX_MODE_CEE);
+	p = port_dcbnl_open(0);
+	F.auto_notify = true;	/* the kernel echoes with our seq */
+	set_oper(p, oper_cfg(0x08));
+	p->dcbx.active = DCBX_MODE_CEE;
+	port_apply_oper(p);
+	assert_string_equal(backend_error(&p->backend), "");
 	assert_true(F.set_all >= 1);
+	assert_true(F.nmon >= 1);
 	mon_start();
 	/* dcbnl_setall() -> dcbnl_cee_notify(): our own commit. */
-	for (i = 0; i < 3; i++) {
-		F.nreq = 0;
-		fake_notify(&F, DCB_CMD_SET_ALL);
-		mon_readable();
-	}
-	assert_int_equal(evs.nic_changed, 1);	/* only the 2nd one */
+	mon_readable();
+	assert_int_equal(evs.nic_changed, 0);
+	/* Another program's commit: reported, the CEE config rewritten. */
+	fake_notify(&F, DCB_CMD_SET_ALL);
+	F.nreq = 0;
+	mon_readable();
+	assert_int_equal(evs.nic_changed, 1);
 	assert_int_equal(p->nic_changes, 1);
-	assert_int_equal(nsets(), 0);		/* 3rd: echo of the 2nd's */
+	assert_true(nsets() > 0);
+	/* Its echoes are ours: no loop. */
+	F.nreq = 0;
+	mon_readable();
+	assert_int_equal(evs.nic_changed, 1);
+	assert_int_equal(nsets(), 0);
+	assert_int_equal(F.nmon, 0);
 }
 
 /*
@@ -848,22 +895,99 @@ own_cee_app_echoes_are_not_foreign(void **state)
 	    3260 });
 	set_oper(p, c);
 	p->dcbx.active = DCBX_MODE_CEE;
+	F.auto_notify = true;
 	port_apply_oper(p);
 	assert_string_equal(backend_error(&p->backend), "");
 	assert_int_equal(fake_count(&F, DCB_CMD_SAPP, 0), 2);
+	/* Two SAPPs and the SET_ALL echoed, each with our seq. */
+	for (i = 0; i < F.nmon; i++) {
+		uint32_t seq;
+
+		memcpy(&seq, F.mon[i] + 8, 4);
+		assert_true(seq != 0);
+	}
+	assert_int_equal(F.nmon, 3);
 	mon_start();
 	F.nreq = 0;
-	for (i = 0; i < 2; i++)
-		fake_notify(&F, DCB_CMD_SAPP);
-	fake_notify(&F, DCB_CMD_SET_ALL);
 	mon_readable();
 	assert_int_equal(evs.nic_changed, 0);
 	assert_int_equal(p->nic_changes, 0);
 	assert_int_equal(nsets(), 0);
-	/* Every echo is spent: a fourth CEE notification is foreign. */
+	/* A CEE notification of someone else's (seq 0) is foreign. */
 	fake_notify(&F, DCB_CMD_SAPP);
 	mon_readable();
 	assert_int_equal(evs.nic_changed, 1);
+}
+
+/*
+ * Another program (or a driver) that turns PFC off after each of our
+ * writes: followed at once PORT_NIC_FIGHT times, then with backoff, so
+ * 10 s of it cost a dozen writes, not one per notification.
+ */
+static void
+a_program_rewriting_the_nic_in_a_loop_gets_backoff(void **state)
+{
+	struct port *p = port_dcbnl(0x08, DCBX_MODE_IEEE);
+	int i, writes = 0;
+
+	(void)state;
+	F.auto_notify = true;
+	mon_start();
+	for (i = 0; i < 200; i++) {	/* 10 s */
+		if (F.pfc.pfc_en != 0) {	/* it undoes ours at once */
+			F.pfc.pfc_en = 0;
+			fake_notify(&F, DCB_CMD_IEEE_SET);
+		}
+		F.nreq = 0;
+		mon_readable();
+		fake_ev_advance(50);
+		writes += nsets();
+	}
+	/* 5 at once, then 0.5 + 1 + 2 + 4 s of backoff: 4 more. */
+	if (writes < 5 || writes > 11)
+		fail_msg("%d writes in 10 s of fighting", writes);
+	assert_true(p->nic_fighting);
+	assert_true(p->nic_changes >= 5);
+	assert_true(evs.nic_changed >= 5);
+	/* Left alone again: once the window passes, followed at once. */
+	fake_ev_advance(120000);
+	mon_readable();
+	F.pfc.pfc_en = 0;
+	fake_notify(&F, DCB_CMD_IEEE_SET);
+	F.nreq = 0;
+	mon_readable();
+	assert_int_equal(nsets(), 1);
+	assert_int_equal(F.pfc.pfc_en, 0x08);
+	assert_false(p->nic_fighting);
+}
+
+/*
+ * A link going down writes nothing; up again, the NIC is read and only
+ * what it lost is written: i40e in software DCB resets its config on a
+ * link loss (i40e_link_event()), our own bounce leaves it as it was.
+ */
+static void
+link_down_writes_nothing_up_rewrites_what_the_nic_lost(void **state)
+{
+	struct dcbnl_probe_result pr;
+	struct port *p = port_dcbnl_drv(&fake_drv_i40e, 0x08);
+
+	(void)state;
+	F.nreq = 0;
+	port_be_link(p, false);
+	assert_int_equal(F.nreq, 0);
+	port_be_link(p, true);
+	assert_int_equal(nsets(), 0);
+	assert_int_equal(fake_count(&F, DCB_CMD_IEEE_GET, 0), 1);
+	/* A real link loss: the driver went back to its defaults. */
+	nic_i40e_link_lost(&F);
+	F.nreq = 0;
+	port_be_link(p, false);
+	assert_int_equal(F.nreq, 0);
+	port_be_link(p, true);
+	assert_true(nsets() >= 1);
+	assert_int_equal(dcbnl_probe_tr(&F.tr, FAKE_IFNAME, &pr), 0);
+	assert_int_equal(pr.nic.pfc.pfc_en, 0x08);
 }
 
 /* Auto-detection switched to CEE with the same oper config: SDCBX. */
@@ -896,11 +1020,15 @@ firmware_dcbx_silences_our_dcbx_tlvs(void **state)
 	const char *why;
 
 	(void)state;
+	/* The default: one speaker on the port, ours receives only. */
 	assert_non_null(why = port_be_dcbx_silent(p));
-	assert_non_null(strstr(why, "LLD_MANAGED"));
-	assert_non_null(strstr(why, "basic LLDP only"));
-	p->conf.firmware_dcbx = CONF_FW_RX_ONLY;
-	assert_non_null(strstr(port_be_dcbx_silent(p), "receiving only"));
+	assert_non_null(strstr(why, "firmware runs DCBX"));
+	assert_non_null(strstr(why, "receiving only"));
+	p->conf.firmware_dcbx = CONF_FW_LLDP_ONLY;
+	assert_non_null(strstr(port_be_dcbx_silent(p), "basic LLDP only"));
+	assert_non_null(strstr(port_be_dcbx_silent(p), "two chassis"));
+	p->conf.firmware_dcbx = CONF_FW_TAKE_OVER;
+	assert_non_null(strstr(port_be_dcbx_silent(p), "would not hand"));
 	p->conf.firmware_dcbx = CONF_FW_LLDP_ONLY;
 	backend_close(&p->backend);
 	p->backend_open = false;
@@ -973,6 +1101,12 @@ main(void)
 		    firmware_dcbx_silences_our_dcbx_tlvs, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    mode_change_alone_reaches_the_nic, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    a_program_rewriting_the_nic_in_a_loop_gets_backoff, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    link_down_writes_nothing_up_rewrites_what_the_nic_lost,
+		    setup, teardown),
 	};
 
 	return (cmocka_run_group_tests_name("port_be", tests, NULL, NULL));
