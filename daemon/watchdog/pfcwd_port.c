@@ -177,6 +177,13 @@ wd_enforce(struct pfcwd_port *w)
 	}
 	if (backend_can(&p->backend, BACKEND_CAN_WD_PFC_OFF) &&
 	    p->pfcwd_off != w->acted) {
+		/* mlx5, ice, i40e, bnxt: the whole port pays for it. */
+		if (p->backend.caps.bounces & DCB_HAS_PFC)
+			log_warnx(LOG_SUB_PFCWD, "%s: PFC %s on priorities "
+			    "0x%02x: this NIC's driver takes the link down "
+			    "and up for a PFC change", p->ifname,
+			    w->acted & ~p->pfcwd_off ? "off" : "on again",
+			    (unsigned int)(w->acted ^ p->pfcwd_off));
 		p->pfcwd_off = w->acted;
 		port_apply_oper(p);
 	}

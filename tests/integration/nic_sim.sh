@@ -21,7 +21,7 @@ need_root
 need_cmd ip jq timeout
 [ -x "$DCBXD" ] || skip_all "dcbxd not built ($DCBXD)"
 [ -f "$SIM" ] || skip_all "nicsim.so not built"
-plan 38
+plan 47
 ns_setup nic
 
 cat >"$NS_TMP/c.conf" <<'EOF'
@@ -43,7 +43,7 @@ server_conf() {
 dcbxd: { tx-interval = 5; };
 ports = ( { match = "ns0"; role = "willing"; mode = "ieee";
   firmware-dcbx = "${1:-rx-only}"; pfc = { cable-length = "50m"; };
-  pfc-watchdog = { detection-time = 300; }; } );
+  pfc-watchdog = { detection-time = 300; restoration-time = 400; }; } );
 EOF
 }
 
@@ -62,10 +62,11 @@ start() {
 	ip netns del "$(ns_name b)" 2>/dev/null
 	NS_LIST=""
 	ns_pair nc0 ns0 02:00:00:00:c0:00 02:00:00:00:50:00
-	rm -f "$S" "$C" "$NS_TMP/sim.log"
+	rm -f "$S" "$C" "$NS_TMP/sim.log" "$NS_TMP/storm"
 	bg_start a "$NS_TMP/c.log" "$DCBXD" -d -D dcbx -c "$NS_TMP/c.conf" -s "$C"
 	bg_start b "$NS_TMP/s.log" env LD_PRELOAD="$SIM" NICSIM="ns0=$1" \
 	    NICSIM_FW="${2:-}" NICSIM_BUF="${3:-}" NICSIM_LOG="$NS_TMP/sim.log" \
+	    NICSIM_STORM="$NS_TMP/storm" \
 	    ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
 	    "$DCBXD" -d -D dcbx,dcbnl -c "$NS_TMP/s.conf" -s "$S"
 	SPID=$BG_PID
@@ -145,6 +146,39 @@ for drv in mlx5 ice; do
 	check "$drv: link up again: nothing written, nothing bounced" \
 	    [ "$(port .device.writes)" = "$w" -a "$(bounces)" = "$b" ]
 done
+
+# The switch storms priority 3 (the NIC counts pause frames arriving,
+# nothing leaves): the watchdog turns PFC off on 3 in the NIC -- which
+# mlx5 answers with a link bounce -- keeps the peer's policy, and turns
+# it on again once the storm is over; then the port settles.
+wd() { ctl "$S" show pfcwd dev ns0 | jq -e ".[] | select(.priority == 3) | $1" \
+    >/dev/null; }
+nic_pfc() { [ "$(port .device.nic.pfc.pfc_en)" = "$1" ]; }
+server_conf
+start mlx5
+wait_for 30 adopted
+more_pdus 1
+w=$(port .device.writes); b=$(bounces)
+echo "ns0 3" >"$NS_TMP/storm"
+check "storm: detected on priority 3 from the NIC's counters" \
+    wait_for 30 wd '.status == "stormed" and .storms_detected == 1'
+check "storm: PFC off on 3 in the NIC" wait_for 20 nic_pfc 0
+check "storm: the peer's policy stays the operational one" \
+    [ "$(oper_pfc)" = "$PFC3" ]
+check "storm: one more write" [ "$(port .device.writes)" = $((w + 1)) ]
+rm -f "$NS_TMP/storm"
+check "storm over: restored after restoration-time" \
+    wait_for 30 wd '.status == "operational" and .storms_restored == 1'
+check "storm over: PFC on 3 in the NIC again" wait_for 20 nic_pfc 8
+more_pdus 2
+diag "storm: $(( $(port .device.writes) - w )) writes, $(( $(bounces) - b )) bounces"
+check "storm over: settled: one write each way, one mlx5 bounce each" \
+    [ "$(port .device.writes)" = $((w + 2)) -a "$(bounces)" = $((b + 2)) ]
+check "storm over: one storm, no second detection" \
+    wd '.storms_detected == 1 and .storms_restored == 1'
+check "storm: the log says the PFC write bounces the link, both ways" sh -c \
+    "grep -q 'ns0: PFC off on priorities 0x08: this NIC.s driver takes the link down' $NS_TMP/s.log &&
+    grep -q 'ns0: PFC on again on priorities 0x08: this NIC.s driver' $NS_TMP/s.log"
 
 # An mlx5 whose buffer for the lossless priority is below the headroom.
 server_conf

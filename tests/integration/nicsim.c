@@ -10,6 +10,9 @@
  *   NICSIM_FW="veth0"               whose firmware runs DCBX
  *   NICSIM_BUF=small                lossless buffers of 8 kB (mlx5)
  *   NICSIM_LOG=FILE                 one line per device event (bounces)
+ *   NICSIM_STORM=FILE               while FILE holds "IF PRIO", the peer
+ *                                   storms PRIO: every read of IF's PFC
+ *                                   counters finds 100 more pause frames
  *
  * At the netlink boundary: nl_sendto() of an RTM_GETDCB/RTM_SETDCB for a
  * simulated interface goes to its personality instead of the kernel, and
@@ -110,6 +113,23 @@ sim_bounce(struct fake *f, void *arg)
 	}
 	close(fd);
 	sim_log("bounce %s", s->ifname);
+}
+
+/* NICSIM_STORM: the peer keeps PRIO paused while the file names s. */
+static void
+sim_storm(struct sim *s)
+{
+	const char *path = getenv("NICSIM_STORM");
+	char name[IFNAMSIZ + 1];
+	unsigned int prio;
+	FILE *fp;
+
+	if (path == NULL || (fp = fopen(path, "re")) == NULL)
+		return;
+	if (fscanf(fp, "%16s %u", name, &prio) == 2 && prio < 8 &&
+	    strcmp(name, s->ifname) == 0)
+		s->f->dev.pfc_rx[prio] += 100;
+	fclose(fp);
 }
 
 static void
@@ -258,6 +278,7 @@ nl_sendto(struct nl_sock *sk, void *buf, size_t size)
 	if ((peer = sim_peer(nl_socket_get_fd(sk), false)) >= 0) {
 		s->f->tr.seq = h->nlmsg_seq;
 		s->f->nreq = 0;
+		sim_storm(s);
 		(void)s->f->tr.send(&s->f->tr, buf, size);
 		while ((n = s->f->tr.recv(&s->f->tr, out, sizeof(out))) > 0)
 			(void)send(peer, out, (size_t)n, MSG_DONTWAIT);
