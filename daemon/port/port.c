@@ -39,6 +39,12 @@ static struct port	*port_list;
 static struct port	*port_hash[PORT_HASH];
 static unsigned int	 port_n;
 static unsigned int	 port_gen;
+/*
+ * Bumped by each reload: a port's entry depends on the config and its
+ * name only, so under the same config and name a link event takes
+ * nothing from the config -- a dcbctl set lasts until the next reload.
+ */
+static unsigned int	 port_conf_gen;
 
 /* Tell the subscribers (notify.h). */
 void
@@ -647,11 +653,21 @@ port_link(const struct link_info *li, bool present, void *arg)
 		if ((p = port_create(li, &cp)) == NULL)
 			return;
 		p->up = li->up;
+		p->conf_gen = port_conf_gen;
 		port_apply_state(p);
 		port_note(p, NOTE_PORT_ADDED);
 	} else {
+		bool again = p->conf_gen != port_conf_gen ||
+		    strcmp(p->ifname, li->ifname) != 0;
+
 		port_update(p, li);
-		port_apply_conf(p, &cp);
+		/*
+		 * A link going down or up is no reason to put the file's
+		 * policy back over a set (and to end a lost peer's hold).
+		 */
+		if (again)
+			port_apply_conf(p, &cp);
+		p->conf_gen = port_conf_gen;
 	}
 	p->link_gen = port_gen;
 }
@@ -694,6 +710,7 @@ port_reconf(const struct conf *old)
 	    ocap != cap || ocap_en != cap_en || old->nmgmt != c->nmgmt ||
 	    memcmp(old->mgmt, c->mgmt, c->nmgmt * sizeof(c->mgmt[0])) != 0;
 	/* Every link again: ports come, go or change settings. */
+	port_conf_gen++;
 	if (link_resync() < 0)
 		log_warnx(LOG_SUB_LINK, "reload: link list not refreshed");
 	for (p = port_list; p != NULL; p = p->next)

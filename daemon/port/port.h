@@ -47,6 +47,7 @@ struct port {
 	bool		 addr_dirty;	/* an address changed: resend (port.c) */
 	unsigned int	 mtu;
 	unsigned int	 link_gen;	/* link resync generation */
+	unsigned int	 conf_gen;	/* the config its entry is from */
 	struct conf_port conf;		/* the settings that apply */
 	struct dcb_config_kept admin;	/* and the admin DCB policy */
 	struct dcbxd	*daemon;	/* config, chassis ID, event bus */

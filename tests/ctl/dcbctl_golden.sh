@@ -25,7 +25,7 @@ need_cmd ip jq timeout
 ip netns add "kprobe$$" 2>/dev/null || skip_all "cannot create network namespaces here"
 ip netns del "kprobe$$"
 
-plan 104
+plan 105
 ns_setup k
 GPY="$PY $top_srcdir/tests/ctl/golden.py"
 ns_add c && ns_add s && ns_add x || bail "namespaces"
@@ -204,6 +204,10 @@ check "monitor -j saw admin-changed for each set" sh -c \
     "grep -c '\"event\": \"admin-changed\"' '$NS_TMP/mon-c.masked' | grep -qx 5"
 check "monitor -j: oper-changed carries the DCBX object" \
     grep -q '"event": "oper-changed"' "$NS_TMP/mon-c.masked"
+
+# A set lasts until the next reload: kc0's link flap above kept it.
+check "the controller's set ETS outlived its link flap (50/30/20)" \
+    sh -c "$C show ets dev kc0 | grep -q '^tc-bw 0:50 1:30 2:20'"
 
 # 5. Error paths: exit 1, one line on stderr.
 golden err-no-port $C show dcbx dev nosuch

@@ -6,7 +6,8 @@
 #      its own PFC (pfc.willing = false): PFC is a mismatch on both ends,
 #      the controller hears the server's PFC willing bit clear, and
 #      `dcbctl set pfc ... willing on|off` moves it at run time, the note
-#      after the set saying what the port runs.
+#      after the set saying what the port runs.  A set outlives a link
+#      flap (it lasts until the next reload).
 #   2. A reload from mode "cee" to auto, facing this IEEE-only controller,
 #      leaves the server where a fresh start would: on IEEE, adopted.
 #      Before it, doctor finds the mode mismatch.
@@ -18,7 +19,7 @@
 XD_TX_INTERVAL=5; export XD_TX_INTERVAL
 . "$top_srcdir/tests/integration/dcbx-lib.sh"
 xd_need
-plan 21
+plan 26
 xd_setup
 ns_add c && ns_add s || bail "namespaces"
 veth_add c xc0 s xs0 02:00:00:00:0c:00 02:00:00:00:05:00 || bail "veth"
@@ -63,6 +64,23 @@ check "log: the mismatch is a warning, with its reason" \
     grep -q "WRN/dcbx\] xs0: status ets peer, pfc mismatch, app peer (pfc: neither side is willing" "$NS_TMP/s.log"
 check "log: what changed, and from whom" \
     grep -q "INF/dcbx\] xs0: PFC now 3,4 from 02:00:00:00:0c:00" "$NS_TMP/s.log"
+
+# A set lasts until the next reload (dcbctl(8)): a link flap keeps it,
+# the reload puts the file's policy (pfc.willing = false) back.
+$S set pfc dev xs0 willing on >/dev/null 2>&1
+check "set pfc willing on again: adopted" xd_until 10 s xs0 status=peer oper=A
+nsx c ip link set xc0 down
+wait_for 10 nsx s grep -qx down /sys/class/net/xs0/operstate
+nsx c ip link set xc0 up
+check "a link flap keeps the set: PFC adopted again, willing on" \
+    xd_until 30 s xs0 status=peer oper=A
+check "... the admin PFC willing bit still the set's" ctl_jq "$NS_TMP/s.sock" \
+    '.pfc.admin.willing == true' show dcbx dev xs0
+check "... and no settings re-read from the config" \
+    sh -c "! grep -q 'xs0: DCBX settings changed' '$NS_TMP/s.log'"
+xd_hup s
+check "a reload puts the file's policy back: PFC its own, a mismatch" \
+    xd_until 30 s xs0 ets=peer app=peer pfc=mismatch
 
 # 2. mode cee, then auto: where a fresh start would be.
 sconf cee true
