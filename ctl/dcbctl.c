@@ -293,6 +293,8 @@ set_base(const json_t *dcbx, struct dcb_config *cfg)
 		    err);
 		return -1;
 	}
+	cfg->app.willing = json_is_true(json_object_get(json_object_get(dcbx,
+	    "app"), "willing"));
 	return 0;
 }
 
@@ -302,37 +304,98 @@ set_base(const json_t *dcbx, struct dcb_config *cfg)
  * whole ("tc-bw sums to 110") before anything is sent.
  */
 /*
- * A set that changed the admin policy of a feature the port does not run:
- * willing, it runs the peer's.  Say so (on stderr: the set itself worked),
- * and how to make it count.
+ * After a set, what the port now runs may not be what was set: say so (on
+ * stderr: the set itself worked), per feature and DCBX mode, from the
+ * port's state in the answer, and how to make the new policy count.
+ *  - willing for the feature, running the peer's: IEEE ETS follows the
+ *    peer's recommendation and PFC its PFC (CEE: the peer's PG and PFC)
+ *    until the peer stops taking precedence; APP is merged, not replaced,
+ *    in either mode: the new entries run beside the peer's;
+ *  - neither side willing and they differ: a mismatch;
+ *  - a controller with a recommendation of its own: an ETS edit leaves
+ *    the recommendation its willing peers follow as it was.
  */
+/* What a port willing for f runs, and when its new admin f runs. */
+struct note_rule {
+	const char	*runs, *admin;
+};
+
+static const struct note_rule *
+note_peer_rule(int f, bool cee)
+{
+	static const struct note_rule ieee[] = {
+		[ARGS_ETS] = { "runs the peer's ETS recommendation",
+		    "the new admin ETS runs once the peer sends none (or goes)" },
+		[ARGS_PFC] = { "runs the peer's PFC", "the new admin PFC runs "
+		    "once the peer no longer takes precedence (it goes, or is "
+		    "willing too with a lower MAC than ours)" },
+		[ARGS_APP] = { "runs the peer's APP entries merged with its "
+		    "admin ones", "the new admin entries run now, beside the "
+		    "peer's" },
+	};
+	static const struct note_rule ceem[] = {
+		[ARGS_ETS] = { "runs the peer's PG (CEE ETS)", "the new admin "
+		    "ETS runs once the peer is willing too, disables PG or "
+		    "goes" },
+		[ARGS_PFC] = { "runs the peer's PFC (CEE)", "the new admin PFC "
+		    "runs once the peer is willing too, disables PFC or goes" },
+		[ARGS_APP] = { "runs the peer's App table (CEE) with its admin "
+		    "entries added where the peer has none", "the new admin "
+		    "entries run now where the peer has none" },
+	};
+
+	return cee ? &ceem[f] : &ieee[f];
+}
+
 static void
 set_note(const struct set_args *a, const json_t *r)
 {
 	static const struct {
 		uint8_t		 has;
+		int		 f;
 		const char	*feat, *name;
 	} feats[] = {
-		{ DCB_HAS_ETS, "ets", "ETS" },
-		{ DCB_HAS_PFC, "pfc", "PFC" },
-		{ DCB_HAS_APP, "app", "APP" },
+		{ DCB_HAS_ETS, ARGS_ETS, "ets", "ETS" },
+		{ DCB_HAS_PFC, ARGS_PFC, "pfc", "PFC" },
+		{ DCB_HAS_APP, ARGS_APP, "app", "APP" },
 	};
-	const char *st;
+	const json_t *fo, *ets = json_object_get(r, "ets");
+	const char *st, *why;
+	bool cee = json_is_string(json_object_get(r, "active")) &&
+	    strcmp(json_string_value(json_object_get(r, "active")),
+	    "cee") == 0;
 	size_t i;
 
 	for (i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
-		if (!(a->changed & feats[i].has))
+		if (!(a->changed & feats[i].has) && !(feats[i].has ==
+		    DCB_HAS_APP && a->app_willing_set))
 			continue;
-		st = json_string_value(json_object_get(json_object_get(r,
-		    feats[i].feat), "status"));
-		if (st == NULL || strcmp(st, "peer") != 0)
+		fo = json_object_get(r, feats[i].feat);
+		st = json_string_value(json_object_get(fo, "status"));
+		why = json_string_value(json_object_get(fo, "reason"));
+		if (st == NULL)
 			continue;
-		fprintf(stderr, "dcbctl: note: %s is willing and runs the "
-		    "peer's %s; the new admin %s takes effect when the peer "
-		    "stops sending one, or with `dcbctl set %s dev %s "
-		    "willing off`\n", a->dev, feats[i].name, feats[i].name,
-		    feats[i].feat, a->dev);
+		if (strcmp(st, "peer") == 0)
+			fprintf(stderr, "dcbctl: note: %s is willing for %s and "
+			    "%s (%s); %s; the admin %s alone runs with `dcbctl "
+			    "set %s dev %s willing off`\n", a->dev,
+			    feats[i].name, note_peer_rule(feats[i].f, cee)->runs,
+			    why != NULL ? why : "",
+			    note_peer_rule(feats[i].f, cee)->admin,
+			    feats[i].name, feats[i].feat, a->dev);
+		else if (strcmp(st, "mismatch") == 0)
+			fprintf(stderr, "dcbctl: note: %s's new admin %s is not "
+			    "the peer's and neither gives way (%s): set the "
+			    "same on both ends, or make one willing\n", a->dev,
+			    feats[i].name, why != NULL ? why : "");
 	}
+	if ((a->changed & DCB_HAS_ETS) && !(a->changed & DCB_HAS_RECO) &&
+	    json_is_object(json_object_get(ets, "reco")) &&
+	    json_is_false(json_object_get(ets, "reco_follows_ets")))
+		fprintf(stderr, "dcbctl: note: %s recommends its own reco to "
+		    "willing peers, which this set left as it was: change it "
+		    "with `dcbctl set ets dev %s reco-tc-bw ...` (reco-prio-tc, "
+		    "reco-tc-tsa)\n", a->dev, a->dev);
 }
 
 static void
@@ -442,21 +505,42 @@ cmd_monitor(const struct ctx *x, int argc, char *argv[])
 	return DCBCTL_EXIT_UNREACHABLE;
 }
 
-static int
-cmd_plain(const struct ctx *x, const char *cmd, int argc, char *argv[])
-{
-	if (argc > 0) {
-		fprintf(stderr, "dcbctl: %s: unexpected \"%s\"\n", cmd,
-		    argv[0]);
-		return DCBCTL_EXIT_USAGE;
-	}
-	return simple(x, cmd, NULL, NULL);
-}
-
+/*
+ * reload: what the daemon applied, and what waits for its next start
+ * (user, control socket, SNMP on or off, ...): said, and exit 7, so that
+ * a script does not take a partial reload for a whole one.
+ */
 static int
 cmd_reload(const struct ctx *x, int argc, char *argv[])
 {
-	return cmd_plain(x, PROTO_RELOAD, argc, argv);
+	struct client c;
+	const json_t *na, *v;
+	json_t *r;
+	size_t i;
+	int rc = DCBCTL_EXIT_OK;
+
+	if (argc > 0) {
+		fprintf(stderr, "dcbctl: reload: unexpected \"%s\"\n",
+		    argv[0]);
+		return DCBCTL_EXIT_USAGE;
+	}
+	if (client_open(&c, x->sock, false) != 0)
+		return client_status();
+	r = client_call(&c, PROTO_RELOAD, NULL);
+	client_close(&c);
+	if (r == NULL)
+		return client_status();
+	if (x->out.json)
+		show_json(&x->out, r);
+	na = json_object_get(r, "not_applied");
+	json_array_foreach((json_t *)(uintptr_t)na, i, v) {
+		fprintf(stderr, "dcbctl: reload: not applied until dcbxd "
+		    "restarts: %s\n", json_string_value(v) != NULL ?
+		    json_string_value(v) : "?");
+		rc = DCBCTL_EXIT_PARTIAL;
+	}
+	json_decref(r);
+	return rc;
 }
 
 static void

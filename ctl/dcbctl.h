@@ -78,6 +78,7 @@ enum dcbctl_exit {
 	DCBCTL_EXIT_UNREACHABLE = 4,	/* no daemon, or the talk failed */
 	DCBCTL_EXIT_DENIED = 5,		/* no permission on the socket */
 	DCBCTL_EXIT_NOTFOUND = 6,	/* no such port */
+	DCBCTL_EXIT_PARTIAL = 7,	/* reload: some waits for a restart */
 };
 
 /* ---------------------------------------------------------- client.c */

@@ -4,6 +4,7 @@
  * (seed 000's worst-case delays), computed here, without the daemon.
  *
  *   dcbctl headroom --speed 10G --cable 100m [--mtu 9216]
+ *       (speeds spelled as in dcbxd.conf(5): 10G, 25000M, bits/s)
  *       [--lossless-mtu 2300] [--cell 416] [--min-frame 64]
  *       [--intf-delay BT] [--response QUANTA] [--propagation PS_PER_M]
  */
@@ -18,27 +19,24 @@
 
 #include "headroom.h"
 
-/* "10G", "25g", "100M", "2.5G" or plain Mb/s -> Mb/s. */
+/*
+ * --speed in the config file's spelling (dcbxd.conf(5): a rate): "10G",
+ * "25000M", a bare number of bits per second.  -1 with the sentence in
+ * why: not a rate (the config's words), or no link speed.
+ */
 static int
-parse_speed(const char *s, uint32_t *mbps)
+parse_speed(const char *s, uint32_t *mbps, struct dcb_why *why)
 {
-	double v, mul = 1;
-	char *end;
+	uint64_t bps;
 
-	if (s[0] < '0' || s[0] > '9')
+	if (dcb_units_parse(s, 1000, &bps) != 0) {
+		snprintf(why->buf, sizeof(why->buf), "--speed must be "
+		    DCB_UNITS_WHY ", not \"%.32s\"", s);
 		return -1;
-	v = strtod(s, &end);
-	if (strcmp(end, "G") == 0 || strcmp(end, "g") == 0)
-		mul = 1000;
-	else if (strcmp(end, "T") == 0 || strcmp(end, "t") == 0)
-		mul = 1000000;
-	else if (strcmp(end, "M") != 0 && strcmp(end, "m") != 0 &&
-	    end[0] != '\0')
+	}
+	if (dcb_speed_check(bps, why) != DCB_OK)
 		return -1;
-	v *= mul;
-	if (!(v >= 1 && v <= 1e7) || v != floor(v))
-		return -1;
-	*mbps = (uint32_t)v;
+	*mbps = (uint32_t)(bps / 1000000);
 	return 0;
 }
 
@@ -173,12 +171,13 @@ static int
 hr_option(int c, const char *arg, struct headroom_params *p,
     struct out_opts *o)
 {
+	struct dcb_why why;
+
 	switch (c) {
 	case 'S':
-		if (parse_speed(arg, &p->speed_mbps) == 0)
+		if (parse_speed(arg, &p->speed_mbps, &why) == 0)
 			return 0;
-		fprintf(stderr, "dcbctl: headroom: --speed expects 10G, 25G, "
-		    "100M or Mb/s, not \"%s\"\n", arg);
+		fprintf(stderr, "dcbctl: headroom: %s\n", why.buf);
 		return -1;
 	case 'c':
 		if (parse_cable(arg, &p->cable_m) == 0)
@@ -226,7 +225,11 @@ hr_main(int argc, char *argv[], const struct out_opts *global)
 		return DCBCTL_EXIT_USAGE;
 	}
 	if (headroom_compute(&p, &h, &why) != DCB_OK) {
-		fprintf(stderr, "dcbctl: headroom: %s\n", why.buf);
+		/* Which option gives what the table does not have. */
+		fprintf(stderr, "dcbctl: headroom: %s%s\n", why.buf,
+		    strstr(why.buf, "interface delay") != NULL ?
+		    " (--intf-delay)" : strstr(why.buf, "response delay") !=
+		    NULL ? " (--response)" : "");
 		return DCBCTL_EXIT_USAGE;
 	}
 	if (!o.json) {

@@ -68,15 +68,21 @@
  *      *_subtype its number; chassis_id/port_id printable: MACs as
  *      aa:bb:.., IPv4 addresses dotted, else the text, else hex)
  *   show-dcbx       DCBX = {"ifname","mode","active","role","peer_mac"|null,
- *      "ets":{"status","reason","admin":ETS,"reco":ETS|null,
+ *      "ets":{"status","reason","admin":ETS,"reco":ETS|null (the
+ *             recommendation sent, null: none, willing for ETS),
+ *             "reco_follows_ets":bool (no reco of its own: the ETS config),
  *             "peer":ETS|null,"oper":ETS},
  *      "pfc":{"status","reason","admin":PFC,"peer":PFC|null,"oper":PFC,
+ *             "delay_why":"" (or why the delay is not computed: no
+ *             sourced interface delay at the port's speed),
  *             "watchdog_override":[8 bools] (PFC the watchdog turned off
  *             on top of oper: never negotiated),
  *             "nic_buffer":{"prio_buffer":[8],"size":[8],"total"}|null
  *             (the NIC's buffers, octets, where its driver reports them)},
- *      "app":{"status","reason","admin":[APP],"peer":[APP]|null,
- *             "oper":[APP]},
+ *      "app":{"status","reason","willing":bool (admin: APP taken from
+ *             a peer),"admin":[APP],"peer":[APP]|null,"oper":[APP]},
+ *      (each feature's admin "willing" is what it advertises and
+ *       follows: a role's default, or set per feature)
  *      "invalid_peer":N (peer TLVs rejected so far),
  *      "nomem":N (DCBX state allocations that failed so far; the
  *      features then run the admin config until the next PDU),
@@ -107,7 +113,8 @@
  *   set-pfcwd       {"enabled":bool}
  *   set             DCBX of the port after the change
  *   subscribe       {} then events
- *   reload          {}
+ *   reload          {"not_applied":["..."]} (what the file changes that
+ *                   only a restart applies, a sentence each; [] if none)
  *   version         {"version":"0.1.0"}
  *   metrics         {"text":"..."}: the Prometheus text exposition, the
  *                   same as the HTTP listener's /metrics

@@ -440,17 +440,24 @@ device_note(FILE *fp, const json_t *row, const char *pre)
 		    (int)get_int(d, "storm_timeout_ms"));
 }
 
-/* "a0: engine in port mode (why); the host sends from a0". */
+/*
+ * "a0: engine in port mode (why); the host sends from a0, 12 frames held
+ * back so far" (the table keeps HOST-BP; the count is here, for width).
+ */
 static void
 engine_mode_note(FILE *fp, const json_t *row, const char *pre)
 {
 	const char *m = json_string_value(json_object_get(row, "engine_mode"));
+	json_int_t held = get_int(row, "host_held_frames");
 
 	if (m == NULL)
 		return;
-	fprintf(fp, "%sengine in %s mode (%s); the host sends from %s\n", pre,
+	fprintf(fp, "%sengine in %s mode (%s); the host sends from %s", pre,
 	    m, json_string_value(json_object_get(row, "engine_mode_why")),
 	    json_string_value(json_object_get(row, "host_interface")));
+	if (held >= 0)
+		fprintf(fp, ", %lld frames held back so far", (long long)held);
+	fputc('\n', fp);
 }
 
 void
@@ -462,9 +469,9 @@ show_ports(FILE *fp, const json_t *r)
 		{ "ACTIVE", "active" }, { "NEIGH", "neighbors" },
 		{ "BACKEND", "backend" }, { "ENGINE", "engine_mode" },
 		/* engine ports: senders held back (on) or dropped (off) */
-		{ "HOST-BP", "host_backpressure" }, { "HELD", "host_held_frames" },
+		{ "HOST-BP", "host_backpressure" },
 		{ "WHY", "backend_why" },
-		{ "LAST-ERROR", "backend_error" },
+		{ "ERROR", "backend_error" },
 	};
 	const json_t *row;
 	char pre[40], b[24];
@@ -776,12 +783,129 @@ label_width(const char *group, const json_t *o, bool arrays, int w)
 }
 
 /*
+ * The pause engine's per-priority objects ("priorities": one object a
+ * priority) as grid rows: its scalars ("engine tc", "engine pfc", ...)
+ * first, then each nested group's counters ("engine drop-stall",
+ * "engine queue-egress-frames", ...), one column a priority.  fn is
+ * called with each row's label and the 8 values (NULL: count only).
+ */
+struct eng_row {
+	const char	*group;		/* NULL: the priority's own scalars */
+	const char	*prefix;
+};
+static const struct eng_row eng_rows[] = {
+	{ NULL, "engine " },
+	{ "counters", "engine " },
+	{ "drops", "engine drop-" },
+	{ "queues", "engine queue-" },
+	{ "host_side", "engine host-" },
+};
+
+static int
+eng_grid(struct table *t, const json_t *eng, int w)
+{
+	const json_t *pr = json_object_get(eng, "priorities");
+	const json_t *first = json_array_get(pr, 0), *o, *v;
+	const char *key;
+	char label[96], word[64], buf[32];
+	size_t r, i;
+
+	if (!json_is_object(first))
+		return w;
+	for (r = 0; r < sizeof(eng_rows) / sizeof(eng_rows[0]); r++) {
+		o = eng_rows[r].group != NULL ? json_object_get(first,
+		    eng_rows[r].group) : first;
+		json_object_foreach((json_t *)(uintptr_t)o, key, v) {
+			if (json_is_object(v) || json_is_array(v) ||
+			    strcmp(key, "priority") == 0)
+				continue;
+			snprintf(label, sizeof(label), "%s%s",
+			    eng_rows[r].prefix, counter_word(key, word,
+			    sizeof(word)));
+			if ((int)strlen(label) > w)
+				w = (int)strlen(label);
+			if (t == NULL)
+				continue;
+			table_add(t, label);
+			for (i = 0; i < 8; i++) {
+				const json_t *po = json_array_get(pr, i);
+
+				if (eng_rows[r].group != NULL)
+					po = json_object_get(po,
+					    eng_rows[r].group);
+				table_add(t, json_text(json_object_get(po,
+				    key), buf, sizeof(buf)));
+			}
+		}
+	}
+	return w;
+}
+
+/* An array of priorities as "3,4" ("none" when empty). */
+static const char *
+prio_array_text(const json_t *a, char *buf, size_t len)
+{
+	const json_t *v;
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	json_array_foreach((json_t *)(uintptr_t)a, i, v)
+		if (n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%lld",
+			    i > 0 ? "," : "", (long long)json_integer_value(v));
+	return n > 0 ? buf : "none";
+}
+
+/* The engine's port-wide scalars as name/value rows: "engine xoff". */
+static int
+eng_scalars(struct table *t, const json_t *eng, int w)
+{
+	static const char *const groups[] = { NULL, "thresholds",
+	    "port_counters", "host_side" };
+	const json_t *o, *v;
+	const char *key;
+	char label[96], word[64], buf[32];
+	size_t g;
+
+	for (g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+		o = groups[g] != NULL ? json_object_get(eng, groups[g]) : eng;
+		json_object_foreach((json_t *)(uintptr_t)o, key, v) {
+			if (json_is_object(v) || (json_is_array(v) &&
+			    strcmp(key, "pfc_enabled") != 0))
+				continue;
+			snprintf(label, sizeof(label), "engine %s%s",
+			    groups[g] != NULL && strcmp(groups[g],
+			    "host_side") == 0 ? "host-" : "",
+			    counter_word(key, word, sizeof(word)));
+			if ((int)strlen(label) > w)
+				w = (int)strlen(label);
+			if (t == NULL)
+				continue;
+			table_add(t, label);
+			if (json_is_array(v))	/* pfc_enabled: [3, 4] */
+				table_add(t, prio_array_text(v, buf,
+				    sizeof(buf)));
+			else if (json_is_string(v) &&
+			    json_string_value(v)[0] == '\0')
+				table_add(t, "-");
+			else
+				table_add(t, json_text(v, buf, sizeof(buf)));
+		}
+	}
+	return w;
+}
+
+/*
  * One port's counters: "lldp frames-out-total  N" name/value rows, then
  * the per-priority grid; the two tables' first columns have one width.
+ * An engine port shows every engine counter, and says how old they are:
+ * the state (tc, pfc) is what the engine enforces now, the counters are
+ * its last publication.
  */
 static void
 show_port_stats(FILE *fp, const json_t *p)
 {
+	const json_t *eng = json_object_get(p, "engine");
 	const char *key;
 	const json_t *v;
 	struct table *t;
@@ -796,7 +920,9 @@ show_port_stats(FILE *fp, const json_t *p)
 			lw = label_width(counter_word(key, w, sizeof(w)), v,
 			    false, lw);
 	lw = label_width("pfc", json_object_get(p, "pfc"), true, lw);
-	lw = label_width("engine", json_object_get(p, "engine"), true, lw);
+	lw = label_width("host", json_object_get(p, "host"), true, lw);
+	lw = eng_scalars(NULL, eng, lw);
+	lw = eng_grid(NULL, eng, lw);
 	fprintf(fp, "%s:\n", get_text(p, "ifname", buf, sizeof(buf)));
 	t = table_new(2);
 	table_addf(t, "%-*s", lw, "counter");
@@ -810,6 +936,7 @@ show_port_stats(FILE *fp, const json_t *p)
 			snprintf(buf, sizeof(buf), "%.24s ", w);
 			scalar_rows(t, buf, v);
 		}
+	(void)eng_scalars(t, eng, lw);
 	table_print(t, fp, "  ");
 	table_free(t);
 	t = table_new(9);
@@ -817,10 +944,14 @@ show_port_stats(FILE *fp, const json_t *p)
 	for (i = 0; i < 8; i++)
 		table_addf(t, "%zu", i);
 	prio_rows(t, "pfc ", json_object_get(p, "pfc"));
-	prio_rows(t, "engine ", json_object_get(p, "engine"));
+	(void)eng_grid(t, eng, lw);
 	prio_rows(t, "host ", json_object_get(p, "host"));
 	table_print(t, fp, "  ");
 	table_free(t);
+	if (json_is_object(eng))
+		fprintf(fp, "  engine: tc and pfc as enforced now; counters as "
+		    "of %s ms ago\n", json_text(json_object_get(eng,
+		    "counters_age_ms"), buf, sizeof(buf)));
 }
 
 void
@@ -920,7 +1051,10 @@ show_findings(FILE *fp, const json_t *r)
 	}
 	t = table_new(4);
 	json_array_foreach((json_t *)(uintptr_t)r, i, f) {
-		table_add(t, get_text(f, "ifname", b[0], sizeof(b[0])));
+		const char *ifn = get_text(f, "ifname", b[0], sizeof(b[0]));
+
+		/* "": a finding about the daemon, not a port (SNMP). */
+		table_add(t, ifn[0] != '\0' ? ifn : "(daemon)");
 		table_add(t, get_text(f, "severity", b[1], sizeof(b[1])));
 		table_add(t, get_text(f, "check", b[2], sizeof(b[2])));
 		table_add(t, get_text(f, "message", b[3], sizeof(b[3])));

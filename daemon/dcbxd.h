@@ -25,6 +25,30 @@ struct dcbxd {
 	uint64_t	start_ms;
 	unsigned int	rings_open;	/* packet rings (port_rx.c) */
 	struct notifier	bus;		/* the event bus (notify.h) */
+	/*
+	 * What the start took of the settings only a start applies (main.c
+	 * reload_notes() compares a reloaded file with these, not with the
+	 * last file: a second reload still says what waits).
+	 */
+	struct dcbxd_boot {
+		char		user[64];
+		char		ctl_socket[108];
+		char		ctl_group[64];
+		char		snmp_agentx[108];
+		bool		read_only, snmp_enabled, repeat_filter;
+		unsigned int	packet_rings;
+	}		boot;
+	/*
+	 * The AgentX subagent as snmp.c last saw it, for show stats and
+	 * doctor (control/ may not ask snmp/: doc/DESIGN.md's layers).
+	 */
+	struct dcbxd_agentx {
+		bool	on;		/* snmp enabled and started */
+		bool	connected;	/* to the master */
+		uint8_t	refused;	/* subtrees the master refused (bits) */
+		uint8_t	standby;	/* ... served as its stand-in instead */
+		char	refused_text[192];	/* "lldpMIB (1.0.8802.1.1.2)" */
+	}		agentx;
 };
 
 /*

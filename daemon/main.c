@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,20 +198,96 @@ check_conf(const struct opts *o)
 	return (0);
 }
 
+/* The start-only settings as this start took them (struct dcbxd_boot). */
+static void
+boot_take(struct dcbxd *d)
+{
+	struct dcbxd_boot *b = &d->boot;
+	const struct conf *c = &d->conf;
+
+	snprintf(b->user, sizeof(b->user), "%s", c->user);
+	snprintf(b->ctl_socket, sizeof(b->ctl_socket), "%s", c->ctl_socket);
+	snprintf(b->ctl_group, sizeof(b->ctl_group), "%s", c->ctl_group);
+	snprintf(b->snmp_agentx, sizeof(b->snmp_agentx), "%s",
+	    c->snmp_agentx);
+	b->read_only = c->read_only;
+	b->snmp_enabled = c->snmp_enabled;
+	b->repeat_filter = c->repeat_filter;
+	b->packet_rings = c->packet_rings;
+}
+
+/* One line of what a reload cannot apply: logged, and told the caller. */
+static void reload_note(char *, size_t, const char *, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+reload_note(char *buf, size_t len, const char *fmt, ...)
+{
+	char line[256];
+	size_t n = strlen(buf);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	log_warnx(LOG_SUB_CONF, "reload: %s", line);
+	if (n < len)
+		snprintf(buf + n, len - n, "%s%s", n > 0 ? "\n" : "", line);
+}
+
+/*
+ * What the new config changes that only a start applies: read once, when
+ * the daemon opens what it holds for its life (the control socket, the
+ * AgentX session, the user it runs as, the repeat filters, read-only).
+ * The rest of the file applies; these are said, not dropped in silence.
+ */
+static void
+reload_notes(const struct dcbxd_boot *o, const struct conf *n, char *buf,
+    size_t len)
+{
+	static const char later[] = "takes effect at the next start";
+
+	if (strcmp(n->user, o->user) != 0)
+		reload_note(buf, len, "user = \"%s\" %s", n->user, later);
+	if (strcmp(n->ctl_socket, o->ctl_socket) != 0)
+		reload_note(buf, len, "control-socket = \"%s\" %s",
+		    n->ctl_socket, later);
+	if (strcmp(n->ctl_group, o->ctl_group) != 0)
+		reload_note(buf, len, "control-group = \"%s\" %s",
+		    n->ctl_group, later);
+	if (n->read_only != o->read_only)
+		reload_note(buf, len, "read-only = %s %s",
+		    n->read_only ? "true" : "false", later);
+	if (n->snmp_enabled != o->snmp_enabled)
+		reload_note(buf, len, "snmp enabled = %s %s",
+		    n->snmp_enabled ? "true" : "false", later);
+	else if (n->snmp_enabled && strcmp(n->snmp_agentx, o->snmp_agentx) != 0)
+		reload_note(buf, len, "snmp agentx-socket = \"%s\" %s",
+		    n->snmp_agentx, later);
+	if (n->repeat_filter && !o->repeat_filter)
+		reload_note(buf, len, "repeat-filter = true %s (the filters "
+		    "are made at start)", later);
+	else if (n->repeat_filter && n->packet_rings > o->packet_rings)
+		reload_note(buf, len, "packet-rings = %u: rings above the %u "
+		    "of the start have no repeat filter until the next start",
+		    n->packet_rings, o->packet_rings);
+}
+
 /*
  * The one place the running config is replaced: nc becomes d->conf;
  * with 'apply' every port (and link) follows it, else the ports keep
  * what they run.  SNMP and the metrics listener take their settings
- * either way.
+ * either way.  notes gets what only a start applies (reload_notes()).
  */
 static void
-conf_swap(struct dcbxd *d, struct conf *nc, bool apply)
+conf_swap(struct dcbxd *d, struct conf *nc, bool apply, char *notes,
+    size_t len)
 {
 	struct conf old;
 
-	if (strcmp(nc->user, d->conf.user) != 0)
-		log_warnx(LOG_SUB_CONF, "reload: user = \"%s\" takes effect "
-		    "at the next start", nc->user);
+	if (len > 0)
+		notes[0] = '\0';
+	reload_notes(&d->boot, nc, notes, len);
 	old = d->conf;
 	d->conf = *nc;
 	d->conf_defaults = false;
@@ -237,13 +314,17 @@ dcbxd_reload(struct dcbxd *d, char *err, size_t errlen)
 #endif
 		return (-1);
 	}
-	conf_swap(d, &nc, true);
-	log_info(LOG_SUB_CONF, "configuration reloaded from %s", d->conf_path);
+	conf_swap(d, &nc, true, err, errlen);
+	log_info(LOG_SUB_CONF, "configuration reloaded from %s%s",
+	    d->conf_path, err[0] != '\0' ? ", but for what only a restart "
+	    "applies" : "");
 	notify_port(&d->bus, NOTE_RELOAD, NULL);
 #ifdef HAVE_SYSTEMD
-	(void)sd_notify(0, "READY=1\nSTATUS=running");
+	(void)sd_notify(0, err[0] != '\0' ? "READY=1\nSTATUS=running; the "
+	    "last reload needs a restart to apply in full" :
+	    "READY=1\nSTATUS=running");
 #endif
-	return (0);
+	return (err[0] != '\0' ? 1 : 0);
 }
 
 int
@@ -251,9 +332,12 @@ dcbxd_reread(struct dcbxd *d, char *err, size_t errlen)
 {
 	struct conf nc;
 
+	char notes[1024];
+
 	if (conf_load(d->conf_path, &nc, err, errlen) < 0)
 		return (-1);
-	conf_swap(d, &nc, false);
+	/* A file set --persist wrote: what it holds besides, the log says. */
+	conf_swap(d, &nc, false, notes, sizeof(notes));
 	return (0);
 }
 
@@ -413,6 +497,7 @@ setup(struct dcbxd *d)
 		if ((sig_ev[i] = ev_signal_new(sigs[i], on_signal, d)) ==
 		    NULL)
 			fatalx("signal %d: cannot watch", sigs[i]);
+	boot_take(d);
 	rep_pool_init(d);	/* before the socket: a start is ready with it */
 	make_sock_dir(d->ctl_path);
 	if ((rc = ctl_init(d->ctl_path, d->conf.ctl_group, d, &ctl_ops)) <
@@ -539,8 +624,9 @@ main(int argc, char **argv)
 	if (o.user != NULL)
 		log_info(LOG_SUB_MAIN, "running as %s with CAP_NET_RAW and "
 		    "CAP_NET_ADMIN only%s", o.user, PRIV_SECCOMP_NOTE);
-	log_info(LOG_SUB_MAIN, "dcbxd %s started, %u ports, control socket %s",
-	    PACKAGE_VERSION, port_count(), d->ctl_path);
+	log_info(LOG_SUB_MAIN, "dcbxd %s started, %u port%s, control socket "
+	    "%s", PACKAGE_VERSION, port_count(), port_count() == 1 ? "" : "s",
+	    d->ctl_path);
 #ifdef HAVE_SYSTEMD
 	(void)sd_notifyf(0, "READY=1\nSTATUS=running\nMAINPID=%ld",
 	    (long)getpid());

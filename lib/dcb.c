@@ -224,6 +224,11 @@ dcb_app_validate(const struct dcb_app *a, struct dcb_why *w)
 	if (a->selector == DCB_APP_SEL_DSCP && a->protocol > 63)
 		return why(w, DCB_ERR_PROTOCOL,
 		    "app dscp %u is not 0..63", a->protocol);
+	/* Port 0 names no TCP/UDP service (iproute2's dcb app: 1..65535). */
+	if ((a->selector == DCB_APP_SEL_STREAM ||
+	    a->selector == DCB_APP_SEL_DGRAM ||
+	    a->selector == DCB_APP_SEL_ANY) && a->protocol == 0)
+		return why(w, DCB_ERR_PROTOCOL, "app port 0 is not 1..65535");
 	if (a->selector == DCB_APP_SEL_ETHERTYPE && a->protocol != 0 &&
 	    a->protocol < 0x600)
 		return why(w, DCB_ERR_PROTOCOL,
@@ -409,7 +414,9 @@ dcb_config_equal(const struct dcb_config *a, const struct dcb_config *b)
 		return false;
 	if ((a->has & DCB_HAS_PFC) && !dcb_pfc_equal(&a->pfc, &b->pfc))
 		return false;
-	if ((a->has & DCB_HAS_APP) && !dcb_app_table_equal(&a->app, &b->app))
+	/* The willing flag is part of a policy, not of a table's entries. */
+	if ((a->has & DCB_HAS_APP) && (a->app.willing != b->app.willing ||
+	    !dcb_app_table_equal(&a->app, &b->app)))
 		return false;
 	return true;
 }
@@ -551,4 +558,63 @@ dcb_app_sort(struct dcb_app_table *t)
 			t->e[j] = t->e[j - 1];
 		t->e[j] = x;
 	}
+}
+
+int
+dcb_units_parse(const char *v, uint64_t base, uint64_t *out)
+{
+	static const char suffix[] = "KMGT";
+	const char *p;
+	uint64_t n = 0, mul = 1;
+	int i;
+
+	for (p = v; *p >= '0' && *p <= '9'; p++) {
+		if (n > (UINT64_MAX - 9) / 10)
+			return -1;
+		n = n * 10 + (uint64_t)(*p - '0');
+	}
+	if (p == v)
+		return -1;
+	if (*p != '\0') {
+		if (p[1] != '\0' || strchr(suffix, *p) == NULL)
+			return -1;
+		for (i = 0; suffix[i] != '\0'; i++) {
+			mul *= base;
+			if (suffix[i] == *p)
+				break;
+		}
+	}
+	if (n > UINT64_MAX / mul)
+		return -1;
+	*out = n * mul;
+	return 0;
+}
+
+const char *
+dcb_speed_name(uint32_t mbps, char buf[16])
+{
+	if (mbps != 0 && mbps % 1000 == 0)
+		snprintf(buf, 16, "%uG", mbps / 1000);
+	else
+		snprintf(buf, 16, "%uM", mbps);
+	return buf;
+}
+
+#define DCB_SPEED_MAX_BPS	1600000000000ull	/* 1.6 Tb/s */
+
+int
+dcb_speed_check(uint64_t bps, struct dcb_why *w)
+{
+	if (bps < 1000000)
+		return why(w, DCB_ERR_VALUE, "speed %llu b/s is below 1M: a "
+		    "speed is in bits per second, write \"%lluM\" for %llu "
+		    "Mb/s", (unsigned long long)bps, (unsigned long long)bps,
+		    (unsigned long long)bps);
+	if (bps % 1000000 != 0)
+		return why(w, DCB_ERR_VALUE, "speed %llu b/s is not a whole "
+		    "number of Mb/s", (unsigned long long)bps);
+	if (bps > DCB_SPEED_MAX_BPS)
+		return why(w, DCB_ERR_VALUE, "speed %llu b/s is above 1600G",
+		    (unsigned long long)bps);
+	return DCB_OK;
 }

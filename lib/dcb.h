@@ -151,7 +151,8 @@ void	dcb_config_default(struct dcb_config *);
  *    when any TC uses ETS, else 0 or 100 (all-strict tables may send 0).
  *  - PFC: pfc_cap 0..8; no more priorities enabled than pfc_cap.
  *  - APP: selector 1..5, priority 0..7, DSCP 0..63, ethertype 0 (default
- *    priority) or >= 0x600; a table has no exact duplicate entry.
+ *    priority) or >= 0x600, a TCP/UDP port 1..65535; a table has no
+ *    exact duplicate entry.
  *  - config: each part named in has, the reason prefixed by the part
  *    ("ets-reco: ...").
  */
@@ -182,6 +183,25 @@ int	dcb_app_add(struct dcb_app_table *, const struct dcb_app *);
 int	dcb_app_del(struct dcb_app_table *, const struct dcb_app *);
 /* Sort entries by (selector, protocol, priority) for stable output. */
 void	dcb_app_sort(struct dcb_app_table *);
+
+/*
+ * Rates and sizes, one spelling for the config file and dcbctl: digits,
+ * then at most one upper-case K, M, G or T (powers of base: 1000 for a
+ * rate in bits per second, 1024 for a size in octets); a bare number is
+ * bits per second (octets).  "10G", "25000M", "0"; not "10g", "2.5G",
+ * "16MB".  0, or -1 when s is not one.
+ */
+int	dcb_units_parse(const char *s, uint64_t base, uint64_t *out);
+/* The words of a refusal, shared by every place that reads a rate. */
+#define DCB_UNITS_WHY	"a number with an optional K, M, G or T suffix (\"10G\")"
+/*
+ * A link speed (a rate) as 802.3 speeds are: whole Mb/s from 1M to
+ * 1600G.  DCB_OK, or DCB_ERR_VALUE with the sentence in why ("speed 100
+ * b/s is below 1M: write \"100M\" for 100 Mb/s").
+ */
+int	dcb_speed_check(uint64_t bps, struct dcb_why *why);
+/* "10G", "2500M": a speed in Mb/s in the words above. */
+const char *dcb_speed_name(uint32_t mbps, char buf[16]);
 
 /*
  * Keyword tables: one table serves parsing and printing.  Lookups are exact

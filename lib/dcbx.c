@@ -145,16 +145,49 @@ keep:
 	fs->owned = true;
 }
 
-/* The admin config as operational config: what we run without a peer. */
+static const uint8_t feat_bit[DCBX_F__MAX] = {
+	[DCBX_F_ETS] = DCB_HAS_ETS, [DCBX_F_PFC] = DCB_HAS_PFC,
+	[DCBX_F_APP] = DCB_HAS_APP,
+};
+
+bool
+dcbx_willing(const struct dcbx_local *l, int f)
+{
+	return f >= 0 && f < DCBX_F__MAX && (l->willing & feat_bit[f]) != 0;
+}
+
+/*
+ * Only a port that is not willing for ETS recommends: two willing ports
+ * that both sent a recommendation would each adopt the other's and swap
+ * configs.
+ */
+const struct dcb_ets *
+dcbx_local_reco(const struct dcbx_local *l)
+{
+	if (dcbx_willing(l, DCBX_F_ETS) ||
+	    !(l->advertise & (DCB_HAS_ETS | DCB_HAS_RECO)))
+		return (NULL);
+	return (l->admin.has & DCB_HAS_RECO) ? &l->admin.reco :
+	    &l->admin.ets;
+}
+
+/*
+ * The admin config as operational config: what we run without a peer.
+ * Its willing bits are the local side's, feature by feature, and its
+ * recommendation the one we would send.
+ */
 void
 dcbx_oper_admin(const struct dcbx_local *l, struct dcb_config *oper)
 {
 	*oper = l->admin;
-	oper->has = (uint8_t)(l->admin.has | DCB_HAS_ETS | DCB_HAS_PFC |
-	    DCB_HAS_APP);
-	oper->ets.willing = l->willing;
-	oper->pfc.willing = l->willing;
-	oper->app.willing = l->willing;
+	oper->has = (uint8_t)(l->admin.has | DCB_HAS_ETS | DCB_HAS_RECO |
+	    DCB_HAS_PFC | DCB_HAS_APP);
+	oper->reco = (l->admin.has & DCB_HAS_RECO) ? l->admin.reco :
+	    l->admin.ets;
+	oper->reco.willing = false;
+	oper->ets.willing = dcbx_willing(l, DCBX_F_ETS);
+	oper->pfc.willing = dcbx_willing(l, DCBX_F_PFC);
+	oper->app.willing = dcbx_willing(l, DCBX_F_APP);
 }
 
 const char *
@@ -215,6 +248,27 @@ start_mode(const struct dcbx_local *l)
 	return l->mode == DCBX_CFG_CEE ? DCBX_MODE_CEE : DCBX_MODE_IEEE;
 }
 
+/* The single peer sends CEE TLVs and no IEEE ones: auto speaks CEE. */
+static bool
+peer_cee_only(const struct dcbx_state *st)
+{
+	return st->npeers == 1 && st->have_cee &&
+	    st->cee_subtype == CEE_SUBTYPE_CEE && !st->have_ieee;
+}
+
+/*
+ * The mode a fresh start with this local side would speak once the
+ * stored peer's PDU came in: the configured one, or for auto IEEE unless
+ * the peer speaks CEE alone (dcbx_rx_tlvs()).
+ */
+static enum dcbx_mode
+fresh_mode(const struct dcbx_state *st, const struct dcbx_local *l)
+{
+	if (l->mode != DCBX_CFG_AUTO)
+		return (start_mode(l));
+	return (peer_cee_only(st) ? DCBX_MODE_CEE : DCBX_MODE_IEEE);
+}
+
 /*
  * Store the oper config derived in o.  Without memory for its APP entries
  * the port falls back on the admin config, as when the peer's TLVs cannot
@@ -246,6 +300,7 @@ dcbx_init(struct dcbx_state *st, const struct dcbx_local *l)
 
 	memset(st, 0, sizeof(*st));
 	st->active = start_mode(l);
+	st->cfg_mode = l->mode;
 	dcbx_oper_admin(l, &o);
 	feat_all(st, DCBX_ST_NO_PEER, "no neighbour: using the admin config");
 	dcbx_cee_reset(st);
@@ -588,8 +643,7 @@ dcbx_rx_tlvs(struct dcbx_state *st, const struct dcbx_local *l,
 		 * every feature into an error.
 		 */
 		if (l->mode == DCBX_CFG_AUTO && st->active == DCBX_MODE_IEEE &&
-		    st->have_cee && st->cee_subtype == CEE_SUBTYPE_CEE &&
-		    !st->have_ieee) {
+		    peer_cee_only(st)) {
 			st->active = DCBX_MODE_CEE;
 			st->mode_switches++;
 			dcbx_cee_reset(st);
@@ -807,15 +861,31 @@ dcbx_local_changed(struct dcbx_state *st, const struct dcbx_local *l)
 	struct snap s;
 	int flags;
 
+	enum dcbx_mode m = st->active;
+
 	snap_take(st, &s);
 	st->held = false;	/* the operator's change is applied */
 	st->rx_same_ok = false;	/* dcbx_rx() sets it again */
-	/* A configured mode is obeyed at once; auto keeps what it found. */
-	if (l->mode != DCBX_CFG_AUTO && st->active != start_mode(l)) {
-		st->active = start_mode(l);
+	/*
+	 * A configured mode is obeyed at once; auto keeps what it found --
+	 * unless the configured mode itself changed (a reload from "cee" to
+	 * auto): then the port goes where a fresh start would, with the
+	 * peer's last PDU, not on with what the old mode forced.
+	 */
+	if (l->mode != st->cfg_mode)
+		m = fresh_mode(st, l);
+	else if (l->mode != DCBX_CFG_AUTO)
+		m = start_mode(l);
+	st->cfg_mode = l->mode;
+	flags = 0;
+	if (st->active != m) {
+		st->active = m;
 		dcbx_cee_reset(st);
+		/* The peer's seq/ack as its PDU brought them (a CEE peer). */
+		if (m == DCBX_MODE_CEE && peer_cee_only(st) && st->cx != NULL)
+			flags |= dcbx_cee_rx_ctrl(st, &st->cx->cee);
 	}
-	flags = dcbx_eval(st, l);
+	flags |= dcbx_eval(st, l);
 	/* Willing bits, caps and the recommendation are sent too. */
 	if (st->active == DCBX_MODE_IEEE)
 		flags |= DCBX_CHG_TX;

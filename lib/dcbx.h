@@ -49,21 +49,35 @@ extern const char *const dcbx_status_name[];	/* "no-peer" "local" "peer" ... */
 extern const char *const dcbx_feature_name[];	/* "ets" "pfc" "app" */
 
 /*
- * What the local side wants.  'willing' is the role for every feature
- * (controller: false); the willing fields inside admin are ignored.
+ * What the local side wants.  'willing' says, feature by feature
+ * (DCB_HAS_ETS, DCB_HAS_PFC, DCB_HAS_APP), whether we take that feature
+ * from a peer: the port's role sets it (willing: all three, controller:
+ * none) and the config or `dcbctl set ... willing` overrides it per
+ * feature; the willing fields inside admin are not read.  It is what our
+ * TLVs advertise (the IEEE ETS and PFC willing bits, CEE's per-feature
+ * willing bits; the IEEE APP TLV has none, a peer reads our PFC bit) and
+ * what negotiation follows for each feature.
  * 'advertise' (DCB_HAS_*) says which features take part in DCBX: a feature
  * not advertised is neither sent nor negotiated (oper = admin).  Only a
- * controller (not willing) sends the IEEE ETS Recommendation TLV, when it
- * advertises ETS or RECO; a willing port never does.  The recommendation
- * sent is admin.reco when admin.has has DCB_HAS_RECO, else admin.ets.
+ * port that is not willing for ETS sends the IEEE ETS Recommendation TLV,
+ * when it advertises ETS or RECO: two ports that both recommended and
+ * both followed would swap configs.  The recommendation sent is
+ * admin.reco when admin.has has DCB_HAS_RECO, else admin.ets
+ * (dcbx_local_reco()).
  */
+#define DCBX_WILLING_ALL	(DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP)
 struct dcbx_local {
 	struct dcb_config	admin;		/* ets, reco, pfc, app */
-	bool			willing;	/* role willing (controller: 0) */
+	uint8_t			willing;	/* DCB_HAS_*: taken from a peer */
 	enum dcbx_cfg_mode	mode;
 	uint8_t			advertise;	/* DCB_HAS_* to send */
 	uint8_t			mac[6];		/* our port's MAC */
 };
+
+/* Is l willing for feature f (DCBX_F_*)? */
+bool	dcbx_willing(const struct dcbx_local *l, int f);
+/* The ETS recommendation l sends in IEEE mode, or NULL: it sends none. */
+const struct dcb_ets *dcbx_local_reco(const struct dcbx_local *l);
 
 /*
  * A feature's status and why: a sentence, no final dot, at most 127
@@ -133,6 +147,7 @@ void	dcbx_ieee_unpack(const struct dcbx_ieee_kept *, struct ieee_peer *);
  */
 struct dcbx_state {
 	enum dcbx_mode		active;		/* what we speak now */
+	enum dcbx_cfg_mode	cfg_mode;	/* the local mode last seen */
 	struct dcb_config_kept	oper;		/* operational config */
 	struct dcbx_feat_state	feat[DCBX_F__MAX];
 	bool			peer_present;	/* one neighbour sending DCBX */

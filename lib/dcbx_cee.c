@@ -166,7 +166,7 @@ cee_adopt(struct dcbx_state *st, const struct dcbx_local *l,
 		err = dcb_pfc_validate(&c.pfc, &why);
 	} else {
 		cee_app_merge(&l->admin.app, &p->app, &c.app);
-		c.app.willing = l->willing;
+		c.app.willing = dcbx_willing(l, DCBX_F_APP);
 	}
 	if (err != DCB_OK) {
 		use_admin(o, l, f);
@@ -208,7 +208,7 @@ cee_decide(struct dcbx_state *st, const struct dcbx_local *l,
 {
 	const struct cee_feat *pf = &st->cx->cee.feat[f];
 	struct dcbx_feat_state *fs = &st->feat[f];
-	bool lw = l->willing, pw = pf->willing;
+	bool lw = dcbx_willing(l, f), pw = pf->willing;
 
 	if (lw && !pw && pf->enable && !pf->error) {
 		cee_adopt(st, l, o, f);
@@ -255,10 +255,15 @@ cee_blocked(const struct dcbx_state *st, const struct dcbx_local *l, int f,
 	if (!st->have_cee) {
 		*s = DCBX_ST_NO_PEER;
 		*err = false;
-		return st->npeers == 0 ? "no neighbour: using the admin "
-		    "config" : st->have_ieee ? "the peer speaks only IEEE "
-		    "DCBX; this port is set to CEE" : "the neighbour sends "
-		    "no DCBX TLVs";
+		if (st->npeers == 0)
+			return "no neighbour: using the admin config";
+		if (!st->have_ieee)
+			return "the neighbour sends no DCBX TLVs";
+		/* Auto found CEE and keeps it (lldpad) while the peer lives. */
+		return l->mode == DCBX_CFG_AUTO ? "the peer now speaks only "
+		    "IEEE DCBX; auto mode keeps the CEE it found until the "
+		    "peer ages out or the link goes down" : "the peer speaks "
+		    "only IEEE DCBX; this port is set to CEE";
 	}
 	if (st->cee_subtype != CEE_SUBTYPE_CEE || st->cx == NULL)
 		return "the peer speaks CIN (DCBX 1.0), which is not "
@@ -320,7 +325,7 @@ cee_build(const struct dcbx_state *st, const struct dcbx_local *l,
 	for (f = 0; f < DCBX_F__MAX; f++) {
 		t->feat[f].present = (l->advertise & fbit[f]) != 0;
 		t->feat[f].enable = true;
-		t->feat[f].willing = l->willing;
+		t->feat[f].willing = dcbx_willing(l, f);
 		t->feat[f].error = st->cee_err[f];
 	}
 	t->cfg.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;

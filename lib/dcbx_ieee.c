@@ -40,14 +40,16 @@ ieee_ets(const struct dcbx_local *l, const struct ieee_peer *p,
 	 * so a broken one stops nothing here.  A port that is not willing
 	 * follows neither, and reports whichever is broken.
 	 */
-	if (l->willing ? (p->bad & DCB_HAS_RECO) != 0 :
+	bool lw = dcbx_willing(l, DCBX_F_ETS);
+
+	if (lw ? (p->bad & DCB_HAS_RECO) != 0 :
 	    (p->bad & (DCB_HAS_RECO | DCB_HAS_ETS)) != 0) {
 		dcbx_feat_set(fs, DCBX_ST_ERROR, "peer ETS %s rejected: %s",
 		    (p->bad & DCB_HAS_RECO) ? "recommendation" :
 		    "configuration", why_of(p, (p->bad & DCB_HAS_RECO) ? 1 : 0));
 		return;
 	}
-	if (l->willing && peer_has(p, DCB_HAS_RECO)) {
+	if (lw && peer_has(p, DCB_HAS_RECO)) {
 		/* Our willing bit, CBS and TC count; the peer's tables. */
 		cand = *oper;
 		memcpy(cand.prio_tc, p->cfg.reco.prio_tc, sizeof(cand.prio_tc));
@@ -65,7 +67,7 @@ ieee_ets(const struct dcbx_local *l, const struct ieee_peer *p,
 		    "ETS recommendation");
 		return;
 	}
-	if (l->willing)
+	if (lw)
 		dcbx_feat_set(fs, DCBX_ST_LOCAL, "willing, but the peer sends "
 		    "no ETS recommendation");
 	else if (!peer_has(p, DCB_HAS_ETS))
@@ -111,7 +113,7 @@ ieee_pfc(const struct dcbx_local *l, const struct ieee_peer *p,
     const uint8_t peer_mac[6], struct dcb_pfc *oper,
     struct dcbx_feat_state *fs)
 {
-	bool pw = p->cfg.pfc.willing;
+	bool pw = p->cfg.pfc.willing, lw = dcbx_willing(l, DCBX_F_PFC);
 	char a[24], b[24];
 
 	if (p->bad & DCB_HAS_PFC)
@@ -119,13 +121,13 @@ ieee_pfc(const struct dcbx_local *l, const struct ieee_peer *p,
 		    why_of(p, 2));
 	else if (!peer_has(p, DCB_HAS_PFC))
 		dcbx_feat_set(fs, DCBX_ST_LOCAL, "the peer sends no PFC TLV");
-	else if (l->willing && !pw)
+	else if (lw && !pw)
 		pfc_adopt(p, oper, fs, "willing: adopted the non-willing "
 		    "peer's PFC");
-	else if (l->willing && memcmp(l->mac, peer_mac, 6) < 0)
+	else if (lw && memcmp(l->mac, peer_mac, 6) < 0)
 		pfc_adopt(p, oper, fs, "both willing and our MAC is lower: "
 		    "adopted the peer's PFC");
-	else if (l->willing)
+	else if (lw)
 		dcbx_feat_set(fs, DCBX_ST_LOCAL, "both willing and our MAC is "
 		    "higher: the peer adopts ours");
 	else if (pw)
@@ -168,30 +170,31 @@ ieee_app(const struct dcbx_local *l, const struct ieee_peer *p,
     const uint8_t peer_mac[6], struct dcb_app_table *oper,
     struct dcbx_feat_state *fs)
 {
-	bool pw = peer_app_willing(p);
+	bool pw = peer_app_willing(p), lw = dcbx_willing(l, DCBX_F_APP);
 
 	if (p->bad & DCB_HAS_APP)
 		dcbx_feat_set(fs, DCBX_ST_ERROR, "peer APP table rejected: %s",
 		    why_of(p, 3));
 	else if (!peer_has(p, DCB_HAS_APP))
 		dcbx_feat_set(fs, DCBX_ST_LOCAL, "the peer sends no APP TLV");
-	else if (!l->willing)
+	else if (!lw)
 		dcbx_feat_set(fs, DCBX_ST_LOCAL, "not willing: keeping our "
 		    "APP table");
 	else if (!pw || memcmp(l->mac, peer_mac, 6) < 0) {
 		dcbx_app_merge(&l->admin.app, &p->cfg.app, oper);
-		oper->willing = l->willing;
-		dcbx_feat_set(fs, DCBX_ST_PEER, "%s: the peer's %u APP entries "
+		oper->willing = lw;
+		dcbx_feat_set(fs, DCBX_ST_PEER, "%s: the peer's %u APP entr%s "
 		    "added, winning over ours", pw ? "both willing and our MAC "
 		    "is lower" : "willing and the peer is not",
-		    (unsigned int)p->cfg.app.n);
+		    (unsigned int)p->cfg.app.n, p->cfg.app.n == 1 ? "y" : "ies");
 	} else {
 		/* Our entries first: the peer's only where we have none. */
 		dcbx_app_merge(&p->cfg.app, &l->admin.app, oper);
-		oper->willing = l->willing;
+		oper->willing = lw;
 		dcbx_feat_set(fs, DCBX_ST_PEER, "both willing and our MAC is "
-		    "higher: the peer's %u APP entries added where ours have "
-		    "none", (unsigned int)p->cfg.app.n);
+		    "higher: the peer's %u APP entr%s added where ours have "
+		    "none", (unsigned int)p->cfg.app.n, p->cfg.app.n == 1 ?
+		    "y" : "ies");
 	}
 }
 
@@ -228,18 +231,12 @@ dcbx_ieee_write(const struct dcbx_state *st, const struct dcbx_local *l,
     struct wcur *w)
 {
 	const struct dcb_config_kept *o = &st->oper;
-	/*
-	 * Only a controller recommends: two willing ports that both sent a
-	 * recommendation would each adopt the other's and swap configs.
-	 */
-	bool reco = !l->willing &&
-	    (l->advertise & (DCB_HAS_ETS | DCB_HAS_RECO)) != 0;
+	const struct dcb_ets *reco = dcbx_local_reco(l);
 
 	if (l->advertise & DCB_HAS_ETS)
 		ieee_ets_write(w, &o->ets);
-	if (reco)
-		ieee_reco_write(w, (l->admin.has & DCB_HAS_RECO) ?
-		    &l->admin.reco : &l->admin.ets);
+	if (reco != NULL)
+		ieee_reco_write(w, reco);
 	if (l->advertise & DCB_HAS_PFC)
 		ieee_pfc_write(w, &o->pfc);
 	if (l->advertise & DCB_HAS_APP)

@@ -36,8 +36,10 @@ struct hr_row {
 };
 
 /*
- * Interface delays: seed 000 item 3 (also BH); no source gives one for
- * 100M, 1G, 50G, 200G, 400G or 800G.  Response: 802.3 31B.3.7 as used by
+ * Interface delays: seed 000 item 3 (also BH), which take them from
+ * 802.3's delay constraints; no source at hand gives one for 100M, 1G,
+ * 50G, 200G, 400G or 800G, and none is guessed: those speeds are refused
+ * with headroom_intf_why()'s words wherever a delay is needed.  Response: 802.3 31B.3.7 as used by
  * SONiC (PROTOCOLS.md D), except 10G, where the seed's 60 quanta (30720 BT)
  * is the default and 67 is HEADROOM_RESP_10G_8023.  SONiC's 905 for 800G
  * is its own extrapolation, not a standard value, so 800G has none.
@@ -53,6 +55,9 @@ static const struct hr_row hr_table[] = {
 	{ 200000,	0,	453 },
 	{ 400000,	0,	905 },
 };
+
+static int hr_fail(struct dcb_why *, const char *, ...)
+    __attribute__((format(printf, 2, 3)));
 
 static const struct hr_row *
 hr_lookup(uint32_t speed_mbps)
@@ -71,6 +76,18 @@ headroom_intf_bt(uint32_t speed_mbps)
 	const struct hr_row *r = hr_lookup(speed_mbps);
 
 	return r != NULL ? r->intf_bt : 0;
+}
+
+int
+headroom_intf_why(uint32_t speed_mbps, struct dcb_why *why)
+{
+	char b[16];
+
+	if (headroom_intf_bt(speed_mbps) != 0)
+		return DCB_OK;
+	return hr_fail(why, "no sourced interface delay at %s (seed 000's "
+	    "802.3 bounds: 10G, 25G, 40G, 100G only)",
+	    dcb_speed_name(speed_mbps, b));
 }
 
 uint32_t
@@ -125,9 +142,6 @@ hr_frame_bt(uint32_t octets)
 	return (uint64_t)octets * 8 + HEADROOM_IFG_BT + HEADROOM_PREAMBLE_BT;
 }
 
-static int hr_fail(struct dcb_why *, const char *, ...)
-    __attribute__((format(printf, 2, 3)));
-
 static int
 hr_fail(struct dcb_why *why, const char *fmt, ...)
 {
@@ -173,9 +187,14 @@ hr_delays(const struct headroom_params *p, struct headroom *h,
 	if (p->intf_bt == HEADROOM_DEFAULT) {
 		h->intf_one_bt = headroom_intf_bt(p->speed_mbps);
 		h->from_table |= HEADROOM_INTF_FROM_TABLE;
-		if (h->intf_one_bt == 0)
-			return hr_fail(why, "no known interface delay at %u Mb/s:"
-			    " give one in bit times", p->speed_mbps);
+		if (h->intf_one_bt == 0) {
+			(void)headroom_intf_why(p->speed_mbps, why);
+			if (why != NULL)
+				snprintf(why->buf + strlen(why->buf),
+				    sizeof(why->buf) - strlen(why->buf),
+				    ": give one in bit times");
+			return DCB_ERR_VALUE;
+		}
 	}
 	h->resp_quanta = p->resp_quanta;
 	if (p->resp_quanta == HEADROOM_DEFAULT) {

@@ -95,13 +95,21 @@ void	headroom_params_link(struct headroom_params *, uint32_t speed_mbps,
  */
 uint32_t	headroom_intf_bt(uint32_t speed_mbps);
 uint32_t	headroom_resp_quanta(uint32_t speed_mbps);
+/*
+ * DCB_OK when the table has a sourced interface delay for the speed, else
+ * DCB_ERR_VALUE with the one sentence every place that needs one says
+ * (dcbctl headroom, the PFC delay, doctor, the engine's show): "no
+ * sourced interface delay at 50G (...)".  No figure is guessed.
+ */
+int	headroom_intf_why(uint32_t speed_mbps, struct dcb_why *);
 
 /*
  * Compute the breakdown.  Returns DCB_OK, or DCB_ERR_VALUE with the reason
  * in why (may be NULL): zero speed, a frame under 64 octets, a lossless
  * frame larger than max_frame, an absurd cable, or a speed for which the
  * table has no interface or response delay and none was given -- we do
- * not guess a worst case that no source states.
+ * not guess a worst case that no source states (headroom_intf_why()'s
+ * words, then what to give).
  */
 int	headroom_compute(const struct headroom_params *, struct headroom *,
 	    struct dcb_why *);

@@ -332,6 +332,9 @@ decode_max_frame(const struct lldp_org *o, struct lldp_pdu *pdu)
 	return true;
 }
 
+_Static_assert(LLDP_MAX_ORG * LLDP_ORG_MIN_LEN + LLDP_MANDATORY_MIN_LEN +
+    LLDP_ORG_MIN_LEN > LLDP_MAX_PDU, "an LLDPDU's org TLVs all fit");
+
 /* Organizationally specific (8.6): OUI + subtype + 0..507 octets. */
 static void
 decode_org(const struct lldp_tlv *t, struct lldp_pdu *pdu)

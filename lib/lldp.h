@@ -88,7 +88,20 @@ struct lldp_org {
 };
 
 #define LLDP_MAX_MGMT		8
-#define LLDP_MAX_ORG		64
+/*
+ * Every organizationally specific TLV of an LLDPDU is kept (802.1AB
+ * 9.2.7.7: each TLV of a valid LLDPDU is processed): a switch trunk sends
+ * a VLAN Name TLV per VLAN, and DCBX TLVs after a fixed number of them
+ * were once dropped before DCBX saw them.  Memory is bounded by the
+ * LLDPDU itself instead: an org TLV takes at least 6 octets (header, OUI,
+ * subtype) and the mandatory TLVs 12, so 1500 octets hold at most 248.
+ * Receive refuses longer LLDPDUs (port_rx.c); a longer buffer given to
+ * lldp_decode() has what does not fit counted as discarded.
+ */
+#define LLDP_ORG_MIN_LEN	6
+#define LLDP_MANDATORY_MIN_LEN	12
+#define LLDP_MAX_ORG		((LLDP_MAX_PDU - LLDP_MANDATORY_MIN_LEN) / \
+				    LLDP_ORG_MIN_LEN)
 #define LLDP_MAX_UNKNOWN	16
 
 /* Bits of lldp_pdu.present: 1 << enum lldp_tlv_type for types 0..8. */
@@ -123,7 +136,7 @@ struct lldp_pdu {
 	bool			has_end;	/* End TLV seen (optional) */
 
 	uint8_t			nmgmt;
-	uint8_t			norg;		/* all org TLVs, in order */
+	uint16_t		norg;		/* all org TLVs, in order */
 	uint8_t			nunknown;	/* reserved types 9..126 */
 	/*
 	 * The tables last: an entry is valid below its count, and is

@@ -84,12 +84,25 @@ backend_engine_events(int fd, bool readable, bool writable, void *arg)
 			snprintf(what, sizeof(what), "priority %d", ev.prio);
 		else
 			snprintf(what, sizeof(what), "port-wide");
+		/*
+		 * A stalled host, too little headroom, an I/O failure: frames
+		 * are or may be dropped, a warning (journalctl -p warning);
+		 * a recovery is a notice.
+		 */
 		if (ev.err != 0)
 			log_warnx(LOG_SUB_ENGINE, "%s: %s (%s): %s", b->ifname,
 			    engine_ev_name[ev.kind], what, strerror(-ev.err));
-		else
+		else if (ev.kind == ENGINE_EV_RECOVER)
 			log_notice(LOG_SUB_ENGINE, "%s: %s (%s)", b->ifname,
 			    engine_ev_name[ev.kind], what);
+		else
+			log_warnx(LOG_SUB_ENGINE, "%s: %s (%s): %s", b->ifname,
+			    engine_ev_name[ev.kind], what,
+			    ev.kind == ENGINE_EV_STALL ? "the host stopped "
+			    "draining it: XOFF given up, its frames dropped" :
+			    ev.kind == ENGINE_EV_HEADROOM ? "queue-memory is "
+			    "below the headroom: frames in flight after XOFF "
+			    "may be dropped" : "see the engine's counters");
 		if (b->event != NULL)
 			b->event(b->event_arg, (int)ev.kind, ev.prio, ev.err);
 	}
@@ -247,8 +260,10 @@ row_engine_serves(struct backend_choice *c)
 	    c->cp->backend == CONF_BACKEND_DCBNL)
 		return (false);
 	if (!c->cp->has_engine) {
-		snprintf(c->why, sizeof(c->why), "%.120s; no engine = { } "
-		    "block for this port", pr->why);
+		/* Short: show ports has it in a column (the probe logged
+		 * its finding). */
+		snprintf(c->why, sizeof(c->why), "no dcbnl ops and no "
+		    "engine = { } block");
 		return (false);
 	}
 	snprintf(c->why, sizeof(c->why), "%s", pr->why);

@@ -44,12 +44,6 @@
 #define DCBNL_ECHO_MAX		(2 * DCB_APP_MAX + 8)
 #define DCBNL_RETRY_MAX_MS	60000
 
-static const char *const dcbnl_kind[] = {
-	[BACKEND_READONLY] = "readonly",
-	[BACKEND_DCBNL] = "dcbnl",
-	[BACKEND_ENGINE] = "engine",
-};
-
 /* ------------------------------------------------------ libnl transport */
 
 struct dcbnl_tr_nl {
@@ -243,15 +237,16 @@ dcbnl_probe_tr(struct dcbnl_transport *nl, const char *ifname,
 	} else if (pr->rc == -EOPNOTSUPP) {
 		/* dcb_doit(): a device without dcbnl_ops answers this. */
 		pr->kind = BACKEND_ENGINE;
-		snprintf(pr->why, sizeof(pr->why), "no dcbnl ops (RTM_GETDCB "
-		    "IEEE_GET: %s): software pause engine", strerror(-pr->rc));
+		/* Short: show ports has it in a column. */
+		snprintf(pr->why, sizeof(pr->why), "no dcbnl ops (RTM_GETDCB: "
+		    "EOPNOTSUPP)");
 	} else {
 		pr->kind = BACKEND_READONLY;
 		snprintf(pr->why, sizeof(pr->why), "dcbnl probe failed: %s",
 		    strerror(-pr->rc));
 	}
-	log_info(LOG_SUB_DCBNL, "%s: backend %s: %s", ifname,
-	    dcbnl_kind[pr->kind], pr->why);
+	/* What the probe found; the port logs the backend it chose. */
+	log_info(LOG_SUB_DCBNL, "%s: dcbnl probe: %s", ifname, pr->why);
 	free(nic);
 	free(c);
 	return 0;

@@ -302,8 +302,17 @@ eng_stats(struct backend *b, struct backend_stats *st)
 	return (0);
 }
 
+/*
+ * One priority.  "tc" and "pfc" are what the engine enforces now: the
+ * config last applied (cfg, the control side's; the data plane takes it
+ * between two frames), not the counters snapshot, which may be up to
+ * ENG_SNAP_NS old and would show a newly adopted PFC as not there yet.
+ * The rest is the snapshot's: counters and the states sampled with them
+ * (paused, xoff_sent, stalled, queues), as old as "counters_age_ms" says.
+ */
 static json_t *
-show_prio(const struct eng_snap *s, const uint32_t *qlen, int p)
+show_prio(const struct eng_snap *s, const struct esched_cfg *cfg,
+    const uint32_t *qlen, int p)
 {
 	json_t *d = json_object(), *o;
 	int k;
@@ -311,9 +320,14 @@ show_prio(const struct eng_snap *s, const uint32_t *qlen, int p)
 	for (k = 0; k < ESCHED_DROP__MAX; k++)
 		json_object_set_new(d, esched_drop_name[k],
 		    json_integer((json_int_t)s->c.drops[p][k]));
+	/* The PFC watchdog's drop action, each way (engine_wd.c). */
+	json_object_set_new(d, "pfc_watchdog_egress",
+	    json_integer((json_int_t)s->c.wd_tx_drop[p]));
+	json_object_set_new(d, "pfc_watchdog_ingress",
+	    json_integer((json_int_t)s->c.wd_rx_drop[p]));
 	o = json_pack("{s:i,s:i,s:b,s:b,s:b,s:b}", "priority", p, "tc",
-	    s->prio_tc[p], "pfc", (s->pfc_en >> p) & 1, "paused", s->paused[p],
-	    "xoff_sent", s->asked[p], "stalled", s->stalled[p]);
+	    cfg->prio_tc[p], "pfc", (cfg->pfc_en >> p) & 1, "paused",
+	    s->paused[p], "xoff_sent", s->asked[p], "stalled", s->stalled[p]);
 	json_object_set_new(o, "counters", json_pack(
 	    "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 	    "host_in_frames", (json_int_t)s->c.host_in_f[p],
@@ -338,18 +352,46 @@ show_prio(const struct eng_snap *s, const uint32_t *qlen, int p)
 	    "held_frames", (json_int_t)s->tc_held[p],
 	    "throttled_ns", (json_int_t)s->tc_throttled_ns[p],
 	    "qdisc_frames", (json_int_t)qlen[p]));
-	json_object_set_new(o, "queues", json_pack("{s:I,s:I,s:I,s:I}",
+	json_object_set_new(o, "queues", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}",
 	    "egress_bytes", (json_int_t)s->eg_used[p],
 	    "egress_hwm", (json_int_t)s->eg_hwm[p],
+	    "egress_frames", (json_int_t)s->eg_frames[p],
 	    "ingress_bytes", (json_int_t)s->in_used[p],
-	    "ingress_hwm", (json_int_t)s->in_hwm[p]));
+	    "ingress_hwm", (json_int_t)s->in_hwm[p],
+	    "ingress_frames", (json_int_t)s->in_frames[p]));
 	return (o);
+}
+
+/* The priorities of a bit map, as a sorted array: [3, 4]. */
+json_t *
+eng_show_bits(uint8_t m)
+{
+	json_t *a = json_array();
+	int p;
+
+	for (p = 0; p < ESCHED_NPRIO; p++)
+		if (m & (1u << p))
+			json_array_append_new(a, json_integer(p));
+	return (a);
+}
+
+/* How old the snapshot's counters are, in ms; null before the first. */
+json_t *
+eng_show_age(const struct eng_snap *s)
+{
+	uint64_t now = eng_now();
+
+	if (s->pub == 0)
+		return (json_null());
+	return (json_integer((json_int_t)((now > s->at ? now - s->at : 0) /
+	    1000000)));
 }
 
 static json_t *
 eng_show(struct backend *b)
 {
 	struct engine *e = b->priv;
+	struct dcb_why why;
 	struct eng_snap s;
 	uint32_t qlen[ESCHED_NPRIO];
 	uint64_t ring_drops;
@@ -361,14 +403,18 @@ eng_show(struct backend *b)
 	eng_snapshot(e, &s);
 	eng_tc_read(e, qlen, &ring_drops);
 	a = json_array();
+	/* e->pending: written by this (the control) thread only. */
 	for (p = 0; p < ESCHED_NPRIO; p++)
-		json_array_append_new(a, show_prio(&s, qlen, p));
+		json_array_append_new(a, show_prio(&s, &e->pending, qlen, p));
 	o = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:b,s:b,s:i}", "port",
 	    e->o.ifname, "mode", "relay", "mode_why", e->mode_why,
 	    "tap", e->tapname, "speed_bps", (json_int_t)e->speed,
 	    "host_drain_bps", (json_int_t)e->o.host_drain_bps,
 	    "queue_memory", (json_int_t)e->o.queue_memory,
 	    "unpaced", e->o.unpaced, "bare", e->o.bare, "mtu", (int)e->mtu);
+	/* The state above is now; the counters are the last publication's. */
+	json_object_set_new(o, "pfc_enabled", eng_show_bits(e->pending.pfc_en));
+	json_object_set_new(o, "counters_age_ms", eng_show_age(&s));
 	json_object_set_new(o, "thresholds", json_pack(
 	    "{s:I,s:I,s:I,s:b,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 	    "xoff", (json_int_t)s.xoff, "xon", (json_int_t)s.xon,
@@ -381,6 +427,10 @@ eng_show(struct backend *b)
 	    "inflight_max", (json_int_t)s.inflight_max,
 	    "rx_lag_p50_ns", (json_int_t)s.lag_p50,
 	    "rx_lag_p99_ns", (json_int_t)s.lag_p99));
+	/* The headroom counts no interface delay where none is sourced. */
+	json_object_set_new(json_object_get(o, "thresholds"), "headroom_why",
+	    json_string(headroom_intf_why((uint32_t)(e->speed / 1000000),
+	    &why) == DCB_OK ? "" : why.buf));
 	json_object_set_new(o, "port_counters", json_pack(
 	    "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 	    "rt_breaks", (json_int_t)s.c.rt_breaks,

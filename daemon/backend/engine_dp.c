@@ -189,9 +189,13 @@ dp_publish(struct engine *e, uint64_t now)
 		s->eg_hwm[p] = e->eg.q[p].hwm;
 		s->in_used[p] = e->inq[p].used;
 		s->in_hwm[p] = e->inq[p].hwm;
+		s->eg_frames[p] = e->eg.q[p].frames;
+		s->in_frames[p] = e->inq[p].frames;
 		s->prio_tc[p] = e->eg.cfg.prio_tc[p];
 		dp_publish_tc(e, s, p, now);
 	}
+	for (p = 0; p < e->txp_n; p++)	/* out of their queue, not yet sent */
+		s->eg_frames[e->txp_prio[p] & (ESCHED_NPRIO - 1)]++;
 	s->tc_rtt_max = __atomic_load_n(&e->tc.rtt_max, __ATOMIC_RELAXED);
 	s->tc_nl_err = __atomic_load_n(&e->tc.nl_err, __ATOMIC_RELAXED);
 	s->pfc_en = e->eg.cfg.pfc_en;

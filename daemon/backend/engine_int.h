@@ -112,6 +112,9 @@ struct eng_snap {
 	bool		stalled[ESCHED_NPRIO];
 	uint32_t	eg_used[ESCHED_NPRIO], eg_hwm[ESCHED_NPRIO];
 	uint32_t	in_used[ESCHED_NPRIO], in_hwm[ESCHED_NPRIO];
+	/* Frames queued each way (egress: with those kept for the device):
+	 * what makes the counters add up (issue 31, the metrics). */
+	uint32_t	eg_frames[ESCHED_NPRIO], in_frames[ESCHED_NPRIO];
 	uint8_t		prio_tc[ESCHED_NPRIO], pfc_en;
 	uint32_t	xoff, xon, headroom;
 	bool		fits;
@@ -283,6 +286,9 @@ struct json_t;
 struct json_t	*eng_pm_show(struct engine *);
 /* engine.c: the responder's figures (engine_responder()) for show(). */
 struct json_t	*eng_responder_json(struct engine *);
+/* show()'s shared pieces: a priority bit map as [3, 4]; the counters' age. */
+struct json_t	*eng_show_bits(uint8_t);
+struct json_t	*eng_show_age(const struct eng_snap *);
 
 
 #endif /* ENGINE_INT_H */

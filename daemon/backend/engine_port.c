@@ -911,21 +911,22 @@ eng_pm_start(struct engine *e)
 
 /* ---- show ----------------------------------------------------------- */
 
+/*
+ * One priority in port mode, in the relay's keys where they mean the
+ * same: "tc" and "pfc" as enforced now (the config last applied), the
+ * rest from the snapshot.  The host's frames go through the kernel's
+ * qdisc, not the engine: there are no engine queues, no frames from or
+ * to the host here, and the watchdog's drops are the qdisc's.
+ */
 static json_t *
-pm_show_prio(const struct eng_snap *s, int p)
+pm_show_prio(const struct eng_snap *s, const struct esched_cfg *cfg, int p)
 {
 	const struct eng_pm_snap *m = &s->pm;
-	json_t *o, *d;
-	int k;
+	json_t *o;
 
-	d = json_object();
-	for (k = 0; k < ESCHED_DROP__MAX; k++)
-		json_object_set_new(d, esched_drop_name[k], json_integer(0));
-	json_object_set_new(d, "watchdog", json_integer(
-	    (json_int_t)s->c.wd_tx_drop[p]));
 	o = json_pack("{s:i,s:i,s:b,s:b,s:b,s:b}", "priority", p, "tc",
-	    s->prio_tc[p], "pfc", (s->pfc_en >> p) & 1, "paused", s->paused[p],
-	    "xoff_sent", s->asked[p], "stalled", false);
+	    cfg->prio_tc[p], "pfc", (cfg->pfc_en >> p) & 1, "paused",
+	    s->paused[p], "xoff_sent", s->asked[p], "stalled", false);
 	json_object_set_new(o, "counters", json_pack(
 	    "{s:I,s:I,s:I,s:I,s:I,s:I}",
 	    "tx_frames", (json_int_t)s->c.tx_f[p],
@@ -934,7 +935,8 @@ pm_show_prio(const struct eng_snap *s, int p)
 	    "pfc_indications", (json_int_t)s->c.pfc_ind[p],
 	    "paused_ns", (json_int_t)s->paused_ns[p],
 	    "pfc_ignored", (json_int_t)s->c.pfc_ignored[p]));
-	json_object_set_new(o, "drops", d);
+	json_object_set_new(o, "drops", json_pack("{s:I}",
+	    "pfc_watchdog_egress", (json_int_t)s->c.wd_tx_drop[p]));
 	json_object_set_new(o, "gate", json_pack(
 	    "{s:s,s:I,s:I,s:i,s:I,s:I}",
 	    "state", (m->drop >> p) & 1 ? "dropping" : (m->shut >> p) & 1 ?
@@ -948,8 +950,9 @@ pm_show_prio(const struct eng_snap *s, int p)
 	    "sockets", (int)m->rx_sockets[p],
 	    "fill_pct", (int)m->rx_fill_pct[p],
 	    "socket_drops", (json_int_t)m->rx_sock_drops[p]));
-	json_object_set_new(o, "queues", json_pack("{s:I}", "egress_bytes",
-	    (json_int_t)m->leaf_backlog[p]));
+	json_object_set_new(o, "queues", json_pack("{s:I,s:i}",
+	    "egress_bytes", (json_int_t)m->leaf_backlog[p],
+	    "egress_frames", (int)m->leaf_qlen[p]));
 	return (o);
 }
 
@@ -963,11 +966,13 @@ eng_pm_show(struct engine *e)
 	eng_snapshot(e, &s);
 	a = json_array();
 	for (p = 0; p < ESCHED_NPRIO; p++)
-		json_array_append_new(a, pm_show_prio(&s, p));
+		json_array_append_new(a, pm_show_prio(&s, &e->pending, p));
 	o = json_pack("{s:s,s:s,s:s,s:n,s:I,s:i,s:b}", "port", e->o.ifname,
 	    "mode", "port", "mode_why", e->mode_why, "tap",
 	    "speed_bps", (json_int_t)e->speed, "mtu", (int)e->mtu,
 	    "realtime", e->dp_rt);
+	json_object_set_new(o, "pfc_enabled", eng_show_bits(e->pending.pfc_en));
+	json_object_set_new(o, "counters_age_ms", eng_show_age(&s));
 	json_object_set_new(o, "thresholds", json_pack(
 	    "{s:I,s:I,s:I,s:I,s:I,s:I}",
 	    "reaction_p50_ns", (json_int_t)s.react_p50,

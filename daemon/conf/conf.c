@@ -106,8 +106,16 @@ static void
 parse_engine(struct field_ctx *x, const config_setting_t *s, void *obj,
     const struct field *f)
 {
-	((struct conf_entry *)obj)->port.has_engine = true;
+	struct conf_entry *ce = obj;
+	struct dcb_why why = { "" };
+	int n0 = x->nerr;
+
+	ce->port.has_engine = true;
 	field_parse_sub(x, s, obj, f);
+	/* A link speed, as dcbctl headroom --speed reads one (lib/dcb.h). */
+	if (x->nerr == n0 && ce->port.engine.speed_bps != 0 &&
+	    dcb_speed_check(ce->port.engine.speed_bps, &why) != DCB_OK)
+		field_err(x, field_member(s, "speed"), "engine %s", why.buf);
 }
 
 static void
@@ -445,6 +453,17 @@ emit_app(config_setting_t *g, const void *obj, const struct field *f)
 		    &t->e[i], app_fields);
 }
 
+/*
+ * Without a reco block the recommendation is the ETS configuration, and
+ * stays so when `dcbctl set ets` changes it: written out only when given.
+ */
+static void
+emit_reco(config_setting_t *g, const void *obj, const struct field *f)
+{
+	if (((const struct conf_entry *)obj)->admin.has & DCB_HAS_RECO)
+		field_emit_sub(g, obj, f);
+}
+
 /* The rows of a ports entry, over struct conf_entry. */
 const struct field conf_port_fields[] = {
 	F_STR("match", struct conf_entry, port.match),
@@ -462,12 +481,14 @@ const struct field conf_port_fields[] = {
 	F_SUB("ets", field_parse_sub, field_emit_sub, struct conf_entry,
 	    admin.ets, ets_fields),
 	/* The recommendation TLV has no willing bit (802.1Q-2018 D.2.10). */
-	F_SUB("reco", field_parse_sub, field_emit_sub, struct conf_entry,
+	F_SUB("reco", field_parse_sub, emit_reco, struct conf_entry,
 	    admin.reco, ets_fields + 1),
 	/* pfc rows reach into struct conf_entry (cable-length, mtu). */
 	{ "pfc", field_parse_sub, field_emit_sub, 0, 0, 0, 0, NULL, pfc_fields },
 	ROW("app", parse_app, emit_app, struct conf_entry, admin.app, 0, 0,
 	    NULL, NULL),
+	/* The IEEE APP TLV has no willing bit; CEE's App feature has one. */
+	F_BOOL("app-willing", struct conf_entry, admin.app.willing),
 	F_SUB("engine", parse_engine, emit_engine, struct conf_entry,
 	    port.engine, engine_fields),
 	F_SUB("pfc-watchdog", parse_pfcwd, emit_pfcwd, struct conf_entry,
@@ -501,7 +522,9 @@ conf_port_defaults(struct conf_entry *ce)
 
 /*
  * What the entry leaves out follows from its role: a willing port sets the
- * willing bits; without a reco block it recommends its own ETS config.
+ * willing bits (each feature's own setting overrides it: ets.willing,
+ * pfc.willing, app-willing); without a reco block it recommends its own
+ * ETS config, whatever that becomes (DCB_HAS_RECO stays clear).
  */
 static void
 port_finish(struct field_ctx *x, const config_setting_t *e,
@@ -519,11 +542,13 @@ port_finish(struct field_ctx *x, const config_setting_t *e,
 		a->ets.willing = willing;
 	if (field_member(pfc, "willing") == NULL)
 		a->pfc.willing = willing;
-	a->app.willing = willing;
+	if (field_member(e, "app-willing") == NULL)
+		a->app.willing = willing;
 	if (reco == NULL)
 		a->reco = a->ets;
 	a->reco.willing = false;
-	a->has = DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC | DCB_HAS_APP;
+	a->has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP |
+	    (reco != NULL ? DCB_HAS_RECO : 0);
 	conf_check_match(x, e, c, &ce->port);
 	if (x->nerr != n0)
 		return;		/* no verdicts on half-parsed blocks */

@@ -258,40 +258,6 @@ field_emit_mask(config_setting_t *g, const void *obj, const struct field *f)
 			config_setting_set_string_elem(a, -1, kw->name);
 }
 
-/*
- * "10G", "16M", "0" or a plain integer.  Strict: digits, then at most one
- * upper-case K, M or G; nothing else ("1.5G", "1g", "16MB" are refused).
- */
-static int
-unit_value(const char *v, uint64_t base, uint64_t *out)
-{
-	static const char suffix[] = "KMG";
-	const char *p;
-	uint64_t n = 0, mul = 1;
-	int i;
-
-	for (p = v; isdigit((unsigned char)*p); p++) {
-		if (n > (UINT64_MAX - 9) / 10)
-			return -1;
-		n = n * 10 + (uint64_t)(*p - '0');
-	}
-	if (p == v)
-		return -1;
-	if (*p != '\0') {
-		if (p[1] != '\0' || strchr(suffix, *p) == NULL)
-			return -1;
-		for (i = 0; suffix[i] != '\0'; i++) {
-			mul *= base;
-			if (suffix[i] == *p)
-				break;
-		}
-	}
-	if (n > UINT64_MAX / mul)
-		return -1;
-	*out = n * mul;
-	return 0;
-}
-
 static void
 parse_units(struct field_ctx *x, const config_setting_t *s, void *obj,
     const struct field *f, uint64_t base)
@@ -301,9 +267,9 @@ parse_units(struct field_ctx *x, const config_setting_t *s, void *obj,
 
 	if (is_int(s) && config_setting_get_int64(s) >= 0)
 		n = (uint64_t)config_setting_get_int64(s);
-	else if (v == NULL || unit_value(v, base, &n) != 0) {
-		field_err(x, s, "%s must be a number with an optional K, M or "
-		    "G suffix (\"10G\")", f->name);
+	else if (v == NULL || dcb_units_parse(v, base, &n) != 0) {
+		/* The same words as dcbctl's (lib/dcb.h). */
+		field_err(x, s, "%s must be " DCB_UNITS_WHY, f->name);
 		return;
 	}
 	if (n < (uint64_t)f->min || n > (uint64_t)f->max) {

@@ -128,7 +128,8 @@ conf_port_unlisted(struct conf_entry *ce, const char *ifname)
 	snprintf(ce->port.match, sizeof(ce->port.match), "%s", ifname);
 	ce->admin.ets.willing = ce->admin.pfc.willing = true;
 	ce->admin.app.willing = true;
-	ce->admin.has = DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC | DCB_HAS_APP;
+	/* No reco block: the recommendation is the ETS config (conf.c). */
+	ce->admin.has = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
 }
 
 /* Without a matching entry, *out holds the defaults for ifname. */

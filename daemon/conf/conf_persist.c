@@ -47,7 +47,8 @@ persist_check(const char *path, const char *text, const char *ifname,
 	    ((adm->has & DCB_HAS_RECO) && !dcb_ets_equal(&p.admin.reco, &adm->reco)) ||
 	    ((adm->has & DCB_HAS_PFC) && !dcb_pfc_equal(&p.admin.pfc, &adm->pfc)) ||
 	    ((adm->has & DCB_HAS_APP) &&
-	    !dcb_app_table_equal(&p.admin.app, &adm->app))) {
+	    (!dcb_app_table_equal(&p.admin.app, &adm->app) ||
+	    p.admin.app.willing != adm->app.willing))) {
 		snprintf(err, errlen, "%s: the rewritten file does not read "
 		    "back as the requested policy of %s", path, ifname);
 		rc = -1;
@@ -216,6 +217,7 @@ persist_replace(config_setting_t *e, const struct conf_entry *p, uint8_t has,
 	static const struct { uint8_t bit; const char *name; } part[] = {
 		{ DCB_HAS_ETS, "ets" }, { DCB_HAS_RECO, "reco" },
 		{ DCB_HAS_PFC, "pfc" }, { DCB_HAS_APP, "app" },
+		{ DCB_HAS_APP, "app-willing" },
 	};
 	const struct field *f;
 	size_t i;
@@ -243,8 +245,12 @@ persist_merge(struct conf_entry *p, const struct dcb_config *adm)
 {
 	if (adm->has & DCB_HAS_ETS)
 		p->admin.ets = adm->ets;
-	if (adm->has & DCB_HAS_RECO)
+	if (adm->has & DCB_HAS_RECO) {
 		p->admin.reco = adm->reco;
+		p->admin.has |= DCB_HAS_RECO;	/* a reco block from now on */
+	} else if ((adm->has & DCB_HAS_ETS) &&
+	    !(p->admin.has & DCB_HAS_RECO))
+		p->admin.reco = adm->ets;	/* still follows ETS */
 	if (adm->has & DCB_HAS_PFC)
 		p->admin.pfc = adm->pfc;
 	if (adm->has & DCB_HAS_APP)

@@ -14,7 +14,11 @@ struct priv_file;
 
 /* What the control socket asks of the daemon above it. */
 struct ctl_ops {
-	/* Reload the config file: ports follow (the "reload" command). */
+	/*
+	 * Reload the config file: ports follow (the "reload" command).  -1:
+	 * refused, err says why; 0: applied; 1: applied but for what only a
+	 * restart applies, err holds those, one sentence a line.
+	 */
 	int	(*reload)(struct dcbxd *, char *err, size_t errlen);
 	/* Re-read it after `set --persist` wrote it; ports keep theirs. */
 	int	(*reread)(struct dcbxd *, char *err, size_t errlen);

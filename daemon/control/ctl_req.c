@@ -115,6 +115,8 @@ set_edit(json_t *args, struct dcb_config *adm, uint8_t *parts, char *err,
 		*parts |= DCB_HAS_ETS;
 	}
 	if ((v = json_object_get(args, "reco")) != NULL) {
+		if (!(adm->has & DCB_HAS_RECO))
+			adm->reco = adm->ets;	/* what was sent */
 		if (proto_ets_from_json(v, &adm->reco, err, errlen) != 0)
 			return (-1);
 		*parts |= DCB_HAS_RECO;
@@ -133,7 +135,16 @@ set_edit(json_t *args, struct dcb_config *adm, uint8_t *parts, char *err,
 		adm->app.willing = json_is_true(v);
 		*parts |= DCB_HAS_APP;
 	}
+	/*
+	 * Without a recommendation of its own (no reco block, none set) a
+	 * port recommends its ETS config: an ETS edit changes both, as
+	 * dcbxd.conf(5) says.  A recommendation edited starts from the one
+	 * sent so far.
+	 */
 	adm->has |= *parts;
+	if (!(adm->has & DCB_HAS_RECO))
+		adm->reco = adm->ets;
+	adm->reco.willing = false;
 	if ((rc = dcb_config_validate(adm, &why)) != DCB_OK) {
 		snprintf(err, errlen, "%s", why.buf[0] != '\0' ? why.buf :
 		    dcb_strerror(rc));
@@ -333,13 +344,24 @@ cmd_subscribe(struct client *c, json_t *args)
 static json_t *
 cmd_reload(struct client *c, json_t *args)
 {
-	char err[4096];
+	char err[4096], *line, *next;
+	json_t *na;
+	int rc;
 
 	(void)args;
 	log_info(LOG_SUB_CTL, "reload asked by uid %lu", (unsigned long)c->uid);
-	if (ctl.ops->reload(ctl.d, err, sizeof(err)) < 0)
+	err[0] = '\0';
+	if ((rc = ctl.ops->reload(ctl.d, err, sizeof(err))) < 0)
 		return (proto_err("EINVAL", "%s", err));
-	return (proto_ok(json_object()));
+	/* What only a restart applies, a sentence each (ctl.h). */
+	na = json_array();
+	for (line = err; rc > 0 && line != NULL && *line != '\0';
+	    line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		json_array_append_new(na, json_string(line));
+	}
+	return (proto_ok(json_pack("{s:o}", "not_applied", na)));
 }
 
 static json_t *
@@ -367,7 +389,7 @@ cmd_doctor(struct client *c, json_t *args)
 	(void)c;
 	if ((p = ctl_dev(args, false, &err)) == NULL && err != NULL)
 		return (err);
-	return (proto_ok(doctor_run(p)));
+	return (proto_ok(doctor_run(ctl.d, p)));
 }
 
 static const struct ctl_cmd {

@@ -65,6 +65,39 @@ prios(uint8_t bits, char buf[24])
 
 /* -------------------------------------------------------- the peer */
 
+/*
+ * The DCBX the port speaks now against what its one neighbour sends
+ * ("ieee", "cee", "both"): not the configured mode, which auto leaves
+ * open, nor what a reload once set.
+ */
+static void
+chk_mode(struct dctx *x, const char *dcbx)
+{
+	const struct port *p = x->p;
+	bool ieee = p->dcbx.active == DCBX_MODE_IEEE;
+
+	if (!(ieee && strcmp(dcbx, "cee") == 0) &&
+	    !(!ieee && strcmp(dcbx, "ieee") == 0))
+		return;
+	if (p->conf.mode == CONF_MODE_AUTO && ieee)
+		/* Auto takes a CEE-only peer at once: this one is CIN. */
+		finding(x, "error", "mode-mismatch", "this port speaks IEEE "
+		    "DCBX and the peer only CIN (DCBX 1.0), which dcbxd does "
+		    "not speak: nothing is negotiated; set the peer to IEEE or "
+		    "CEE DCBX");
+	else if (p->conf.mode == CONF_MODE_AUTO)
+		finding(x, "error", "mode-mismatch", "this port speaks CEE "
+		    "DCBX (mode auto found it earlier and keeps it while the "
+		    "peer lives) and the peer now only IEEE: nothing is "
+		    "negotiated; take the link down and up, or set mode = "
+		    "\"ieee\" here");
+	else
+		finding(x, "error", "mode-mismatch", "this port speaks only "
+		    "%s DCBX and the peer only %s: nothing is negotiated; set "
+		    "mode = \"auto\" here or the same mode on both ends",
+		    ieee ? "IEEE" : "CEE", dcbx);
+}
+
 static void
 chk_peer(struct dctx *x)
 {
@@ -85,9 +118,16 @@ chk_peer(struct dctx *x)
 		return;
 	}
 	if (n == 0) {
-		finding(x, "warning", "no-peer", "no LLDP neighbour: the peer "
-		    "sends no LLDP here; enable LLDP and DCBX on the switch "
-		    "port (or check the cabling)");
+		/* Which end is "the peer" depends on which end we are. */
+		if (p->conf.role == CONF_ROLE_CONTROLLER)
+			finding(x, "warning", "no-peer", "no LLDP neighbour: "
+			    "the host on this port sends no LLDP; run an "
+			    "LLDP/DCBX agent there (dcbxd, lldpad, the NIC's "
+			    "firmware) or check the cabling");
+		else
+			finding(x, "warning", "no-peer", "no LLDP neighbour: "
+			    "the peer sends no LLDP here; enable LLDP and DCBX "
+			    "on the switch port (or check the cabling)");
 		return;
 	}
 	if (n > 1) {
@@ -104,12 +144,7 @@ chk_peer(struct dctx *x)
 		    "enable DCBX on the peer");
 		return;
 	}
-	if ((p->conf.mode == CONF_MODE_IEEE && strcmp(dcbx, "cee") == 0) ||
-	    (p->conf.mode == CONF_MODE_CEE && strcmp(dcbx, "ieee") == 0))
-		finding(x, "error", "mode-mismatch", "this port speaks only "
-		    "%s DCBX and the peer only %s: nothing is negotiated; set "
-		    "mode = \"auto\" here or the same mode on both ends",
-		    p->conf.mode == CONF_MODE_IEEE ? "IEEE" : "CEE", dcbx);
+	chk_mode(x, dcbx);
 }
 
 static void
@@ -128,13 +163,17 @@ chk_negotiation(struct dctx *x)
 		    "by one end and dropped by the other; make one end willing "
 		    "or configure the same prio-pfc on both",
 		    prios(p->dcbx.oper.pfc.pfc_en, a), prios(pc->pfc.pfc_en, b));
-	if (p->conf.role == CONF_ROLE_WILLING &&
-	    (((pc->has & DCB_HAS_PFC) && pc->pfc.willing) ||
-	    ((pc->has & DCB_HAS_ETS) && pc->ets.willing)))
-		finding(x, "warning", "both-willing", "both ends are willing: "
-		    "neither pushes its config, so each keeps its own; make "
-		    "the switch side role = \"controller\" (or clear its "
-		    "willing bits)");
+	/* Feature by feature: our willing bits are the admin policy's. */
+	if ((p->admin.pfc.willing && (pc->has & DCB_HAS_PFC) &&
+	    pc->pfc.willing) || (p->admin.ets.willing &&
+	    (pc->has & DCB_HAS_ETS) && pc->ets.willing &&
+	    !(pc->has & DCB_HAS_RECO)))
+		finding(x, "warning", "both-willing", "both ends are willing "
+		    "for %s: neither pushes its config, so each keeps its own "
+		    "(PFC: the lower MAC takes the other's); make the switch "
+		    "side role = \"controller\" (or clear its willing bits)",
+		    p->admin.pfc.willing && (pc->has & DCB_HAS_PFC) &&
+		    pc->pfc.willing ? "PFC" : "ETS");
 }
 
 /* ---------------------------------------------------------- backend */
@@ -403,6 +442,7 @@ chk_headroom(struct dctx *x)
 	const struct port *p = x->p;
 	struct headroom_params hp;
 	struct headroom h;
+	struct dcb_why why;
 	uint64_t bps, qmem;
 	uint32_t mbps, mtu = p->conf.mtu != 0 ? p->conf.mtu : p->mtu;
 
@@ -412,6 +452,11 @@ chk_headroom(struct dctx *x)
 		    "frame in flight overruns it; raise mtu in the port's pfc "
 		    "settings or lower the link MTU", p->mtu, p->conf.mtu,
 		    p->conf.mtu);
+	if (p->dcbx.oper.pfc.pfc_en != 0 && port_pfc_delay_why(p, &why) !=
+	    DCB_OK)
+		finding(x, "warning", "no-interface-delay", "the PFC delay is "
+		    "not computed: %s; give pfc.delay (bits) in the config",
+		    why.buf);
 	if (x->eng == NULL || p->dcbx.oper.pfc.pfc_en == 0)
 		return;
 	bps = jnum(x->eng, "speed_bps");
@@ -419,6 +464,13 @@ chk_headroom(struct dctx *x)
 		bps = ifspeed_bps(p->ifname);
 	mbps = (uint32_t)(bps / 1000000);
 	qmem = jnum(x->eng, "queue_memory");
+	/* No sourced delay at this speed: none guessed, and said so. */
+	if (headroom_intf_why(mbps, &why) != DCB_OK) {
+		finding(x, "info", "headroom-unchecked", "the engine's queue "
+		    "memory is not checked against the 802.1Qbb headroom: %s",
+		    why.buf);
+		return;
+	}
 	headroom_params_link(&hp, mbps, p->conf.cable_m);
 	hp.max_frame = hp.max_lossless_frame = mtu + 22;
 	if (headroom_compute(&hp, &h, NULL) != DCB_OK)
@@ -606,8 +658,48 @@ doctor_port(const struct port *cp, json_t *out)
 	json_decref(x.eng);
 }
 
-json_t *
-doctor_run(const struct port *only)
+/*
+ * The daemon's own findings (ifname ""), before the ports': the SNMP
+ * subagent, when enabled, not connected or refused a subtree.
+ */
+static void
+doctor_daemon(const struct dcbxd *d, json_t *out)
 {
-	return (show_rows_each(only, doctor_port));
+	const struct dcbxd_agentx *x = &d->agentx;
+	char msg[512];
+
+	if (!x->on)
+		return;
+	if (!x->connected)
+		snprintf(msg, sizeof(msg), "snmp is enabled but no AgentX master "
+		    "answers at %s: nothing is served; start snmpd with "
+		    "\"master agentx\" or fix agentx-socket", d->conf.snmp_agentx);
+	else if (x->refused != 0)
+		snprintf(msg, sizeof(msg), "the AgentX master refused %s: "
+		    "another subagent serves it (lldpd -x serves LLDP-MIB), so "
+		    "SNMP managers see that agent's objects there, not dcbxd's; "
+		    "dcbxd stands in one priority lower and serves the rest; "
+		    "run lldpd without -x if dcbxd's should be seen",
+		    x->refused_text);
+	else
+		return;
+	json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:s}",
+	    "ifname", "", "severity", x->connected ? "warning" : "error",
+	    "check", x->connected ? "agentx-refused" : "agentx-no-master",
+	    "message", msg));
+}
+
+json_t *
+doctor_run(const struct dcbxd *d, const struct port *only)
+{
+	json_t *a, *ports;
+
+	if (only != NULL)
+		return (show_rows_each(only, doctor_port));
+	a = json_array();
+	doctor_daemon(d, a);
+	ports = show_rows_each(NULL, doctor_port);
+	json_array_extend(a, ports);
+	json_decref(ports);
+	return (a);
 }

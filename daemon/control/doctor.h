@@ -24,6 +24,8 @@ struct port;
  * Changes nothing: pause counters are "rising" when above the port's
  * periodic sample before the last (port_be.c; zero after a backend opens).
  */
-json_t	*doctor_run(const struct port *);
+struct dcbxd;
+/* The daemon's own findings (ifname "": SNMP) come first, for all ports. */
+json_t	*doctor_run(const struct dcbxd *, const struct port *);
 
 #endif /* DOCTOR_H */

@@ -555,6 +555,24 @@ show_u64x8(const uint64_t *v)
 	return (a);
 }
 
+/*
+ * The AgentX subagent, daemon-wide (shown with each port's counters):
+ * connected or not, and the subtrees the master refused (another
+ * subagent serves them: lldpd -x and LLDP-MIB), null when SNMP is off.
+ */
+static json_t *
+show_agentx(const struct dcbxd *d)
+{
+	const struct dcbxd_agentx *x = d != NULL ? &d->agentx : NULL;
+
+	if (x == NULL || !x->on)
+		return (json_null());
+	return (json_pack("{s:s, s:s, s:s}", "agentx", x->connected ?
+	    "connected" : "not-connected", "refused", x->refused_text,
+	    "standby", x->refused == 0 ? "" : x->standby == x->refused ?
+	    "registered one priority lower" : "not registered"));
+}
+
 json_t *
 show_stats(const struct port *p)
 {
@@ -587,7 +605,7 @@ show_stats(const struct port *p)
 	 * lldp counters too).
 	 */
 	return (json_pack("{s:s, s:o, s:{s:o, s:o, s:I}, s:o, s:o, s:o, "
-	    "s:{s:s, s:I, s:I, s:I, s:I}}",
+	    "s:{s:s, s:I, s:I, s:I, s:I}, s:o}",
 	    "ifname", p->ifname, "lldp", lldp,
 	    "pfc", "requests", show_u64x8(bs.pfc_requests),
 	    "indications", show_u64x8(bs.pfc_indications),
@@ -599,7 +617,8 @@ show_stats(const struct port *p)
 	    "floods", (json_int_t)p->rx_floods,
 	    "ring_refused", (json_int_t)p->rx_ring_refused,
 	    "kernel_drops", (json_int_t)port_rx_drops(mp),
-	    "repeats", (json_int_t)p->rx_repeats));
+	    "repeats", (json_int_t)p->rx_repeats,
+	    "snmp", show_agentx(p->daemon)));
 }
 
 json_t *
@@ -704,13 +723,18 @@ show_dcbx(const struct port *p)
 	const struct dcb_config *pc = show_peer_cfg(p, &peer);
 	json_t *ets = show_feat(p, DCBX_F_ETS), *pfc = show_feat(p, DCBX_F_PFC);
 	json_t *app = show_feat(p, DCBX_F_APP);
+	struct dcb_why why;
 	char mac[18];
 
 	port_dcbx_local(p, &dl);	/* the admin config with its delay */
 
 	json_object_set_new(ets, "admin", proto_ets_to_json(&a->ets));
-	json_object_set_new(ets, "reco", opt(a->has & DCB_HAS_RECO,
-	    proto_ets_to_json(&a->reco)));
+	/* The recommendation a port not willing for ETS sends, or none. */
+	json_object_set_new(ets, "reco", opt(dcbx_local_reco(&dl) != NULL,
+	    proto_ets_to_json(dcbx_local_reco(&dl) != NULL ?
+	    dcbx_local_reco(&dl) : &a->reco)));
+	json_object_set_new(ets, "reco_follows_ets",
+	    json_boolean(!(a->has & DCB_HAS_RECO)));
 	json_object_set_new(ets, "peer", opt(pc && (pc->has & DCB_HAS_ETS),
 	    proto_ets_to_json(pc ? &pc->ets : &a->ets)));
 	json_object_set_new(ets, "oper", proto_ets_to_json(&o->ets));
@@ -718,11 +742,15 @@ show_dcbx(const struct port *p)
 	json_object_set_new(pfc, "peer", opt(pc && (pc->has & DCB_HAS_PFC),
 	    proto_pfc_to_json(pc ? &pc->pfc : &a->pfc)));
 	json_object_set_new(pfc, "oper", proto_pfc_to_json(&o->pfc));
+	/* 0 and why, when the speed has no sourced interface delay. */
+	json_object_set_new(pfc, "delay_why", json_string(
+	    port_pfc_delay_why(p, &why) == DCB_OK ? "" : why.buf));
 	/* Not negotiated: what the PFC watchdog turned off on top of oper. */
 	json_object_set_new(pfc, "watchdog_override", show_prio_bits(
 	    pfcwd_port_override(p)));
 	json_object_set_new(pfc, "nic_buffer", show_nic_buffer(p));
 	show_pfc_responder(pfc, p);
+	json_object_set_new(app, "willing", json_boolean(a->app.willing));
 	json_object_set_new(app, "admin", proto_app_to_json(&a->app));
 	json_object_set_new(app, "peer", opt(pc && (pc->has & DCB_HAS_APP),
 	    proto_app_to_json(pc ? &pc->app : &a->app)));

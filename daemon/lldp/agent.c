@@ -510,11 +510,17 @@ agent_rx_new(struct agent *a, const struct lldp_frame *f,
 	a->ops->nbr_added(a->ctx, a, n, pdu);
 }
 
-/* n holds f's PDU, byte for byte. */
+/*
+ * n holds f's PDU, byte for byte, from the same source MAC.  The MAC is
+ * not in the PDU but DCBX uses it (the PFC and APP tie-breaks compare it
+ * with ours): the same bytes from a new MAC (a bond's failover, a NIC
+ * swapped under the same chassis ID) are a change, not a repeat.
+ */
 static bool
 nbr_holds(const struct nbr *n, const struct lldp_frame *f)
 {
 	return (n != NULL && n->len == f->pdu_len &&
+	    memcmp(n->src, f->src, sizeof(n->src)) == 0 &&
 	    memcmp(n->raw, f->pdu, f->pdu_len) == 0);
 }
 

@@ -26,7 +26,6 @@
 
 #include "agent.h"
 #include "dcbxd.h"
-#include "esched.h"
 #include "event.h"
 #include "log.h"
 #include "metrics.h"
@@ -99,10 +98,24 @@ static void
 put_prio(FILE *f, const char *name, const struct mport *m, int prio,
     const char *more, uint64_t v)
 {
-	char ex[96];
+	char ex[160];
 
 	snprintf(ex, sizeof(ex), ",priority=\"%d\"%s", prio, more);
 	put(f, name, m, ex, v);
+}
+
+/* A per-priority series only where the JSON has the key (a backend that
+ * does not see those frames has no such counter: no series, not a 0). */
+static void
+put_prio_has(FILE *f, const char *name, const struct mport *m, int prio,
+    const char *more, const json_t *o, const char *k)
+{
+	json_int_t v;
+
+	if (!json_is_integer(json_object_get(o, k)))
+		return;
+	v = json_integer_value(json_object_get(o, k));
+	put_prio(f, name, m, prio, more, v > 0 ? (uint64_t)v : 0);
 }
 
 static uint64_t
@@ -403,9 +416,9 @@ eng_dir(FILE *f, const char *n, const struct mport *m, bool bytes)
 		for (d = 0; d < sizeof(eng_dirs) / sizeof(eng_dirs[0]); d++) {
 			snprintf(ex, sizeof(ex), ",direction=\"%s\"",
 			    eng_dirs[d].dir);
-			put_prio(f, n, m, p, ex, jnum(json_object_get(
+			put_prio_has(f, n, m, p, ex, json_object_get(
 			    eng_prio(m, p), "counters"), bytes ?
-			    eng_dirs[d].bytes : eng_dirs[d].frames));
+			    eng_dirs[d].bytes : eng_dirs[d].frames);
 		}
 }
 
@@ -421,21 +434,88 @@ fam_eng_bytes(FILE *f, const char *n, const struct mport *m)
 	eng_dir(f, n, m, true);
 }
 
+/*
+ * Every frame the engine takes in is accounted for, per priority and
+ * direction, from one snapshot: egress (from the host)
+ *   from_host = to_port + drops{direction="egress"} + queue_frames{egress}
+ * and ingress (from the port)
+ *   from_port = to_host + drops{direction="ingress"} + queue_frames{ingress}
+ * with the PFC watchdog's drop action among the drops (pfc_watchdog).
+ * Frames read but never classified to a priority (MAC Control, 802.1Q
+ * reserved addresses, oversize) are dcbxd_engine_discards_total.  In port
+ * mode the host's frames go through the kernel's qdisc, not the engine:
+ * only to_port, the watchdog's drops and the qdisc's queue exist there.
+ */
+static const struct { const char *key, *reason, *dir; } eng_drops[] = {
+	{ "egress_queue_full", "egress_queue_full", "egress" },
+	{ "port_send", "port_send", "egress" },
+	{ "pfc_watchdog_egress", "pfc_watchdog", "egress" },
+	{ "ingress_queue_full", "ingress_queue_full", "ingress" },
+	{ "lossless_overflow", "lossless_overflow", "ingress" },
+	{ "stall", "stall", "ingress" },
+	{ "tap_write", "tap_write", "ingress" },
+	{ "pfc_watchdog_ingress", "pfc_watchdog", "ingress" },
+};
+
 static void
 fam_eng_drops(FILE *f, const char *n, const struct mport *m)
 {
-	char ex[64];
-	int p, k;
+	char ex[96];
+	size_t k;
+	int p;
 
 	if (m->eng == NULL)
 		return;
 	for (p = 0; p < DCB_NPRIO; p++)
-		for (k = 0; k < ESCHED_DROP__MAX; k++) {
-			snprintf(ex, sizeof(ex), ",reason=\"%s\"",
-			    esched_drop_name[k]);
-			put_prio(f, n, m, p, ex, jnum(json_object_get(
-			    eng_prio(m, p), "drops"), esched_drop_name[k]));
+		for (k = 0; k < sizeof(eng_drops) / sizeof(eng_drops[0]); k++) {
+			snprintf(ex, sizeof(ex), ",direction=\"%s\","
+			    "reason=\"%s\"", eng_drops[k].dir,
+			    eng_drops[k].reason);
+			put_prio_has(f, n, m, p, ex, json_object_get(
+			    eng_prio(m, p), "drops"), eng_drops[k].key);
 		}
+}
+
+static void
+fam_eng_qframes(FILE *f, const char *n, const struct mport *m)
+{
+	const json_t *q;
+	int p;
+
+	if (m->eng == NULL)
+		return;
+	for (p = 0; p < DCB_NPRIO; p++) {
+		q = json_object_get(eng_prio(m, p), "queues");
+		put_prio_has(f, n, m, p, ",direction=\"egress\"", q,
+		    "egress_frames");
+		put_prio_has(f, n, m, p, ",direction=\"ingress\"", q,
+		    "ingress_frames");
+	}
+}
+
+/* Frames no priority was given to, by why (the engine's port_counters). */
+static void
+fam_eng_discards(FILE *f, const char *n, const struct mport *m)
+{
+	static const struct { const char *key, *dir, *reason; } d[] = {
+		{ "pause_frames_rx", "ingress", "pause_8023x" },
+		{ "macctrl_invalid", "ingress", "macctrl_invalid" },
+		{ "link_local_ignored", "ingress", "link_local" },
+		{ "oversize", "ingress", "oversize" },
+		{ "host_oversize", "egress", "oversize" },
+	};
+	const json_t *pc;
+	char ex[96];
+	size_t i;
+
+	if (m->eng == NULL)
+		return;
+	pc = json_object_get(m->eng, "port_counters");
+	for (i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+		snprintf(ex, sizeof(ex), ",direction=\"%s\",reason=\"%s\"",
+		    d[i].dir, d[i].reason);
+		put(f, n, m, ex, jnum(pc, d[i].key));
+	}
 }
 
 static void
@@ -730,9 +810,17 @@ static const struct mfam fams[] = {
 	{ "dcbxd_engine_bytes_total", "counter", "Bytes the pause engine "
 	    "moved, by priority and direction.", fam_eng_bytes, NULL, 0 },
 	{ "dcbxd_engine_drops_total", "counter", "Frames the pause engine "
-	    "dropped, by priority and reason.", fam_eng_drops, NULL, 0 },
+	    "dropped, by priority, direction and reason (pfc_watchdog: the "
+	    "watchdog's drop action).", fam_eng_drops, NULL, 0 },
 	{ "dcbxd_engine_queue_bytes", "gauge", "Bytes queued in the pause "
 	    "engine, by priority and direction.", fam_eng_queue, NULL, 0 },
+	{ "dcbxd_engine_queue_frames", "gauge", "Frames queued in the pause "
+	    "engine, by priority and direction: from_host = to_port + "
+	    "egress drops + egress frames queued (ingress alike).",
+	    fam_eng_qframes, NULL, 0 },
+	{ "dcbxd_engine_discards_total", "counter", "Frames the pause engine "
+	    "read and gave no priority (MAC Control, reserved addresses, "
+	    "oversize), by direction and reason.", fam_eng_discards, NULL, 0 },
 	{ "dcbxd_engine_paused_seconds_total", "counter", "Time the peer kept "
 	    "the priority paused.", fam_eng_paused, NULL, 0 },
 	{ "dcbxd_engine_headroom_bytes", "gauge", "Headroom the engine reserves "

@@ -40,6 +40,12 @@ static struct port	*port_list;
 static struct port	*port_hash[PORT_HASH];
 static unsigned int	 port_n;
 static unsigned int	 port_gen;
+/*
+ * Bumped by each reload: a port's entry depends on the config and its
+ * name only, so under the same config and name a link event takes
+ * nothing from the config -- a dcbctl set lasts until the next reload.
+ */
+static unsigned int	 port_conf_gen;
 
 /* Tell the subscribers (notify.h). */
 void
@@ -225,6 +231,7 @@ port_free(struct port *p, bool shutdown_pdu)
 	port_ring_close(p);
 	ev_timer_free(p->ring_timer);
 	ev_timer_free(p->rep_timer);
+	ev_timer_free(p->dcbx_many_timer);
 	ev_timer_free(p->hold_timer);
 	sock_close(p->fd);
 	dcbx_free(&p->dcbx);
@@ -457,7 +464,10 @@ port_apply_conf(struct port *p, const struct conf_entry *ce)
 		port_dcbx_reconf(p);
 		if (old.role != cp->role)
 			port_local_change(p);	/* capabilities TLV */
-	}
+	} else
+		/* A new cable length or engine speed: a new PFC delay, as a
+		 * fresh start would compute it. */
+		port_dcbx_link(p);
 }
 
 /* A known link changed: name, address, MTU, up/down. */
@@ -523,9 +533,14 @@ port_update(struct port *p, const struct link_info *li)
 		p->up = up;
 		p->up_by_rx = false;
 		port_ring_off(p, up ? "link up" : "link down");
+		/*
+		 * The link's note first: the agents stopping flushes the
+		 * neighbours, and a monitor must see the cause (link down)
+		 * before what it caused (neighbor-removed, DCBX no-peer).
+		 */
+		port_note(p, NOTE_LINK);
 		port_apply_state(p);
 		port_be_link(p, up);
-		port_note(p, NOTE_LINK);
 	} else if (changed || (li->up && p->up_by_rx)) {
 		/*
 		 * Up on an LLDPDU before the kernel said so: the kernel may
@@ -671,11 +686,21 @@ port_link(const struct link_info *li, bool present, void *arg)
 		if ((p = port_create(li, &cp)) == NULL)
 			return;
 		p->up = li->up;
+		p->conf_gen = port_conf_gen;
 		port_apply_state(p);
 		port_note(p, NOTE_PORT_ADDED);
 	} else {
+		bool again = p->conf_gen != port_conf_gen ||
+		    strcmp(p->ifname, li->ifname) != 0;
+
 		port_update(p, li);
-		port_apply_conf(p, &cp);
+		/*
+		 * A link going down or up is no reason to put the file's
+		 * policy back over a set (and to end a lost peer's hold).
+		 */
+		if (again)
+			port_apply_conf(p, &cp);
+		p->conf_gen = port_conf_gen;
 	}
 	p->link_gen = port_gen;
 }
@@ -718,6 +743,7 @@ port_reconf(const struct conf *old)
 	    ocap != cap || ocap_en != cap_en || old->nmgmt != c->nmgmt ||
 	    memcmp(old->mgmt, c->mgmt, c->nmgmt * sizeof(c->mgmt[0])) != 0;
 	/* Every link again: ports come, go or change settings. */
+	port_conf_gen++;
 	if (link_resync() < 0)
 		log_warnx(LOG_SUB_LINK, "reload: link list not refreshed");
 	for (p = port_list; p != NULL; p = p->next)

@@ -47,6 +47,7 @@ struct port {
 	bool		 addr_dirty;	/* an address changed: resend (port.c) */
 	unsigned int	 mtu;
 	unsigned int	 link_gen;	/* link resync generation */
+	unsigned int	 conf_gen;	/* the config its entry is from */
 	struct conf_port conf;		/* the settings that apply */
 	struct dcb_config_kept admin;	/* and the admin DCB policy */
 	struct dcbxd	*daemon;	/* config, chassis ID, event bus */
@@ -94,6 +95,7 @@ struct port {
 	 */
 	uint8_t		 dcbx_mac[6];
 	uint16_t	 dcbx_delay;
+	uint32_t	 dcbx_delay_mbps;	/* the speed it was computed at */
 	struct dcbx_state dcbx;
 	/*
 	 * A read batch (port_rx.c) negotiates the first changed PDU of its
@@ -107,6 +109,9 @@ struct port {
 	struct ev_timer	*hold_timer;
 	uint64_t	 hold_until_ms;	/* the flushed neighbours' deadline */
 	uint64_t	 dcbx_coalesced; /* PDUs superseded in a batch */
+	/* tooManyNeighbors ends: DCBX back to its one kept neighbour
+	 * (port_dcbx.c; made at the first refusal). */
+	struct ev_timer	*dcbx_many_timer;
 	struct backend	 backend;
 	bool		 backend_open;
 	int		 host_ifindex;	/* the engine's TAP (ours), or 0 */
@@ -266,16 +271,21 @@ port_dcbx_caps(const struct port *p, struct dcb_config *c)
 }
 
 /*
- * The local side DCBX negotiates with (admin config, role, mode, MAC),
- * built for each call from the config.  Inline: the MIB's unit test links
- * the SNMP tables without the port code.
+ * The local side DCBX negotiates with (admin config, per-feature willing,
+ * mode, MAC), built for each call from the config.  The willing bits are
+ * the admin policy's: the role sets them when the config leaves them out
+ * (conf.c), `dcbctl set ... willing` and the file's ets.willing,
+ * pfc.willing and app-willing override them feature by feature.  Inline:
+ * the MIB's unit test links the SNMP tables without the port code.
  */
 static inline void
 port_dcbx_local(const struct port *p, struct dcbx_local *dl)
 {
 	memset(dl, 0, sizeof(*dl));
 	dcb_config_unpack(&p->admin, &dl->admin);
-	dl->willing = p->conf.role == CONF_ROLE_WILLING;
+	dl->willing = (uint8_t)((dl->admin.ets.willing ? DCB_HAS_ETS : 0) |
+	    (dl->admin.pfc.willing ? DCB_HAS_PFC : 0) |
+	    (dl->admin.app.willing ? DCB_HAS_APP : 0));
 	dl->mode = p->conf.mode == CONF_MODE_IEEE ? DCBX_CFG_IEEE :
 	    p->conf.mode == CONF_MODE_CEE ? DCBX_CFG_CEE : DCBX_CFG_AUTO;
 	dl->advertise = p->conf.advertise;
@@ -285,6 +295,13 @@ port_dcbx_local(const struct port *p, struct dcbx_local *dl)
 	port_dcbx_caps(p, &dl->admin);
 }
 
+
+/*
+ * Why the PFC delay is not computed (DCB_ERR_VALUE, the sentence in why):
+ * no sourced interface delay at the port's speed (lib/headroom.h); DCB_OK
+ * when it is, or when the config gives it.
+ */
+int	port_pfc_delay_why(const struct port *, struct dcb_why *);
 
 /* What the port advertises in its basic TLVs (also for the MIB). */
 void	port_local(const struct port *, struct lldp_local *);

@@ -53,8 +53,39 @@ static struct {
 	bool			 dirty;
 	struct dcbxd		*d;		/* its config and bus */
 	bool			 subscribed;	/* to d->bus */
-	netsnmp_handler_registration *reg[SNMP_TREE__MAX];
+	/*
+	 * What is registered (snmp_units()): each unit, the master's answer
+	 * at the default priority, and its stand-in once that was refused.
+	 */
+	struct snmp_reg {
+		struct snmp_unit u;
+		netsnmp_handler_registration *reg, *standby;
+		bool		 refused, standby_ok;
+	}			 unit[SNMP_UNITS_MAX];
+	size_t			 nunits;
+	bool			 standby_due;	/* make them (snmp_work_done) */
+	uint8_t			 refused_said;	/* logged (tree bits) */
 } agentx;
+
+/*
+ * AgentX registration is per subtree and priority (RFC 2741 7.1.5.1): a
+ * master refuses a second registration of the same subtree at the same
+ * priority (duplicateRegistration) -- what happens to LLDP-MIB when
+ * lldpd -x, the usual LLDP agent of a server, serves it already.  Such a
+ * subtree is then registered again one priority lower, as the other's
+ * stand-in: the master answers from the other agent while it lives and
+ * from dcbxd once it goes, and nothing else of dcbxd's is lost.
+ */
+#define SNMP_STANDBY_PRIORITY	(DEFAULT_MIB_PRIORITY + 1)
+
+/*
+ * net-snmp's own callback for a registration (agent/mibgroup/agentx/
+ * subagent.c, exported by libnetsnmpagent, declared in no installed
+ * header): it sends the AgentX Register PDU and returns 1 when the master
+ * accepted it, 0 when it refused or did not answer -- a result net-snmp
+ * drops.  dcbxd calls it through snmp_reg_cb() to keep that result.
+ */
+int	agentx_registration_callback(int, int, void *, void *);
 
 static void	snmp_resched(void);
 
@@ -174,27 +205,222 @@ snmp_handler(netsnmp_mib_handler *h, netsnmp_handler_registration *reg,
 	return (SNMP_ERR_NOERROR);
 }
 
+/* The unit an OID registration is for, or -1. */
+static int
+unit_of(const oid *name, size_t len)
+{
+	size_t k, i;
+
+	for (k = 0; k < agentx.nunits; k++) {
+		const struct snmp_unit *u = &agentx.unit[k].u;
+
+		if ((size_t)u->len != len)
+			continue;
+		for (i = 0; i < len && name[i] == u->oid[i]; i++)
+			;
+		if (i == len)
+			return ((int)k);
+	}
+	return (-1);
+}
+
+static size_t
+put_oid(char *b, size_t len, const uint32_t *o, size_t n)
+{
+	size_t w = 0, i;
+
+	for (i = 0; i < n && w < len; i++)
+		w += (size_t)snprintf(b + w, len - w, "%s%u", i > 0 ? "." : "",
+		    o[i]);
+	return (w);
+}
+
+/*
+ * The daemon's view of it (dcbxd.h, for show stats and doctor): per tree
+ * with a refused unit, "lldpMIB (1.0.8802.1.1.2): 43 of its 43 objects,
+ * 1.0.8802.1.1.2.1.1.1 first".
+ */
+static void
+agentx_publish(void)
+{
+	struct dcbxd_agentx *x;
+	unsigned int bad[SNMP_TREE__MAX] = { 0 }, all[SNMP_TREE__MAX] = { 0 };
+	unsigned int stood[SNMP_TREE__MAX] = { 0 };
+	int first[SNMP_TREE__MAX];
+	size_t k, n = 0, len;
+	char *b;
+	int t;
+
+	if (agentx.d == NULL)
+		return;
+	x = &agentx.d->agentx;
+	x->on = agentx.on;
+	x->connected = agentx.connected;
+	x->refused = x->standby = 0;
+	for (t = 0; t < SNMP_TREE__MAX; t++)
+		first[t] = -1;
+	for (k = 0; k < agentx.nunits; k++) {
+		t = agentx.unit[k].u.tree;
+		all[t]++;
+		if (!agentx.unit[k].refused)
+			continue;
+		if (bad[t]++ == 0)
+			first[t] = (int)k;
+		stood[t] += agentx.unit[k].standby_ok;
+	}
+	b = x->refused_text;
+	len = sizeof(x->refused_text);
+	b[0] = '\0';
+	for (t = 0; t < SNMP_TREE__MAX; t++) {
+		if (bad[t] == 0)
+			continue;
+		x->refused |= (uint8_t)(1u << t);
+		if (stood[t] == bad[t])
+			x->standby |= (uint8_t)(1u << t);
+		if (n < len)
+			n += (size_t)snprintf(b + n, len - n, "%s%s (", n > 0 ?
+			    "; " : "", snmp_roots[t].name);
+		if (n < len)
+			n += put_oid(b + n, len - n, snmp_roots[t].oid,
+			    snmp_roots[t].len);
+		if (n < len && all[t] == 1)
+			n += (size_t)snprintf(b + n, len - n, ")");
+		else if (n < len) {
+			n += (size_t)snprintf(b + n, len - n, "): %u of its %u "
+			    "objects, ", bad[t], all[t]);
+			if (n < len)
+				n += put_oid(b + n, len - n,
+				    agentx.unit[first[t]].u.oid,
+				    agentx.unit[first[t]].u.len);
+			if (n < len)
+				n += (size_t)snprintf(b + n, len - n, " first");
+		}
+	}
+}
+
+/*
+ * Every registration goes through here while connected (snmp_on_connect()
+ * put it in net-snmp's place): the master's answer is kept per unit and
+ * priority, said at warning when it refuses, and a refused unit gets its
+ * stand-in registration once back in the loop (a registration cannot be
+ * made from inside another).
+ */
+static int
+snmp_reg_cb(int major, int minor, void *server, void *client)
+{
+	const struct register_parameters *rp = server;
+	struct snmp_reg *r;
+	int ok, k;
+
+	ok = agentx_registration_callback(major, minor, server, client);
+	if (minor != SNMPD_CALLBACK_REGISTER_OID ||
+	    (k = unit_of(rp->name, rp->namelen)) < 0)
+		return (ok);
+	r = &agentx.unit[k];
+	if (rp->priority == SNMP_STANDBY_PRIORITY)
+		r->standby_ok = ok;
+	else if (ok)
+		r->refused = false;
+	else {
+		r->refused = true;
+		if (r->standby == NULL)
+			agentx.standby_due = true;
+	}
+	agentx_publish();
+	return (ok);
+}
+
+/*
+ * Said once per change, with the counts, when the registrations are done
+ * (a connection registers them all): a tree newly refused in part at
+ * warning, one the master takes whole again at notice.
+ */
+static void
+agentx_say(void)
+{
+	const struct dcbxd_agentx *x;
+	uint8_t news, gone;
+	int t;
+
+	if (agentx.d == NULL)
+		return;
+	x = &agentx.d->agentx;
+	news = (uint8_t)(x->refused & ~agentx.refused_said);
+	gone = (uint8_t)(agentx.refused_said & ~x->refused);
+	agentx.refused_said = x->refused;
+	for (t = 0; t < SNMP_TREE__MAX; t++)
+		if (gone & (1u << t))
+			log_notice(LOG_SUB_SNMP, "the AgentX master takes %s "
+			    "from dcbxd again", snmp_roots[t].name);
+	if (news == 0)
+		return;
+	log_warnx(LOG_SUB_SNMP, "the AgentX master at %s refused %s: another "
+	    "subagent serves them already (lldpd -x serves LLDP-MIB; SNMP "
+	    "managers see its objects there, not dcbxd's); dcbxd serves the "
+	    "rest, and these as a stand-in at priority %d for when the other "
+	    "goes", agentx.socket, x->refused_text, SNMP_STANDBY_PRIORITY);
+}
+
+static netsnmp_handler_registration *
+register_unit(const struct snmp_unit *u, int priority)
+{
+	netsnmp_handler_registration *reg;
+	oid root[SNMP_OID_MAX];
+	int i;
+
+	for (i = 0; i < u->len; i++)
+		root[i] = u->oid[i];
+	reg = netsnmp_create_handler_registration(snmp_roots[u->tree].name,
+	    snmp_handler, root, u->len, HANDLER_CAN_RONLY);
+	if (reg == NULL)
+		return (NULL);
+	reg->priority = priority;
+	/* netsnmp_register_handler() frees reg when it fails. */
+	if (netsnmp_register_handler(reg) != MIB_REGISTERED_OK)
+		return (NULL);
+	return (reg);
+}
+
+/* Each unit on its own: one that cannot be registered stops no other. */
 static int
 register_trees(void)
 {
-	oid root[16];
-	int t, i;
+	struct snmp_unit u[SNMP_UNITS_MAX];
+	size_t k, n = snmp_units(u, SNMP_UNITS_MAX);
+	int rc = 0;
 
-	for (t = 0; t < SNMP_TREE__MAX; t++) {
-		const struct snmp_root *r = &snmp_roots[t];
-
-		for (i = 0; i < r->len; i++)
-			root[i] = r->oid[i];
-		agentx.reg[t] = netsnmp_create_handler_registration(r->name,
-		    snmp_handler, root, r->len, HANDLER_CAN_RONLY);
-		if (agentx.reg[t] == NULL ||
-		    netsnmp_register_handler(agentx.reg[t]) != MIB_REGISTERED_OK) {
-			log_warnx(LOG_SUB_SNMP, "cannot register %s", r->name);
-			agentx.reg[t] = NULL;
-			return (-EINVAL);
+	if (n > SNMP_UNITS_MAX) {
+		log_warnx(LOG_SUB_SNMP, "%zu MIB objects, %d registered", n,
+		    SNMP_UNITS_MAX);
+		n = SNMP_UNITS_MAX;
+	}
+	agentx.nunits = n;
+	for (k = 0; k < n; k++) {
+		agentx.unit[k].u = u[k];
+		if ((agentx.unit[k].reg = register_unit(&u[k],
+		    DEFAULT_MIB_PRIORITY)) == NULL) {
+			log_warnx(LOG_SUB_SNMP, "cannot register a %s object",
+			    snmp_roots[u[k].tree].name);
+			rc = -EINVAL;
 		}
 	}
-	return (0);
+	return (rc);
+}
+
+/* The stand-ins of the units the master refused (snmp_reg_cb()). */
+static void
+register_standby(void)
+{
+	size_t k;
+
+	agentx.standby_due = false;
+	for (k = 0; k < agentx.nunits; k++)
+		if (agentx.unit[k].refused && agentx.unit[k].standby == NULL &&
+		    (agentx.unit[k].standby = register_unit(&agentx.unit[k].u,
+		    SNMP_STANDBY_PRIORITY)) == NULL)
+			log_warnx(LOG_SUB_SNMP, "cannot register a %s object as "
+			    "a stand-in", snmp_roots[agentx.unit[k].u.tree].name);
+	agentx_say();
 }
 
 /* ----------------------------------------------------- notifications */
@@ -338,6 +564,9 @@ snmp_work_done(void)
 {
 	run_alarms();
 	netsnmp_check_outstanding_agent_requests();
+	if (agentx.standby_due)
+		register_standby();
+	agentx_say();
 	snmp_resched();
 }
 
@@ -446,18 +675,41 @@ static int
 snmp_on_connect(int major, int minor, void *server, void *client)
 {
 	(void)major;
-	(void)server;
 	(void)client;
+	netsnmp_session *ss = server;
+
 	if (minor == SNMPD_CALLBACK_INDEX_START) {
 		agentx.connected = true;
 		agentx.said_no_master = false;
 		log_info(LOG_SUB_SNMP, "connected to the AgentX master at %s",
 		    agentx.socket);
-	} else if (agentx.connected) {
-		agentx.connected = false;
-		log_notice(LOG_SUB_SNMP, "lost the AgentX master at %s: "
-		    "reconnecting every %d s", agentx.socket, SNMP_PING_S);
+		/*
+		 * net-snmp has just put its registration callback in place
+		 * for this session (agentx_register_callbacks(), whose
+		 * argument is ss->myvoid); ours goes there instead, so that
+		 * each subtree's answer is kept.  The registrations come
+		 * after this (ours, or register_mib_reattach()).
+		 */
+		if (ss != NULL && ss->myvoid != NULL) {
+			snmp_unregister_callback(SNMP_CALLBACK_APPLICATION,
+			    SNMPD_CALLBACK_REGISTER_OID,
+			    agentx_registration_callback, ss->myvoid, 1);
+			snmp_register_callback(SNMP_CALLBACK_APPLICATION,
+			    SNMPD_CALLBACK_REGISTER_OID, snmp_reg_cb,
+			    ss->myvoid);
+		}
+	} else {
+		/* Its argument goes with the session: so does it. */
+		snmp_unregister_callback(SNMP_CALLBACK_APPLICATION,
+		    SNMPD_CALLBACK_REGISTER_OID, snmp_reg_cb, NULL, 0);
+		if (agentx.connected) {
+			agentx.connected = false;
+			log_notice(LOG_SUB_SNMP, "lost the AgentX master at "
+			    "%s: reconnecting every %d s", agentx.socket,
+			    SNMP_PING_S);
+		}
 	}
+	agentx_publish();
 	agentx.dirty = true;
 	return (0);
 }
@@ -525,6 +777,10 @@ snmp_init(struct dcbxd *d)
 	agentx.dirty = true;
 	if ((rc = register_trees()) < 0)
 		log_warnx(LOG_SUB_SNMP, "some MIB subtrees are not served");
+	if (agentx.standby_due)
+		register_standby();
+	agentx_publish();
+	agentx_say();
 	snmp_trap_init(snmp_notify, c->snmp_notification_interval,
 	    c->snmp_holddown);
 	if (notify_subscribe(&d->bus, snmp_note, NULL) == 0)
@@ -550,10 +806,8 @@ snmp_reconf(const struct conf *old)
 	if (agentx.d == NULL)		/* snmp_init() not called */
 		return;
 	c = &agentx.d->conf;
-	if (old->snmp_enabled != c->snmp_enabled ||
-	    (c->snmp_enabled && strcmp(old->snmp_agentx, c->snmp_agentx) != 0))
-		log_warnx(LOG_SUB_SNMP, "snmp enabled/agentx-socket changed: "
-		    "restart dcbxd to apply");
+	/* enabled and agentx-socket wait for a start: main.c says so. */
+	(void)old;
 	if (agentx.on)
 		snmp_trap_init(snmp_notify, c->snmp_notification_interval,
 		    c->snmp_holddown);
@@ -576,6 +830,8 @@ snmp_fini(void)
 	snmp_shutdown(SNMP_APP);
 	shutdown_agent();
 	snmp_view_free(&agentx.view);
+	if (agentx.d != NULL)
+		memset(&agentx.d->agentx, 0, sizeof(agentx.d->agentx));
 	memset(&agentx, 0, sizeof(agentx));
 }
 

@@ -157,11 +157,11 @@ dx_config(const struct dx_row *r, const struct dcb_config *c,
 static const struct dcb_ets *
 local_reco(const struct port *p)
 {
-	const struct conf_port *c = &p->conf;
-	const bool willing = c->role == CONF_ROLE_WILLING;
+	struct dcbx_local dl;
 
-	if (!(c->advertise & DCB_HAS_RECO) &&
-	    !(!willing && (c->advertise & DCB_HAS_ETS)))
+	/* Only a port not willing for ETS recommends (dcbx_ieee_write()). */
+	port_dcbx_local(p, &dl);
+	if (dcbx_local_reco(&dl) == NULL)
 		return (NULL);
 	return ((p->admin.has & DCB_HAS_RECO) ? &p->admin.reco :
 	    &p->admin.ets);
@@ -380,7 +380,7 @@ dd_port(struct snmp_view *vw, const struct port *p)
 	const int64_t v[] = {
 		[3] = p->dcbx.active + 1,		/* none(1) ieee(2) cee(3) */
 		[4] = dl.mode + 1,		/* auto(1) ieee(2) cee(3) */
-		[5] = dl.willing ? 1 : 2,	/* willing(1) controller(2) */
+		[5] = p->conf.role == CONF_ROLE_WILLING ? 1 : 2, /* role */
 		[6] = p->backend_open ? p->backend.kind + 1 : 1,
 		[8] = (uint32_t)p->backend.errors,
 		[9] = p->dcbx.npeers,

@@ -100,6 +100,25 @@ struct snmp_root {
 };
 extern const struct snmp_root snmp_roots[SNMP_TREE__MAX];
 
+/*
+ * What is registered with the AgentX master: the DCBX, PFC and DCBXD
+ * trees whole, and LLDP-MIB object by object (each scalar and each table
+ * column served), the way lldpd -x registers it.  A subagent sees nothing
+ * of other subagents' registrations, and a master dispatches to the most
+ * specific one: registered whole, dcbxd's LLDP-MIB would sit under
+ * lldpd's per-object registrations, accepted and never asked, in silence.
+ * Registered alike, each object lldpd serves already is refused
+ * (duplicateRegistration) and can be said and stood in for.  Fills up to
+ * max units; returns how many there are (SNMP_UNITS_MAX at most).
+ */
+#define SNMP_UNITS_MAX	64
+struct snmp_unit {
+	enum snmp_tree	 tree;
+	uint32_t	 oid[SNMP_OID_MAX];
+	uint8_t		 len;
+};
+size_t	snmp_units(struct snmp_unit *, size_t max);
+
 void	snmp_tables_build(struct snmp_view *, const struct dcbxd *);
 void	snmp_lldp_build(struct snmp_view *);	/* snmp_mib.c */
 void	snmp_dcbx_build(struct snmp_view *);	/* snmp_dcbx.c */

@@ -28,6 +28,65 @@ const struct snmp_root snmp_roots[SNMP_TREE__MAX] = {
 	[SNMP_TREE_DCBXD] = { "dcbxdMIB", { 1, 3, 6, 1, 4, 1, DCBXD_PEN, 1 }, 8 },
 };
 
+/*
+ * The LLDP-MIB objects the builders below serve, as lldpObjects.group.arc
+ * for a scalar (col 0) or .group.table.1.col for each column of a table
+ * (first..last): what snmp_units() registers.  test_snmp_tables checks
+ * that every object a view holds is under one of them.
+ */
+static const struct { uint8_t group, arc, first, last; } lldp_objs[] = {
+	{ 1, 1, 0, 0 }, { 1, 2, 0, 0 }, { 1, 3, 0, 0 }, { 1, 4, 0, 0 },
+	{ 1, 5, 0, 0 }, { 1, 6, 2, 4 },		/* lldpPortConfigTable */
+	{ 2, 1, 0, 0 }, { 2, 2, 0, 0 }, { 2, 3, 0, 0 }, { 2, 4, 0, 0 },
+	{ 2, 5, 0, 0 }, { 2, 6, 2, 2 },		/* lldpStatsTxPortTable */
+	{ 2, 7, 2, 7 },				/* lldpStatsRxPortTable */
+	{ 3, 1, 0, 0 }, { 3, 2, 0, 0 }, { 3, 3, 0, 0 }, { 3, 4, 0, 0 },
+	{ 3, 5, 0, 0 }, { 3, 6, 0, 0 }, { 3, 7, 2, 4 },	/* lldpLocPortTable */
+	{ 3, 8, 3, 5 },				/* lldpLocManAddrTable */
+	{ 4, 1, 4, 12 },			/* lldpRemTable */
+	{ 4, 2, 3, 4 },				/* lldpRemManAddrTable */
+};
+
+size_t
+snmp_units(struct snmp_unit *u, size_t max)
+{
+	const struct snmp_root *r;
+	size_t n = 0, i, k;
+	unsigned int col;
+	int t;
+
+	for (t = 0; t < SNMP_TREE__MAX; t++) {
+		r = &snmp_roots[t];
+		if (t != SNMP_TREE_LLDP) {
+			if (n < max) {
+				u[n].tree = (enum snmp_tree)t;
+				memcpy(u[n].oid, r->oid, r->len * sizeof(r->oid[0]));
+				u[n].len = r->len;
+			}
+			n++;
+			continue;
+		}
+		for (i = 0; i < sizeof(lldp_objs) / sizeof(lldp_objs[0]); i++)
+			for (col = lldp_objs[i].first;
+			    col <= lldp_objs[i].last; col++, n++) {
+				if (n >= max)
+					continue;
+				u[n].tree = SNMP_TREE_LLDP;
+				memcpy(u[n].oid, r->oid, r->len * sizeof(r->oid[0]));
+				k = r->len;
+				u[n].oid[k++] = 1;	/* lldpObjects */
+				u[n].oid[k++] = lldp_objs[i].group;
+				u[n].oid[k++] = lldp_objs[i].arc;
+				if (col != 0) {
+					u[n].oid[k++] = 1;	/* the entry */
+					u[n].oid[k++] = col;
+				}
+				u[n].len = (uint8_t)k;
+			}
+	}
+	return (n);
+}
+
 /* One LLDP-MIB object: lldpObjects (.1) + group + arc(s). */
 static void
 lldp_oid(struct snmp_oid *o, uint32_t group, uint32_t a, uint32_t b)

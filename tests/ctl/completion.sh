@@ -12,8 +12,11 @@
 DCBXD=$top_builddir/daemon/dcbxd
 COMP=$top_srcdir/ctl/dcbctl.bash-completion
 need_cmd bash
-plan 13
+plan 16
 check "bash: the completion file parses (bash -n)" bash -n "$COMP"
+# Debian's zsh has no $datadir/zsh/site-functions on its $fpath.
+check "zsh: _dcbctl is installed in vendor-completions (as lldpd's)" \
+    grep -q '^zshcompdir = .*/zsh/vendor-completions$' "$top_builddir/Makefile"
 if command -v zsh >/dev/null 2>&1; then
 	check "zsh: _dcbctl parses (zsh -n)" zsh -n "$top_srcdir/ctl/_dcbctl"
 else
@@ -66,6 +69,9 @@ check "after a mapping, keywords again (tc-tsa among them)" sh -c \
 check "set app add: dcb app's selectors and ours" sh -c \
     "echo '$(comp dcbctl -s "$S" set app dev kq0 add "")' | grep -qw dscp-prio &&
      echo '$(comp dcbctl -s "$S" set app dev kq0 add "")' | grep -qw ethertype"
+# Only the speeds dcbctl headroom computes (a sourced interface delay).
+check "headroom --speed: 10G, 25G, 40G, 100G only" \
+    [ "$(comp dcbctl headroom --speed "")" = "100G 10G 25G 40G " ]
 check "add dscp-prio: a mapping is due, nothing offered" \
     [ -z "$(comp dcbctl -s "$S" set app dev kq0 add dscp-prio "" | tr -d ' ')" ]
 
@@ -97,9 +103,12 @@ if command -v zsh >/dev/null 2>&1; then
 	    [ "$(zcomp dcbctl -s "$S" set ets dev kq0 tc-bw "")" = "0: 1: 2: 3: 4: 5: 6: 7: all: " ]
 	check "zsh prio-pfc 3: the values" \
 	    [ "$(zcomp dcbctl -s "$S" set pfc dev kq0 prio-pfc 3:)" = "3:off 3:on " ]
+	check "zsh headroom --speed: the sourced speeds only" \
+	    [ "$(zcomp dcbctl headroom --speed "")" = "100G 10G 25G 40G " ]
 else
 	skip "zsh not installed" "zsh dev"
 	skip "zsh not installed" "zsh tc-bw"
 	skip "zsh not installed" "zsh prio-pfc"
+	skip "zsh not installed" "zsh headroom --speed"
 fi
 finish

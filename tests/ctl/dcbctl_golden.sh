@@ -10,7 +10,8 @@
 # show reflects it; --persist rewrites the file and dcbxd -t accepts it;
 # monitor sees neighbours come and go and the sets; every error path gives
 # exit 1 and one line on stderr; 5000 neighbours on a port (kc1, injected
-# by golden.py) are all printed.
+# by golden.py) are all printed.  The server's port runs the pause engine
+# (a TAP), so that show stats and metrics cover an engine port too.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/netns.sh"
 . "$top_srcdir/tests/lib/ctl.sh"
@@ -20,10 +21,11 @@ G=$top_srcdir/tests/ctl/golden
 need_root
 need_cmd ip jq timeout
 [ -x "$DCBXD" ] && [ -x "$DCBCTL" ] || skip_all "dcbxd or dcbctl not built"
+[ -c /dev/net/tun ] || skip_all "no /dev/net/tun (the server's engine TAP)"
 ip netns add "kprobe$$" 2>/dev/null || skip_all "cannot create network namespaces here"
 ip netns del "kprobe$$"
 
-plan 88
+plan 105
 ns_setup k
 GPY="$PY $top_srcdir/tests/ctl/golden.py"
 ns_add c && ns_add s && ns_add x || bail "namespaces"
@@ -46,7 +48,8 @@ cat >"$NS_TMP/s.conf" <<'EOF'
 dcbxd: { tx-interval = 30; tx-hold = 4; system-name = "srv";
   system-description = "golden server"; };
 ports = ( { match = "ks0"; role = "willing"; mode = "ieee";
-  backend = "readonly"; } );
+  backend = "engine"; engine = { mode = "relay"; speed = "10G";
+    queue-memory = "2M"; }; } );
 EOF
 for n in c s; do
 	bg_start $n "$NS_TMP/$n.log" "$DCBXD" -d -c "$NS_TMP/$n.conf" \
@@ -101,12 +104,14 @@ for j in "" -j; do
 	golden "pfc$sfx" $S $j show pfc dev ks0
 	golden "app$sfx" $S $j show app dev ks0
 	golden "stats$sfx" $C $j show stats dev kc0
+	golden "stats-engine$sfx" $S $j show stats dev ks0
 done
 golden version $C version
 # metrics and doctor: kc0 is read-only with PFC and has a strict class
 # above its PFC class; kc1 has no neighbour yet.
 golden metrics $C metrics
 golden metrics.json $C -j metrics
+golden metrics-engine $S metrics
 golden doctor $C doctor
 golden doctor.json $C -j doctor
 golden doctor-dev $S doctor dev ks0
@@ -126,6 +131,34 @@ check "the server adopts the APP table" wait_for 20 sh -c \
     "$S show app dev ks0 | grep -qx 'dscp-prio 26:5'"
 golden set-app-server $S show app dev ks0
 golden set-willing-note $S set pfc dev ks0 delay 26384
+# The engine enforces what the port adopted, as soon as the port has it
+# (the state is not a counters snapshot: issue 31).
+eng_pfc_is() {
+	$S -j show stats dev ks0 | jq -e --argjson w "$1" \
+	    '.[0].engine.pfc_enabled == $w and
+	    ([.[0].engine.priorities[] | select(.pfc) | .priority] == $w)' \
+	    >/dev/null
+}
+check "show stats: the server's engine runs PFC 3,4,5, as adopted" \
+    eng_pfc_is '[3,4,5]'
+# Willing feature by feature: PFC off on the server, ETS and APP still
+# taken; the controller hears the bit.
+golden set-willing-off $S set pfc dev ks0 willing off
+check "willing off: the server runs its own PFC (none), the rest the peer's" \
+    ctl_jq "$NS_TMP/s.sock" '.pfc.status == "mismatch" and .ets.status == "peer" and
+	.app.status == "peer" and (.pfc.oper.prio_pfc | any) == false and
+	.pfc.admin.willing == false' show dcbx dev ks0
+check "... and its engine follows (PFC on none)" eng_pfc_is '[]'
+check "... the controller sees the server's PFC willing bit clear" wait_for 20 \
+    ctl_jq "$NS_TMP/c.sock" '.pfc.peer.willing == false and .ets.peer.willing == true' \
+    show dcbx dev kc0
+$S set pfc dev ks0 willing on >/dev/null 2>&1
+check "willing on again: the server adopts PFC 3,4,5 again" wait_for 20 \
+    ctl_jq "$NS_TMP/s.sock" '.pfc.status == "peer"' show dcbx dev ks0
+# No reco block: a set ets changes the recommendation too (dcbxd.conf(5)).
+golden set-ets-reco-follows $C set ets dev kc0 tc-bw 0:60 1:20 2:20
+check "the server follows the new ETS, recommended without a reco edit" \
+    wait_for 20 sh -c "$S show ets dev ks0 | grep -q '^tc-bw 0:60 1:20 2:20'"
 check "the config file is untouched by set without --persist" \
     grep -q 'protocol = 4791' "$NS_TMP/c.conf"
 
@@ -142,6 +175,10 @@ check "the server follows the new recommendation" wait_for 20 sh -c \
     "$S show ets dev ks0 | grep -q '^tc-bw 0:40 1:40 2:20'"
 golden reload $C reload
 golden after-reload $C show ets dev kc0
+# Now with a reco block of its own: an ETS edit leaves it, and says so.
+golden set-ets-own-reco $C set ets dev kc0 tc-bw 0:50 1:30 2:20
+check "... the server still runs the recommendation (40/40/20)" \
+    sh -c "$S show ets dev ks0 | grep -q '^tc-bw 0:40 1:40 2:20'"
 
 # 4. monitor: the lines of the events so far, and a neighbour going away.
 nsx c ip link set kc0 down
@@ -165,9 +202,13 @@ else not_ok "monitor (text) saw the expected lines in order"
 	diag "$(cat "$NS_TMP/io")"
 fi
 check "monitor -j saw admin-changed for each set" sh -c \
-    "grep -c '\"event\": \"admin-changed\"' '$NS_TMP/mon-c.masked' | grep -qx 3"
+    "grep -c '\"event\": \"admin-changed\"' '$NS_TMP/mon-c.masked' | grep -qx 5"
 check "monitor -j: oper-changed carries the DCBX object" \
     grep -q '"event": "oper-changed"' "$NS_TMP/mon-c.masked"
+
+# A set lasts until the next reload: kc0's link flap above kept it.
+check "the controller's set ETS outlived its link flap (50/30/20)" \
+    sh -c "$C show ets dev kc0 | grep -q '^tc-bw 0:50 1:30 2:20'"
 
 # 5. Error paths: exit 1, one line on stderr.
 golden err-no-port $C show dcbx dev nosuch
@@ -251,6 +292,16 @@ check "golden facts: the server's neighbour is the controller (MAC, port kc0, na
     gj neighbors-dev.json '.[0] | .chassis_id == "02:00:00:00:0c:00" and .port_id == "kc0" and .sys_name == "ctrl"'
 check "golden facts: the controller's ports are kc0 and kc1, both controller" \
     gj ports.json '[.[] | [.ifname, .role]] == [["kc0", "controller"], ["kc1", "controller"]]'
+check "golden facts: the server's engine enforces the adopted PFC 3,4, and says how old its counters are" \
+    sh -c "grep -q '^  engine pfc-enabled  *3,4\$' '$G/stats-engine' &&
+        grep -q '^  engine pfc  *off  off  off  on  on  off  off  off\$' '$G/stats-engine' &&
+        grep -q 'counters as of N ms ago' '$G/stats-engine'"
+check "golden facts: ... so does its JSON" \
+    gj stats-engine.json '.[0].engine.pfc_enabled == [3, 4] and
+        ([.[0].engine.priorities[] | select(.pfc) | .priority] == [3, 4])'
+check "golden facts: the engine's metrics carry the watchdog's drops and the queued frames" \
+    sh -c "grep -q '^dcbxd_engine_drops_total{port=\"ks0\",priority=\"3\",direction=\"egress\",reason=\"pfc_watchdog\"} N\$' '$G/metrics-engine' &&
+        grep -q '^dcbxd_engine_queue_frames{port=\"ks0\",priority=\"3\",direction=\"ingress\"} N\$' '$G/metrics-engine'"
 check "golden facts: the table output says the same (ets, pfc, app)" \
     sh -c "grep -q '^tc-bw 0:50 1:30 2:20 3:0' '$G/ets' &&
         grep -q '^prio-pfc 0:off 1:off 2:off 3:on 4:on 5:off 6:off 7:off' '$G/pfc' &&

@@ -8,7 +8,7 @@
 command -v "$PY" >/dev/null 2>&1 || skip_all "needs python3 (not installed)"
 dcbctl="$top_builddir/ctl/dcbctl"
 [ -x "$dcbctl" ] || skip_all "ctl/dcbctl not built"
-plan 12
+plan 20
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -49,8 +49,28 @@ check "missing --speed is refused with a message" \
     grep -qx 'dcbctl: headroom: --speed is required' "$tmp/err"
 "$dcbctl" headroom --speed 7G >/dev/null 2>"$tmp/err"
 rc=$?
-check "a speed without a known interface delay is refused, not guessed" \
-    sh -c "[ $rc -ne 0 ] && grep -q 'no known interface delay' '$tmp/err'"
+check "a speed without a sourced interface delay is refused, not guessed" \
+    sh -c "[ $rc -ne 0 ] && grep -q 'no sourced interface delay at 7G' '$tmp/err'"
+# issue 31: 1G, 50G, 200G and 400G have no sourced interface delay: each
+# is refused in the words the daemon uses for a port's PFC delay.
+for sp in 1G 50G 200G 400G; do
+	"$dcbctl" headroom --speed $sp >/dev/null 2>"$tmp/err"
+	rc=$?
+	check "$sp: refused with the daemon's words (exit $rc)" \
+	    sh -c "[ $rc -eq 3 ] && grep -qx 'dcbctl: headroom: no sourced interface delay at $sp (seed 000.s 802.3 bounds: 10G, 25G, 40G, 100G only): give one in bit times (--intf-delay)' '$tmp/err'"
+done
+"$dcbctl" -j headroom --speed 50G --intf-delay 12000 >"$tmp/50g.json"
+check "50G with --intf-delay given: computed" json_is "$tmp/50g.json" \
+    'j["bit_times"]["interface"] == 24000'
+# One spelling of speeds with the config file (dcbxd.conf(5) "rate").
+"$dcbctl" headroom --speed 100 >/dev/null 2>"$tmp/err"
+check "a bare 100 is 100 b/s, as in the config: refused, with the hint" \
+    grep -q 'speed 100 b/s is below 1M: .* write "100M"' "$tmp/err"
+"$dcbctl" headroom --speed 10g >/dev/null 2>"$tmp/err"
+check "10g: not a rate, in the config's words" \
+    grep -qx 'dcbctl: headroom: --speed must be a number with an optional K, M, G or T suffix ("10G"), not "10g"' "$tmp/err"
+"$dcbctl" -j headroom --speed 10000M >"$tmp/10000m.json"
+check "10000M is 10G" json_is "$tmp/10000m.json" 'j["bytes"] == 18778'
 "$dcbctl" headroom --speed 10G --cable 100furlongs >/dev/null 2>"$tmp/err"
 rc=$?
 check "a bad cable length is refused" \

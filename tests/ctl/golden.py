@@ -8,19 +8,37 @@ import json, re, socket, sys, time
 
 # Per-port LLDP counters, TTLs left and the PIDs/paths of this run vary;
 # everything else dcbctl prints is fixed by the configs and the MACs.
-VOLATILE = ("ttl_left",)
+VOLATILE = ("ttl_left", "host_held_frames")
+# The pause engine (ks0): its counters move with whatever frames the
+# kernel sends (IPv6 ND, LLDP) and its thresholds with its measured
+# reaction; what it enforces (tc, pfc) and its settings are fixed.
+ENGINE_FIXED = ("priority", "tc", "speed_bps", "host_drain_bps",
+                "queue_memory", "mtu", "tap_ring", "open_burst", "high_bytes",
+                "high2_bytes", "low_bytes")
 
 
-def mask_json(v, parent=None):
+def mask_json(v, parent=None, eng=False):
+    if isinstance(v, dict) and isinstance(v.get("realtime"), bool):
+        v = dict(v, realtime="<rt>")    # SCHED_FIFO: the machine's say
     if isinstance(v, dict):
-        return {k: ("<n>" if (k in VOLATILE or parent == "lldp") and
-                    isinstance(x, int) else mask_json(x, k))
+        return {k: ("<n>" if isinstance(x, int) and not isinstance(x, bool)
+                    and (k in VOLATILE or parent == "lldp" or
+                         (eng and k not in ENGINE_FIXED))
+                    else mask_json(x, k, eng or k in ("engine", "host")))
                 for k, x in v.items()}
     if isinstance(v, list):
-        return [mask_json(x, parent) for x in v]
+        return [mask_json(x, parent, eng) for x in v]
     if isinstance(v, str) and parent == "text":
         return mask_text(v)    # the metrics text
     return v
+
+
+# Text rows of the engine whose values are fixed (the rest are masked).
+ENGINE_ROWS = ("tc", "pfc", "port", "tap", "speed-bps", "host-drain-bps",
+               "queue-memory", "unpaced", "bare", "mtu", "pfc-enabled",
+               "host-tap-ring", "host-open-burst", "host-high-bytes",
+               "host-high2-bytes", "host-low-bytes", "host-why-not",
+               "host-backpressure", "host-tun-stops-queue")
 
 
 def mask_text(text):
@@ -34,6 +52,24 @@ def mask_text(text):
             w = m.end()
             line = line[:ttl_col] + "T" * w + line[ttl_col + w:]
         line = re.sub(r"^(  lldp [\w-]+\s+)\d+$", r"\1N", line)
+        m = re.match(r"^  (engine|host|pfc|priority)( [\w-]+)?(\s+)(.*)$",
+                     line)
+        if m and m.group(1) in ("engine", "host") and not (
+                m.group(1) == "engine" and m.group(2).strip() in ENGINE_ROWS):
+            line = "  %s%s%s%s" % (m.group(1), m.group(2) or "", m.group(3),
+                                   re.sub(r"\b\d+\b", "N", m.group(4)))
+        line = re.sub(r"^(  (engine host-|host )realtime\s+)(on|off)$",
+                      r"\1X", line)
+        # the per-priority grid's columns are as wide as its widest
+        # (masked) counter: one spacing instead
+        m = re.match(r"^(  (engine|host|pfc|priority)( [\w-]+)?\s+)(\S.*"
+                     r"(\s{2,}\S+){7})$", line)
+        if m:
+            line = m.group(1) + "  ".join(m.group(4).split())
+        line = re.sub(r"(counters as of )\d+( ms ago)", r"\1N\2", line)
+        # the engine's gauges move with the same frames
+        line = re.sub(r"^(dcbxd_engine_\w+(\{[^}]*\})?) [\d.]+$", r"\1 N",
+                      line)
         # monitor: the time dcbctl read each event
         line = re.sub(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d{4} ",
                       "TIME ", line)

@@ -16,7 +16,7 @@ done
 [ -d "$top_srcdir/debian" ] || skip_all "no debian/ directory in this tree"
 missing=$(cd "$top_srcdir" && dpkg-checkbuilddeps 2>&1 | sed -n 's/.*Unmet build dependencies: //p')
 [ -z "$missing" ] || skip_all "build dependencies missing: $missing"
-plan 6
+plan 7
 tmp=$(mktemp -d /tmp/dcbxd-deb.XXXXXX)
 [ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$tmp"' EXIT INT TERM
 src=$tmp/dcbxd
@@ -46,6 +46,9 @@ list=$(dpkg-deb -c "$deb" 2>/dev/null | awk '{ print $6 }')
 check "the package holds dcbxd, dcbctl, the unit and the sysusers.d entry" \
 	sh -c 'for f in ./usr/sbin/dcbxd ./usr/sbin/dcbctl ./lib/systemd/system/dcbxd.service ./usr/lib/sysusers.d/dcbxd.conf; do
 	    printf "%s\n" "$1" | grep -qx "$f" || { echo "# no $f"; exit 1; }; done' _ "$list"
+check "the completions are where Debian's bash and zsh look (zsh: vendor-completions)" \
+	sh -c 'printf "%s\n" "$1" | grep -qx ./usr/share/bash-completion/completions/dcbctl &&
+	    printf "%s\n" "$1" | grep -qx ./usr/share/zsh/vendor-completions/_dcbctl' _ "$list"
 check "/etc/dcbxd/dcbxd.conf is its conffile" \
 	sh -c 'dpkg-deb --ctrl-tarfile "$1" | tar -xOf - ./conffiles | grep -qx /etc/dcbxd/dcbxd.conf' _ "$deb"
 check "the manual pages are there" \

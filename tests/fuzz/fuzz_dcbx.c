@@ -44,7 +44,7 @@ setup(uint8_t ctl)
 	dcb_config_default(&l.admin);
 	l.admin.pfc.pfc_en = 0x08;
 	l.mode = (enum dcbx_cfg_mode)((ctl & 3) % 3);
-	l.willing = (ctl & 4) != 0;
+	l.willing = (ctl & 4) != 0 ? DCBX_WILLING_ALL : 0;
 	l.advertise = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
 	l.mac[5] = (ctl & 0x80) ? 0x01 : 0x09;
 	dcbx_free(&st);		/* the last input's (static: zero at first) */
@@ -71,7 +71,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    dcbx_rx(&st, &l, &pdu, peer_mac, npeers) != 0)
 		abort();
 	if (ctl & 0x20) {
-		l.willing = !l.willing;
+		/* PFC alone: the other features keep theirs. */
+		l.willing ^= DCB_HAS_PFC;
 		(void)dcbx_local_changed(&st, &l);
 		check_state();
 		check_tx();

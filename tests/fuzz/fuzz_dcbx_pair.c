@@ -92,7 +92,8 @@ setup(struct end *e, uint8_t b, uint8_t mac_last)
 	memset(e, 0, sizeof(*e));
 	policy(&e->l.admin, (b >> 3) % 3);
 	e->l.mode = (enum dcbx_cfg_mode)((b & 3) % 3);
-	e->l.willing = (b & 4) != 0;
+	/* Willing for every feature or none; op 7 flips them one by one. */
+	e->l.willing = (b & 4) != 0 ? DCBX_WILLING_ALL : 0;
 	e->l.advertise = (b & 0x20) ? DCB_HAS_ETS | DCB_HAS_PFC :
 	    DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC | DCB_HAS_APP;
 	e->l.mac[0] = 0x02;
@@ -229,9 +230,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			e->npeers = 0;
 			(void)dcbx_peer_gone(&e->st, &e->l, arg & 1);
 			break;
-		case 7:		/* a local change: role, policy or mode */
+		case 7:		/* a local change: willing, policy or mode */
 			if (arg & 1)
-				e->l.willing = !e->l.willing;
+				e->l.willing ^= (uint8_t)(arg & 2 ? DCB_HAS_PFC :
+				    arg & 4 ? DCB_HAS_APP : DCB_HAS_ETS);
 			else if (arg & 2)
 				policy(&e->l.admin, (unsigned int)arg % 3);
 			else

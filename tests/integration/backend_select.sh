@@ -12,7 +12,7 @@
 dx_need
 DCBCTL=$top_builddir/ctl/dcbctl
 [ -x "$DCBCTL" ] || skip_all "dcbctl not built"
-plan 13
+plan 15
 
 ns_setup g
 ns_add c && ns_add s || bail "cannot create namespaces"
@@ -45,6 +45,15 @@ port_mode() {
 	    .gs1.engine_mode == null' && ! nsx s ip link show dcb-gs0 >/dev/null 2>&1
 }
 check "the engine runs on the port itself by default: port mode, no TAP" port_mode
+# issue 31: one backend logged for it (not "engine" and then "readonly"),
+# and its WHY short enough that show ports fits a terminal.
+check "gs1: one backend line in the log, readonly" sh -c \
+    "[ \$(grep -c 'gs1: backend ' '$NS_TMP/s.log') -eq 1 ] &&
+     grep -q 'gs1: backend readonly' '$NS_TMP/s.log'"
+"$DCBCTL" -s "$NS_TMP/s.sock" show ports | awk 'length > 120' |
+    while read -r l; do diag "too wide: $l"; done
+check "show ports fits 120 columns" sh -c \
+    "'$DCBCTL' -s '$NS_TMP/s.sock' show ports | awk 'length > 120 { exit 1 }'"
 check "human output names the backend too" sh -c "'$DCBCTL' -s '$NS_TMP/s.sock' show ports | grep gs0 | grep -q engine"
 check "show ports: the engine's host side holds senders back, the read-only port has none" \
     pj '.gs0.host_backpressure == true and .gs1.host_backpressure == null and .gs0.host_held_frames >= 0'
@@ -72,10 +81,14 @@ check "the read-only port adopted the same PFC (3, 4)" wait_for 20 ro_pfc
 # ieee_pfc.delay comes from the headroom calculator when the config gives
 # none: interface + cable delay both ways at the port's speed, 100 m cable.
 # gs1 reports no speed (veth): 10G, 2 x 8192 + 2 x 5000 = 26384 bits.
-# gs0's engine runs at 100M, which has no tabled interface delay:
-# 2 x 50 bits of cable = 100.
+# gs0's engine runs at 100M, which has no sourced interface delay: the
+# delay is not computed (0, the driver's own), and the port says why
+# (issue 31: it once counted the interface as 0 in silence, 100 bits).
 pfc_delay() { ctl_jq "$NS_TMP/s.sock" ".pfc.oper.delay == $2" show dcbx dev "$1"; }
 check "PFC delay at 10G over 100 m is 26384 bits" pfc_delay gs1 26384
-check "PFC delay at the engine's 100M over 100 m is 100 bits" pfc_delay gs0 100
+check "PFC delay at the engine's 100M: not computed, and why" \
+    ctl_jq "$NS_TMP/s.sock" '.pfc.oper.delay == 0 and
+	(.pfc.delay_why | startswith("no sourced interface delay at 100M"))' \
+    show dcbx dev gs0
 check_clean "no sanitizer report" "$NS_TMP/s.log" "$NS_TMP/c.log"
 finish

@@ -27,7 +27,7 @@ case "$out" in *"kind=engine "*) ok "veth: the software engine is chosen" ;;
 	*) not_ok "veth: the software engine is chosen" ;; esac
 case "$out" in *"why=no dcbnl ops"*) ok "veth: the reason is given" ;;
 	*) not_ok "veth: the reason is given" ;; esac
-check "the choice is logged" grep -q "va0: backend engine: no dcbnl ops" "$NS_TMP/err"
+check "the probe's finding is logged" grep -q "va0: dcbnl probe: no dcbnl ops" "$NS_TMP/err"
 
 out=$(nsx a "$PROBE" nosuch0 2>/dev/null)
 diag "$out"

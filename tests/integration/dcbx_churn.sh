@@ -27,7 +27,9 @@ dx_start a a "$NS_TMP/c.conf" || bail "dcbxd"
 # speed re-derives the local side) are not the flood's.
 wait_for 10 sh -c "grep -q 'd2a: link up' '$NS_TMP/a.log'"
 # The log's DCBX change lines, and the changes left out of it so far.
-changed_lines() { grep -c "operational config changed" "$NS_TMP/a.log"; }
+# (An oper change is one line, "IF: PFC now 3 from MAC; ETS now ...": what
+# moved first; "operational config changed" when no table did.)
+changed_lines() { grep -Ec "INF/dcbx\] [^ ]+: (PFC now|ETS now|APP now|operational config changed)" "$NS_TMP/a.log"; }
 left_out() {
 	sed -n 's/.*: \([0-9]*\) DCBX change messages left out.*/\1/p' \
 	    "$NS_TMP/a.log" | awk '{ s += $1 } END { print s + 0 }'

@@ -19,7 +19,7 @@ need_cmd jq
 ETOOL="$top_builddir/tests/engine/etool"
 [ -x "$ETOOL" ] || skip_all "etool not built"
 [ -c /dev/net/tun ] || skip_all "no /dev/net/tun (the engine's TAP)"
-plan 26
+plan 27
 xd_setup
 ns_add a && ns_add b || bail "namespaces"
 for c in g m w c n s d e h p t; do
@@ -39,7 +39,7 @@ RO='backend = "readonly";'
 cat >"$NS_TMP/a.conf" <<EOF
 dcbxd: { tx-interval = 5; };
 ports = (
- { match = "xag"; $CTL engine = { speed = "1G"; }; $ETS_OK pfc = { prio-pfc = [3]; }; $APP3 },
+ { match = "xag"; $CTL engine = { speed = "10G"; }; $ETS_OK pfc = { prio-pfc = [3]; }; $APP3 },
  { match = "xam"; $CTL $RO $ETS_OK pfc = { prio-pfc = [3]; }; $APP3 },
  { match = "xaw"; role = "willing"; mode = "ieee"; $RO },
  { match = "xac"; $CTL $RO $ETS_OK pfc = { prio-pfc = [3]; }; },
@@ -57,7 +57,7 @@ EOF
 cat >"$NS_TMP/b.conf" <<EOF
 dcbxd: { tx-interval = 5; };
 ports = (
- { match = "xbg"; role = "willing"; mode = "auto"; engine = { speed = "1G"; }; },
+ { match = "xbg"; role = "willing"; mode = "auto"; engine = { speed = "10G"; }; },
  { match = "xbm"; $CTL $RO $ETS_OK pfc = { prio-pfc = [3, 5]; }; $APP3 },
  { match = "xbw"; role = "willing"; mode = "ieee"; $RO },
  { match = "xbc"; role = "controller"; mode = "cee"; $RO $ETS_OK pfc = { prio-pfc = [3]; }; },
@@ -138,6 +138,10 @@ check "PFC priority's TC at 0 %: pfc-tc-no-bandwidth" has a xae pfc-tc-no-bandwi
 check "PFC priority's TC below a strict TC: pfc-tc-starved" has a xae pfc-tc-starved
 check "1000 m at 10G over 8 KiB of engine queue memory: headroom" has a xah headroom
 check "link MTU 9000 over the lossless 1500: mtu-above-lossless" has a xah mtu-above-lossless
+# issue 31: 1G has no sourced interface delay: said, not counted as 0.
+unsourced() { has a xap no-interface-delay && has a xap headroom-unchecked; }
+check "an engine at 1G with PFC: no-interface-delay, the headroom unchecked" \
+    unsourced
 
 # Pause counters "rising": above the daemon's own periodic sample before
 # the last (every 10 s), so no run takes them from another.  A baseline

@@ -103,7 +103,7 @@ check "after dcbctl set pfc: priority 5 has PFC in Prometheus" \
 check "dcbctl metrics on the engine port: engine and PFC series" sh -c "
     '$DCBCTL' -s '$NS_TMP/b.sock' metrics >'$NS_TMP/b.prom' &&
     grep -q '^dcbxd_engine_frames_total{port=\"xb\",priority=\"0\",direction=\"to_port\"} ' '$NS_TMP/b.prom' &&
-    grep -q '^dcbxd_engine_drops_total{port=\"xb\",priority=\"3\",reason=' '$NS_TMP/b.prom' &&
+    grep -q '^dcbxd_engine_drops_total{port=\"xb\",priority=\"3\",direction=\"egress\",reason=\"pfc_watchdog\"} ' '$NS_TMP/b.prom' &&
     grep -q '^dcbxd_engine_queue_bytes{port=\"xb\",priority=\"3\",direction=\"ingress\"} ' '$NS_TMP/b.prom' &&
     grep -q '^dcbxd_pfc_requests_total{port=\"xb\",priority=\"3\"} ' '$NS_TMP/b.prom' &&
     grep -q '^dcbxd_backend{port=\"xb\",backend=\"engine\"} 1' '$NS_TMP/b.prom'"

@@ -16,7 +16,7 @@
 . "$top_srcdir/tests/integration/lldp_common.sh"
 dx_need
 [ -c /dev/net/tun ] || skip_all "no /dev/net/tun (the engine's TAP)"
-plan 24
+plan 26
 
 ns_setup m
 ns_add c && ns_add s || bail "cannot create namespaces"
@@ -118,7 +118,25 @@ check "... the port back on its policy (5, not 6)" pfc_is 5
 check "... after running the edit, logged" \
     grep -q "ms0: policy not written (.*): old policy back" "$NS_TMP/s.log"
 
-# 6. The interface goes: port-removed, the last event of the port.
+# 6. The link goes down under a live neighbour (issue 31): the monitor
+# hears the cause first (link-changed link=down), then what it caused
+# (neighbor-removed), not the other way round.
+dx_start c c "$NS_TMP/c.conf" || bail "controller did not restart"
+nadded() { [ "$(jq -s '[.[] | select(.event == "neighbor-added")] | length' "$MON")" -ge 2 ]; }
+check "the controller back: neighbor-added again" wait_for 30 nadded
+wait_for 20 nsx s grep -qx up /sys/class/net/ms0/operstate
+nsx c ip link set mc0 down
+down_first() {
+	jq -se '[to_entries[] | select(.value.ifname == "ms0")] |
+	    (map(select(.value.event == "link-changed" and .value.link ==
+	    "down")) | last.key) as $d |
+	    (map(select(.value.event == "neighbor-removed")) | last.key) as $r |
+	    $d != null and $r != null and $d < $r' "$MON" >/dev/null
+}
+check "link down: link-changed before the neighbor-removed it caused" \
+    wait_for 30 down_first
+
+# 7. The interface goes: port-removed, the last event of the port.
 nsx s ip link del ms0
 check "port-removed when the veth is deleted" wait_for 30 has port-removed
 last_is_removed() {

@@ -45,7 +45,7 @@ fx_local(struct dcbx_local *l, bool willing, const uint8_t mac[6])
 	l->admin.pfc.pfc_en = 1u << 3;
 	fx_app(&l->admin.app, DCB_APP_SEL_ETHERTYPE, 0x8906, 3);
 	fx_app(&l->admin.app, DCB_APP_SEL_DSCP, 26, 3);
-	l->willing = willing;
+	l->willing = willing ? DCBX_WILLING_ALL : 0;
 	l->mode = DCBX_CFG_AUTO;
 	l->advertise = DCB_HAS_ETS | DCB_HAS_PFC | DCB_HAS_APP;
 	memcpy(l->mac, mac, 6);
@@ -231,7 +231,7 @@ fx_cee_written(const struct dcbx_state *st, const struct dcbx_local *l,
 	uint8_t buf[LLDP_MAX_PDU];
 	struct lldp_pdu pdu;
 
-	fx_agent(&a, l->willing, l->mac, l->mode);
+	fx_agent(&a, l->willing != 0, l->mac, l->mode);
 	dcbx_free(&a.st);
 	a.st = *st;	/* borrows st's heap parts: a.st is never freed */
 	a.l = *l;

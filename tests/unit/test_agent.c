@@ -187,11 +187,16 @@ teardown(void **state)
 	return (0);
 }
 
-/* Feed the agent a peer's LLDPDU: chassis MAC ...:<id>, port "p<id>". */
+/*
+ * Feed the agent a peer's LLDPDU: chassis MAC ...:<id>, port "p<id>",
+ * sent from MAC ...:<mac_id> (feed(): the chassis MAC).
+ */
 static void
-feed(struct agent *a, uint8_t id, uint16_t ttl, const char *name)
+feed_from(struct agent *a, uint8_t id, uint16_t ttl, const char *name,
+    uint8_t mac_id)
 {
 	uint8_t buf[LLDP_MAX_PDU + 14], src[6] = { 0x02, 0, 0, 0, 1, id };
+	uint8_t from[6] = { 0x02, 0, 0, 0, 1, mac_id };
 	struct lldp_local l;
 	struct lldp_frame f;
 	struct wcur w;
@@ -207,7 +212,7 @@ feed(struct agent *a, uint8_t id, uint16_t ttl, const char *name)
 	l.ttl = ttl;
 	l.sys_name = name;
 	wcur_init(&w, buf, sizeof(buf));
-	lldp_frame_begin(&w, lldp_agent_addr[LLDP_AGENT_NEAREST_BRIDGE], src);
+	lldp_frame_begin(&w, lldp_agent_addr[LLDP_AGENT_NEAREST_BRIDGE], from);
 	if (ttl == 0)
 		lldp_write_shutdown(&w, &l);
 	else {
@@ -218,6 +223,12 @@ feed(struct agent *a, uint8_t id, uint16_t ttl, const char *name)
 	assert_false(w.bad);
 	assert_int_equal(lldp_frame_parse(buf, w.len, &f), LLDP_DEC_OK);
 	agent_rx(a, &f);
+}
+
+static void
+feed(struct agent *a, uint8_t id, uint16_t ttl, const char *name)
+{
+	feed_from(a, id, ttl, name, id);
 }
 
 /* --------------------------------------------------------------- tests */
@@ -429,6 +440,45 @@ agent_repeat_reaches_the_port_while_it_wants_repeats(void **state)
 	assert_int_equal(fx->p->stats[LLDP_STAT_FRAMES_IN], 3);
 }
 
+/*
+ * The same LLDPDU from another source MAC (a bond's failover): not a
+ * repeat.  DCBX's tie-breaks compare that MAC with ours, so the owner
+ * hears of it, with the neighbour's new MAC.
+ */
+static uint8_t changed_src[6];
+
+static void
+own_nbr_changed_src(void *ctx, struct agent *a, struct nbr *n,
+    const struct lldp_pdu *pdu)
+{
+	own_nbr_changed(ctx, a, n, pdu);
+	memcpy(changed_src, n->src, 6);
+}
+
+static void
+agent_same_pdu_from_a_new_source_mac_is_a_change(void **state)
+{
+	struct fx *fx = *state;
+	struct agent_ops ops = own_ops;
+	const struct agent_ops *saved = fx->a->ops;
+	const uint8_t want[6] = { 0x02, 0, 0, 0, 1, 9 };
+
+	ops.nbr_changed = own_nbr_changed_src;
+	fx->a->ops = &ops;
+	agent_set_state(fx->a, false, true);
+	feed(fx->a, 1, 11, "peer");
+	feed(fx->a, 1, 11, "peer");		/* a repeat */
+	assert_int_equal(cap.changed, 0);
+	feed_from(fx->a, 1, 11, "peer", 9);	/* same bytes, new MAC */
+	assert_int_equal(cap.changed, 1);
+	assert_memory_equal(changed_src, want, 6);
+	assert_int_equal(fx->a->n, 1);
+	feed_from(fx->a, 1, 11, "peer", 9);	/* now a repeat again */
+	assert_int_equal(cap.changed, 1);
+	assert_int_equal(fx->p->stats[LLDP_STAT_FRAMES_IN], 4);
+	fx->a->ops = saved;
+}
+
 static void
 agent_changed_pdu_updates_the_neighbour_in_place(void **state)
 {
@@ -581,6 +631,7 @@ main(void)
 		T(agent_new_neighbour_is_inserted_and_restarts_fast_tx),
 		T(agent_unchanged_pdu_only_refreshes_the_ttl),
 		T(agent_changed_pdu_updates_the_neighbour_in_place),
+		T(agent_same_pdu_from_a_new_source_mac_is_a_change),
 		T(agent_changed_pdu_ttl_moves_the_deadline_both_ways),
 		T(agent_repeat_reaches_the_port_while_it_wants_repeats),
 		T(agent_shutdown_pdu_deletes_at_once),

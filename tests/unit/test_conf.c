@@ -94,6 +94,55 @@ conf_load_reads_the_issue_example(void **state)
 	conf_free(&c);
 }
 
+/*
+ * Willing feature by feature: the role gives the default, each feature's
+ * own setting overrides it.  A recommendation of its own only with a reco
+ * block: without one, DCB_HAS_RECO stays clear (the ETS config is sent,
+ * whatever it becomes) and -t -v prints no reco.
+ */
+static void
+conf_willing_per_feature_and_reco_of_its_own(void **state)
+{
+	static const char text[] =
+	    "ports = ( { match = \"a\"; role = \"controller\";\n"
+	    "    pfc = { willing = true; }; app-willing = true; },\n"
+	    "  { match = \"b\"; ets = { willing = false; };\n"
+	    "    app-willing = false; },\n"
+	    "  { match = \"c\"; role = \"controller\";\n"
+	    "    reco = { tc-bw = [60, 40, 0, 0, 0, 0, 0, 0];\n"
+	    "      prio-tc = [0, 0, 0, 1, 1, 1, 1, 1]; }; } );\n";
+	struct conf c;
+	struct conf_entry p;
+	char err[512], *out = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	if (load(text, &c, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_true(conf_port_for(&c, "a", &p));
+	assert_false(p.admin.ets.willing);
+	assert_true(p.admin.pfc.willing);
+	assert_true(p.admin.app.willing);
+	assert_false(p.admin.has & DCB_HAS_RECO);
+	assert_true(conf_port_for(&c, "b", &p));
+	assert_false(p.admin.ets.willing);
+	assert_true(p.admin.pfc.willing);
+	assert_false(p.admin.app.willing);
+	assert_true(conf_port_for(&c, "c", &p));
+	assert_true(p.admin.has & DCB_HAS_RECO);
+	assert_int_equal(p.admin.reco.tc_bw[0], 60);
+	fp = open_memstream(&out, &len);
+	assert_non_null(fp);
+	conf_print(&c, fp);
+	fclose(fp);
+	/* One reco block: c's. */
+	assert_non_null(strstr(out, "reco = {"));
+	assert_null(strstr(strstr(out, "reco = {") + 1, "reco = {"));
+	free(out);
+	conf_free(&c);
+}
+
 static void
 conf_load_gives_documented_defaults(void **state)
 {
@@ -342,14 +391,21 @@ static const struct {
 	{ "ports = ( { match = \"x\"; pfc = { cable-length = \"101km\"; }; } );\n",
 	  "1: cable-length 101000m is out of range 1m..100km" },
 	{ "ports = ( { match = \"x\"; engine = { speed = \"1g\"; }; } );\n",
-	  "1: speed must be a number with an optional K, M or G suffix "
+	  "1: speed must be a number with an optional K, M, G or T suffix "
 	  "(\"10G\")" },
+	/* A bare number is bits per second, as dcbctl headroom reads it. */
+	{ "ports = ( { match = \"x\"; engine = { speed = 100; }; } );\n",
+	  "1: engine speed 100 b/s is below 1M: a speed is in bits per second, "
+	  "write \"100M\" for 100 Mb/s" },
+	{ "ports = ( { match = \"x\"; app = ( { selector = \"dgram-port\"; "
+	  "protocol = 0; priority = 3; } ); } );\n",
+	  "1: app port 0 is not 1..65535" },
 	{ "ports = ( { match = \"x\"; engine = { speed = \"1.5G\"; }; } );\n",
-	  "1: speed must be a number with an optional K, M or G suffix "
+	  "1: speed must be a number with an optional K, M, G or T suffix "
 	  "(\"10G\")" },
 	{ "ports = ( { match = \"x\"; engine = { queue-memory = \"16MB\"; }; "
-	  "} );\n", "1: queue-memory must be a number with an optional K, M "
-	  "or G suffix (\"10G\")" },
+	  "} );\n", "1: queue-memory must be a number with an optional K, M, G "
+	  "or T suffix (\"10G\")" },
 	{ "ports = ( { match = \"x\"; engine = { queue-memory = \"1K\"; }; } );\n",
 	  "1: queue-memory 1024 is out of range 4096..1073741824" },
 	{ "ports = ( { match = \"x\"; app = ( { selector = \"dscp\"; "
@@ -629,10 +685,16 @@ shipped_example_loads_cleanly(void **state)
 
 	if (conf_load(TOP_SRCDIR "/conf/dcbxd.conf", &c, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
-	assert_int_equal(c.nports, 4);
+	assert_int_equal(c.nports, 5);
 	assert_true(conf_port_for(&c, "swp1", &p));
 	assert_int_equal(p.port.role, CONF_ROLE_CONTROLLER);
 	assert_int_equal(p.admin.app.n, 4);
+	assert_false(p.admin.app.willing);
+	/* Willing feature by feature: PFC kept, ETS and APP taken. */
+	assert_true(conf_port_for(&c, "eth9", &p));
+	assert_false(p.admin.pfc.willing);
+	assert_true(p.admin.ets.willing);
+	assert_true(p.admin.app.willing);
 	assert_true(conf_port_for(&c, "enp1s0", &p));
 	assert_true(p.port.has_engine);
 	assert_int_equal(p.port.engine.queue_memory, 16 << 20);
@@ -973,6 +1035,7 @@ main(void)
 		cmocka_unit_test(conf_caps_default_from_roles_or_as_configured),
 		cmocka_unit_test(conf_load_reads_the_issue_example),
 		cmocka_unit_test(conf_load_gives_documented_defaults),
+		cmocka_unit_test(conf_willing_per_feature_and_reco_of_its_own),
 		cmocka_unit_test(conf_load_parses_engine_units_strictly),
 		cmocka_unit_test(conf_load_reads_the_pfc_watchdog),
 		cmocka_unit_test(conf_load_metrics_listen_takes_numeric_addresses_only),

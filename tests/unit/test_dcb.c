@@ -218,6 +218,62 @@ app_validate_rejects_priority_8(void **state)
 	assert_int_equal(dcb_app_validate(&a, NULL), DCB_OK);
 }
 
+/* TCP/UDP port 0 names no service: 1..65535 (iproute2's dcb app). */
+static void
+app_validate_ports_1_to_65535(void **state)
+{
+	static const uint8_t sel[] = { DCB_APP_SEL_STREAM, DCB_APP_SEL_DGRAM,
+	    DCB_APP_SEL_ANY };
+	struct dcb_app a = { 0, 3, 0 };
+	struct dcb_why w;
+
+	for (size_t i = 0; i < sizeof(sel); i++) {
+		a.selector = sel[i];
+		a.protocol = 0;
+		assert_int_equal(dcb_app_validate(&a, &w), DCB_ERR_PROTOCOL);
+		assert_non_null(strstr(w.buf, "port 0"));
+		a.protocol = 1;
+		assert_int_equal(dcb_app_validate(&a, NULL), DCB_OK);
+		a.protocol = 65535;
+		assert_int_equal(dcb_app_validate(&a, NULL), DCB_OK);
+	}
+}
+
+/* One spelling of speeds and sizes for the config and dcbctl. */
+static void
+units_parse_is_strict_and_speed_check_says_why(void **state)
+{
+	static const struct { const char *s; int rc; uint64_t v; } rows[] = {
+		{ "10G", 0, 10000000000ull }, { "100M", 0, 100000000 },
+		{ "25000M", 0, 25000000000ull }, { "1T", 0, 1000000000000ull },
+		{ "100", 0, 100 }, { "0", 0, 0 }, { "10g", -1, 0 },
+		{ "2.5G", -1, 0 }, { "16MB", -1, 0 }, { "G", -1, 0 },
+		{ " 10G", -1, 0 }, { "", -1, 0 },
+	};
+	struct dcb_why w;
+	uint64_t v;
+	char b[16];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		v = 0;
+		if (dcb_units_parse(rows[i].s, 1000, &v) != rows[i].rc ||
+		    (rows[i].rc == 0 && v != rows[i].v))
+			fail_msg("\"%s\": %llu", rows[i].s,
+			    (unsigned long long)v);
+	}
+	assert_int_equal(dcb_units_parse("16M", 1024, &v), 0);
+	assert_int_equal(v, 16u << 20);
+	/* A bare 100 is 100 b/s in both: refused as a speed, with a hint. */
+	assert_int_equal(dcb_speed_check(100, &w), DCB_ERR_VALUE);
+	assert_non_null(strstr(w.buf, "write \"100M\""));
+	assert_int_equal(dcb_speed_check(2500000000ull, NULL), DCB_OK);
+	assert_int_equal(dcb_speed_check(1500000, NULL), DCB_ERR_VALUE);
+	assert_int_equal(dcb_speed_check(1600000000001ull, NULL),
+	    DCB_ERR_VALUE);
+	assert_string_equal(dcb_speed_name(400000, b), "400G");
+	assert_string_equal(dcb_speed_name(2500, b), "2500M");
+}
+
 static void
 app_validate_dscp_0_to_63(void **state)
 {
@@ -656,6 +712,8 @@ main(void)
 		cmocka_unit_test(pfc_validate_rejects_cap_over_8),
 		cmocka_unit_test(app_validate_selectors_1_to_5_only),
 		cmocka_unit_test(app_validate_rejects_priority_8),
+		cmocka_unit_test(app_validate_ports_1_to_65535),
+		cmocka_unit_test(units_parse_is_strict_and_speed_check_says_why),
 		cmocka_unit_test(app_validate_dscp_0_to_63),
 		cmocka_unit_test(app_validate_ethertype_zero_or_from_0x600),
 		cmocka_unit_test(app_table_validate_rejects_exact_duplicate),

@@ -649,7 +649,7 @@ local_change_reapplies_against_the_stored_peer(void **state)
 	    DCBX_CHG_OPER | DCBX_CHG_TX);
 	assert_int_equal(st.oper.pfc.pfc_en, 0x48);
 	/* Turning willing adopts the peer's PFC at once (lower MAC). */
-	l.willing = true;
+	l.willing = DCBX_WILLING_ALL;
 	assert_true(dcbx_local_changed(&st, &l) & DCBX_CHG_STATUS);
 	assert_int_equal(st.oper.pfc.pfc_en, p.cfg.pfc.pfc_en);
 	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
@@ -822,6 +822,137 @@ rx_known_peer_with_other_tlvs_is_flagged(void **state)
 	fx_free(&host);
 }
 
+
+/* ---- Per-feature willing: each feature follows its own bit. */
+
+static void
+ieee_each_feature_follows_its_own_willing_bit(void **state)
+{
+	struct fx_agent sw, host;
+	struct dcb_config c;
+
+	(void)state;
+	fx_link(&sw, DCBX_CFG_IEEE, &host, DCBX_CFG_IEEE);
+	/* The host takes ETS and APP from the switch, but not PFC. */
+	host.l.willing = DCB_HAS_ETS | DCB_HAS_APP;
+	dcbx_free(&host.st);
+	dcbx_init(&host.st, &host.l);
+	fx_converge(&sw, &host);
+	fx_peer_cfg(&c);
+	assert_int_equal(host.st.feat[DCBX_F_ETS].status, DCBX_ST_PEER);
+	assert_true(fx_ets_tables_equal(&host.st.oper.ets, &c.reco));
+	assert_int_equal(host.st.feat[DCBX_F_APP].status, DCBX_ST_PEER);
+	/* PFC: neither side gives way, and they differ (3 against 3,4). */
+	assert_int_equal(host.st.feat[DCBX_F_PFC].status, DCBX_ST_MISMATCH);
+	assert_int_equal(host.st.oper.pfc.pfc_en, host.l.admin.pfc.pfc_en);
+	assert_int_equal(sw.st.feat[DCBX_F_PFC].status, DCBX_ST_MISMATCH);
+	/* What the host sends says so, bit by bit. */
+	assert_true(sw.st.ieee->ets.willing);
+	assert_false(sw.st.ieee->pfc.willing);
+	assert_true(host.st.oper.ets.willing);
+	assert_false(host.st.oper.pfc.willing);
+	assert_true(host.st.oper.app_willing);
+	/* Willing for ETS: it recommends nothing. */
+	assert_false(sw.st.ieee->seen & DCB_HAS_RECO);
+	fx_free(&sw);
+	fx_free(&host);
+}
+
+static void
+ieee_willing_off_for_one_feature_runs_its_admin_config(void **state)
+{
+	struct fx_agent sw, host;
+	int chg;
+
+	(void)state;
+	fx_link(&sw, DCBX_CFG_IEEE, &host, DCBX_CFG_IEEE);
+	fx_converge(&sw, &host);
+	assert_int_equal(host.st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	/* `dcbctl set pfc dev IF willing off` on the host. */
+	host.l.willing &= (uint8_t)~DCB_HAS_PFC;
+	chg = dcbx_local_changed(&host.st, &host.l);
+	assert_true(chg & DCBX_CHG_OPER);
+	assert_true(chg & DCBX_CHG_TX);
+	assert_int_equal(host.st.oper.pfc.pfc_en, host.l.admin.pfc.pfc_en);
+	assert_int_equal(host.st.feat[DCBX_F_PFC].status, DCBX_ST_MISMATCH);
+	/* ETS and APP are still the switch's. */
+	assert_int_equal(host.st.feat[DCBX_F_ETS].status, DCBX_ST_PEER);
+	assert_int_equal(host.st.feat[DCBX_F_APP].status, DCBX_ST_PEER);
+	fx_converge(&sw, &host);
+	assert_false(sw.st.ieee->pfc.willing);
+	assert_true(sw.st.ieee->ets.willing);
+	fx_free(&sw);
+	fx_free(&host);
+}
+
+static void
+ieee_port_not_willing_for_ets_alone_recommends(void **state)
+{
+	struct fx_agent sw, host;
+
+	(void)state;
+	/*
+	 * A switch that takes PFC and APP but not ETS: it recommends ETS,
+	 * and the PFC tie-break runs between two PFC-willing ends.
+	 */
+	fx_link(&sw, DCBX_CFG_IEEE, &host, DCBX_CFG_IEEE);
+	sw.l.willing = DCB_HAS_PFC | DCB_HAS_APP;
+	dcbx_free(&sw.st);
+	dcbx_init(&sw.st, &sw.l);
+	fx_converge(&sw, &host);
+	assert_true(host.st.ieee->seen & DCB_HAS_RECO);
+	assert_false(host.st.ieee->ets.willing);
+	assert_true(host.st.ieee->pfc.willing);
+	assert_int_equal(host.st.feat[DCBX_F_ETS].status, DCBX_ST_PEER);
+	/* The switch's MAC is the lower: it adopts the host's PFC. */
+	assert_int_equal(sw.st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	assert_int_equal(sw.st.oper.pfc.pfc_en, host.l.admin.pfc.pfc_en);
+	assert_int_equal(host.st.feat[DCBX_F_PFC].status, DCBX_ST_LOCAL);
+	fx_free(&sw);
+	fx_free(&host);
+}
+
+
+/*
+ * A switch trunk's LLDPDU: a VLAN Name TLV per VLAN before its DCBX TLVs.
+ * The DCBX TLVs after the 100th org TLV are negotiated like any others.
+ */
+static void
+rx_dcbx_tlvs_after_many_vlan_names_are_negotiated(void **state)
+{
+	static const uint8_t name[] = { 0x00, 0x64, 0x03, 'v', 'l', 'n' };
+	struct fx_agent sw, host;
+	uint8_t buf[LLDP_MAX_PDU], v[sizeof(name)];
+	struct lldp_pdu pdu;
+	struct wcur w;
+	int i;
+
+	(void)state;
+	fx_link(&sw, DCBX_CFG_IEEE, &host, DCBX_CFG_IEEE);
+	wcur_init(&w, buf, sizeof(buf));
+	lldp_write_local(&w, &sw.ll);
+	for (i = 0; i < 100; i++) {
+		memcpy(v, name, sizeof(v));
+		v[1] = (uint8_t)(i + 1);	/* VID i + 1 */
+		lldp_write_org(&w, lldp_oui_8021, 3, v, sizeof(v));
+	}
+	dcbx_write_tlvs(&sw.st, &sw.l, &w);
+	lldp_write_end(&w);
+	assert_false(w.bad);
+	assert_int_equal(lldp_decode(buf, w.len, &pdu), LLDP_DEC_OK);
+	assert_int_equal(pdu.tlvs_discarded, 0);
+	(void)dcbx_rx(&host.st, &host.l, &pdu, sw.l.mac, 1);
+	assert_true(host.st.have_ieee);
+	for (int f = 0; f < DCBX_F__MAX; f++)
+		if (host.st.feat[f].status != DCBX_ST_PEER)
+			fail_msg("%s: %s (%s)", dcbx_feature_name[f],
+			    dcbx_status_name[host.st.feat[f].status],
+			    dcbx_reason(&host.st.feat[f]));
+	assert_int_equal(host.st.oper.pfc.pfc_en, sw.l.admin.pfc.pfc_en);
+	fx_free(&sw);
+	fx_free(&host);
+}
+
 int
 main(void)
 {
@@ -853,6 +984,12 @@ main(void)
 		cmocka_unit_test(
 		    ieee_controller_sends_reco_and_willing_host_adopts_it),
 		cmocka_unit_test(ieee_reco_sent_is_the_admin_recommendation),
+		cmocka_unit_test(ieee_each_feature_follows_its_own_willing_bit),
+		cmocka_unit_test(
+		    ieee_willing_off_for_one_feature_runs_its_admin_config),
+		cmocka_unit_test(ieee_port_not_willing_for_ets_alone_recommends),
+		cmocka_unit_test(
+		    rx_dcbx_tlvs_after_many_vlan_names_are_negotiated),
 	};
 
 	return cmocka_run_group_tests_name("dcbx", tests, NULL, NULL);

@@ -159,7 +159,7 @@ cee_local_change_before_ack_waits_for_a_new_seq(void **state)
 	assert_int_equal(st.seq, 1);
 	assert_true(dcbx_cee_synced(&st));
 	/* Become a controller: PFC now mismatches; a new seq. */
-	l.willing = false;
+	l.willing = 0;
 	assert_true(dcbx_local_changed(&st, &l) & DCBX_CHG_TX);
 	assert_int_equal(st.seq, 2);
 	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_MISMATCH);
@@ -792,6 +792,122 @@ cee_unacked_seq_resends_on_every_peer_pdu(void **state)
 	fx_free(&host);
 }
 
+
+/* ---- Per-feature willing in CEE: one willing bit per feature TLV. */
+
+static void
+cee_each_feature_follows_its_own_willing_bit(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct cee_tlv peer, sent;
+	struct dcb_config c;
+
+	(void)state;
+	/* Willing for PFC only, against a CEE controller. */
+	fx_local(&l, false, MAC_LO);
+	l.mode = DCBX_CFG_CEE;
+	l.willing = DCB_HAS_PFC;
+	dcbx_init(&st, &l);
+	fx_cee_written(&st, &l, &sent);
+	assert_false(sent.feat[CEE_FEAT_PG].willing);
+	assert_true(sent.feat[CEE_FEAT_PFC].willing);
+	assert_false(sent.feat[CEE_FEAT_APP].willing);
+	fx_cee(&peer, 1, st.seq, false);
+	cee_settle(&st, &l, &peer);
+	fx_peer_cfg(&c);
+	assert_int_equal(st.feat[DCBX_F_PFC].status, DCBX_ST_PEER);
+	assert_int_equal(st.oper.pfc.pfc_en, c.pfc.pfc_en);
+	/* PG: neither willing, and PG is always compatible. */
+	assert_int_equal(st.feat[DCBX_F_ETS].status, DCBX_ST_LOCAL);
+	assert_true(fx_ets_tables_equal(&st.oper.ets, &l.admin.ets));
+	/* App: neither willing and the tables differ. */
+	assert_int_equal(st.feat[DCBX_F_APP].status, DCBX_ST_MISMATCH);
+	dcbx_free(&st);
+}
+
+
+/*
+ * A reload that changes the configured mode leaves the port where a
+ * fresh start with that config would be once the peer's next PDU came:
+ * cee -> auto facing an IEEE-only controller speaks IEEE and adopts its
+ * policy at once; ieee -> auto facing a CEE-only one speaks CEE.
+ */
+static void
+mode_change_goes_where_a_fresh_start_would(void **state)
+{
+	static const struct {
+		const char		*what;
+		enum dcbx_cfg_mode	 sw_mode, from;
+		enum dcbx_mode		 active;
+	} rows[] = {
+		{ "cee -> auto, IEEE peer", DCBX_CFG_IEEE, DCBX_CFG_CEE,
+		  DCBX_MODE_IEEE },
+		{ "ieee -> auto, CEE peer", DCBX_CFG_CEE, DCBX_CFG_IEEE,
+		  DCBX_MODE_CEE },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct fx_agent sw, host, fresh;
+		struct dcb_config a, b;
+		int chg;
+
+		fx_link(&sw, rows[i].sw_mode, &host, rows[i].from);
+		fx_converge(&sw, &host);
+		/* The forced mode: nothing negotiated. */
+		assert_int_not_equal(host.st.active, rows[i].active);
+		assert_int_equal(host.st.feat[DCBX_F_PFC].status,
+		    DCBX_ST_NO_PEER);
+		host.l.mode = DCBX_CFG_AUTO;
+		chg = dcbx_local_changed(&host.st, &host.l);
+		if (host.st.active != rows[i].active || !(chg & DCBX_CHG_MODE))
+			fail_msg("%s: active %s", rows[i].what,
+			    dcbx_mode_name[host.st.active]);
+		fx_converge(&sw, &host);
+		/* A fresh start in auto against the same switch. */
+		fx_agent(&fresh, true, MAC_HI, DCBX_CFG_AUTO);
+		fx_converge(&sw, &fresh);
+		assert_int_equal(host.st.active, fresh.st.active);
+		for (int f = 0; f < DCBX_F__MAX; f++)
+			if (host.st.feat[f].status != fresh.st.feat[f].status ||
+			    host.st.feat[f].status != DCBX_ST_PEER)
+				fail_msg("%s: %s %s, fresh %s", rows[i].what,
+				    dcbx_feature_name[f], dcbx_status_name[
+				    host.st.feat[f].status], dcbx_status_name[
+				    fresh.st.feat[f].status]);
+		assert_true(dcb_config_equal(dcb_config_unpack(&host.st.oper,
+		    &a), dcb_config_unpack(&fresh.st.oper, &b)));
+		fx_free(&sw);
+		fx_free(&host);
+		fx_free(&fresh);
+	}
+}
+
+/* In auto, "this port is set to CEE" would be false: say what holds. */
+static void
+auto_on_cee_says_why_it_stays(void **state)
+{
+	struct dcbx_local l;
+	struct dcbx_state st;
+	struct ieee_peer p;
+	struct cee_tlv t;
+
+	(void)state;
+	fx_local(&l, true, MAC_LO);
+	dcbx_init(&st, &l);
+	fx_cee(&t, 1, 0, false);
+	cee_settle(&st, &l, &t);
+	fx_ieee(&p, DCB_HAS_PFC, false, false);
+	dcbx_rx_tlvs(&st, &l, &p, NULL, MAC_HI, 1);
+	assert_null(strstr(dcbx_reason(&st.feat[DCBX_F_PFC]), "set to CEE"));
+	fx_assert_reason(&st.feat[DCBX_F_PFC], "auto mode keeps the CEE");
+	/* Nothing that is not a mode change moves it. */
+	assert_false(dcbx_local_changed(&st, &l) & DCBX_CHG_MODE);
+	assert_int_equal(st.active, DCBX_MODE_CEE);
+	dcbx_free(&st);
+}
+
 int
 main(void)
 {
@@ -819,6 +935,9 @@ main(void)
 		cmocka_unit_test(
 		    cee_controller_advertises_udp_port_policy_to_willing_host),
 		cmocka_unit_test(cee_udp_port_and_port_entries_are_compatible),
+		cmocka_unit_test(cee_each_feature_follows_its_own_willing_bit),
+		cmocka_unit_test(mode_change_goes_where_a_fresh_start_would),
+		cmocka_unit_test(auto_on_cee_says_why_it_stays),
 	};
 
 	return cmocka_run_group_tests_name("dcbx_cee", tests, NULL, NULL);

@@ -250,6 +250,89 @@ engine_refresh_gives_up_when_the_data_plane_does_not_answer(void **st)
 	b.ops->close(&b);
 }
 
+/*
+ * What the engine enforces is shown as it is now, the counters as of
+ * their publication (issue 31: a newcomer was told the engine ran PFC on
+ * no priority right after the port adopted 3,4).  A data plane that has
+ * not published since the apply: the state is the applied config all
+ * the same, and the counters say how old they are.
+ */
+static void
+show_gives_the_applied_state_and_the_counters_age(void **st)
+{
+	struct backend b;
+	struct engine *e = fake_engine(&b);
+	struct dcb_config oper;
+	const json_t *p3, *p0;
+	json_t *o;
+
+	(void)st;
+	publish(e, 5);
+	e->snap.pub = 1;
+	e->snap.at = eng_now();
+	dcb_config_default(&oper);
+	oper.pfc.pfc_en = 1u << 3 | 1u << 4;
+	oper.ets.prio_tc[3] = 1;
+	oper.ets.tc_bw[0] = 50;
+	oper.ets.tc_bw[1] = 50;
+	assert_int_equal(b.ops->apply(&b, &oper, BACKEND_DCBX_IEEE), 0);
+	o = b.ops->show(&b);
+	p3 = json_array_get(json_object_get(o, "priorities"), 3);
+	p0 = json_array_get(json_object_get(o, "priorities"), 0);
+	assert_true(json_is_true(json_object_get(p3, "pfc")));
+	assert_int_equal(json_integer_value(json_object_get(p3, "tc")), 1);
+	assert_true(json_is_false(json_object_get(p0, "pfc")));
+	assert_int_equal(json_array_size(json_object_get(o, "pfc_enabled")), 2);
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(o,
+	    "pfc_enabled"), 0)), 3);
+	/* The counters are the publication's, with their age. */
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+	    p3, "counters"), "tx_frames")), 7);
+	assert_true(json_is_integer(json_object_get(o, "counters_age_ms")));
+	assert_true(json_integer_value(json_object_get(o,
+	    "counters_age_ms")) < 5000);
+	json_decref(o);
+	b.ops->close(&b);
+}
+
+/*
+ * Every frame is in show()'s counters: the watchdog's drops each way and
+ * the frames still queued beside the drop reasons (the metrics add them).
+ */
+static void
+show_accounts_for_watchdog_drops_and_queued_frames(void **st)
+{
+	struct backend b;
+	struct engine *e = fake_engine(&b);
+	const json_t *p3;
+	json_t *o;
+
+	(void)st;
+	e->snap_wseq++;
+	e->snap.c.host_in_f[3] = 100;
+	e->snap.c.tx_f[3] = 60;
+	e->snap.c.drops[3][ESCHED_DROP_EGRESS_FULL] = 5;
+	e->snap.c.wd_tx_drop[3] = 30;
+	e->snap.eg_frames[3] = 5;
+	e->snap.c.rx_f[3] = 9;
+	e->snap.c.host_out_f[3] = 4;
+	e->snap.c.wd_rx_drop[3] = 3;
+	e->snap.in_frames[3] = 2;
+	e->snap_wseq++;
+	o = b.ops->show(&b);
+	p3 = json_array_get(json_object_get(o, "priorities"), 3);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+	    p3, "drops"), "pfc_watchdog_egress")), 30);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+	    p3, "drops"), "pfc_watchdog_ingress")), 3);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+	    p3, "queues"), "egress_frames")), 5);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+	    p3, "queues"), "ingress_frames")), 2);
+	json_decref(o);
+	b.ops->close(&b);
+}
+
 int
 main(void)
 {
@@ -262,6 +345,10 @@ main(void)
 		    engine_refresh_gives_up_when_the_data_plane_does_not_answer),
 		cmocka_unit_test(wd_sample_never_waits_for_the_data_plane),
 		cmocka_unit_test(wd_sample_skips_a_publication_in_progress),
+		cmocka_unit_test(
+		    show_gives_the_applied_state_and_the_counters_age),
+		cmocka_unit_test(
+		    show_accounts_for_watchdog_drops_and_queued_frames),
 	};
 
 	return (cmocka_run_group_tests_name("engine_snap", tests, NULL, NULL));

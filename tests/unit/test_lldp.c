@@ -68,7 +68,7 @@ decode(const struct b *b, struct lldp_pdu *pdu)
 	return lldp_decode(b->buf, b->len, pdu);
 }
 
-static struct lldp_pdu pdu;	/* ~3 KiB: keep it off the stack */
+static struct lldp_pdu pdu;	/* ~10 KiB: keep it off the stack */
 
 static void
 assert_bytes(const struct lldp_bytes *got, const void *want, size_t n)
@@ -858,6 +858,62 @@ lldp_decode_handles_511_octet_tlvs(void **state)
 	assert_true(pdu.has_end);
 }
 
+/*
+ * A trunk's LLDPDU: one VLAN Name TLV per VLAN (802.1Q D.2.4, 00-80-c2
+ * subtype 3: VID, name length, name) and then the DCBX TLVs.  Every org
+ * TLV of a full 1500-octet LLDPDU is kept, the last one included, and
+ * none is counted as discarded.
+ */
+static void
+lldp_decode_keeps_every_org_tlv_of_a_full_lldpdu(void **state)
+{
+	/* VID 1, name "v" */
+	static const uint8_t vlan[] = { 0x00, 0x80, 0xc2, 0x03, 0x00, 0x01,
+	    0x01, 'v' };
+	/* The last: 802.1Qaz PFC, willing, cap 8, priorities 3 and 4 */
+	static const uint8_t pfc[] = { 0x00, 0x80, 0xc2, 0x0b, 0x88, 0x18 };
+	struct b b;
+	int n = 0;
+
+	(void)state;
+	put_mandatory(&b);
+	while (b.len + 2 + sizeof(vlan) + 2 + sizeof(pfc) + 2 <= LLDP_MAX_PDU) {
+		put(&b, LLDP_TLV_ORG, vlan, sizeof(vlan));
+		n++;
+	}
+	put(&b, LLDP_TLV_ORG, pfc, sizeof(pfc));
+	put(&b, LLDP_TLV_END, NULL, 0);
+	assert_true(b.len <= LLDP_MAX_PDU);
+	assert_true(n > 64);
+	assert_int_equal(decode(&b, &pdu), LLDP_DEC_OK);
+	assert_int_equal(pdu.norg, n + 1);
+	assert_int_equal(pdu.tlvs_discarded, 0);
+	assert_int_equal(pdu.org[n].subtype, 0x0b);
+	assert_bytes(&pdu.org[n].info, pfc + 4, 2);
+}
+
+/* The smallest org TLVs: a 1500-octet LLDPDU of them fits the table. */
+static void
+lldp_decode_org_table_holds_an_lldpdu_of_minimal_org_tlvs(void **state)
+{
+	struct b b;
+	int n = 0;
+
+	(void)state;
+	b.len = 0;
+	put(&b, LLDP_TLV_CHASSIS_ID, "\x07x", 2);
+	put(&b, LLDP_TLV_PORT_ID, "\x07y", 2);
+	put(&b, LLDP_TLV_TTL, ttl_v, sizeof(ttl_v));
+	while (b.len + 2 + 4 <= LLDP_MAX_PDU) {
+		put(&b, LLDP_TLV_ORG, "\x00\x80\xc2\x09", 4);
+		n++;
+	}
+	assert_int_equal(decode(&b, &pdu), LLDP_DEC_OK);
+	assert_int_equal(n, LLDP_MAX_ORG);
+	assert_int_equal(pdu.norg, n);
+	assert_int_equal(pdu.tlvs_discarded, 0);
+}
+
 static void
 lldp_decode_counts_tlvs_beyond_its_tables_as_discarded(void **state)
 {
@@ -1055,6 +1111,9 @@ main(void)
 		cmocka_unit_test(lldp_decode_counts_unrecognized_tlvs_and_keeps_them_raw),
 		cmocka_unit_test(lldp_decode_handles_511_octet_tlvs),
 		cmocka_unit_test(lldp_decode_counts_tlvs_beyond_its_tables_as_discarded),
+		cmocka_unit_test(lldp_decode_keeps_every_org_tlv_of_a_full_lldpdu),
+		cmocka_unit_test(
+		    lldp_decode_org_table_holds_an_lldpdu_of_minimal_org_tlvs),
 		cmocka_unit_test(lldp_stats_account_counts_each_outcome),
 		cmocka_unit_test(lldp_names_cover_every_code_and_counter),
 		cmocka_unit_test(lldp_decode_never_reads_outside_random_or_mutated_buffers),

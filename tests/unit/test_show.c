@@ -252,6 +252,9 @@ show_stats_keys_and_counter_names(void **state)
 	KEY_INT(v, "ring_refused", 7);
 	KEY_INT(v, "kernel_drops", 0);
 	KEY_INT(v, "repeats", 11);
+	/* SNMP off (no daemon here): null, the key there all the same. */
+	assert_true(json_is_null(json_object_get(o, "snmp")));
+	assert_non_null(json_object_get(o, "snmp"));
 	json_decref(o);
 
 	/* show-stats dev X: an array of that one port's STATS. */

@@ -269,6 +269,45 @@ view_is_sorted_and_getnext_walks_it(void **state)
 	assert_int_equal(v->num, 30);
 }
 
+/*
+ * What the master is told (snmp_units()): every LLDP-MIB instance the view
+ * holds is under one registered object, so that an object left out of the
+ * list would not go unserved in silence; the other trees are whole.
+ */
+static void
+every_lldp_instance_is_under_a_registered_object(void **state)
+{
+	static const uint32_t lldp[] = { LLDP };
+	struct snmp_unit u[SNMP_UNITS_MAX];
+	size_t n = snmp_units(u, SNMP_UNITS_MAX), i, k, seen = 0;
+
+	(void)state;
+	assert_true(n <= SNMP_UNITS_MAX);
+	assert_int_equal(n, 43 + 3);
+	for (i = 0; i < vw.n; i++) {
+		const struct snmp_oid *o = &vw.v[i].oid;
+
+		if (!snmp_oid_under(o->n, o->len, lldp, 6))
+			continue;
+		seen++;
+		for (k = 0; k < n; k++)
+			if (u[k].tree == SNMP_TREE_LLDP &&
+			    snmp_oid_under(o->n, o->len, u[k].oid, u[k].len))
+				break;
+		if (k == n)
+			fail_msg("an LLDP-MIB instance of length %u (arcs 7-9: "
+			    "%u.%u.%u) is under no registered object",
+			    o->len, o->n[6], o->n[7], o->n[8]);
+	}
+	assert_true(seen > 20);
+	/* lldpPortConfigAdminStatus, a column: registered as lldpd does. */
+	for (k = 0; k < n; k++)
+		if (u[k].len == 11 && u[k].oid[6] == 1 && u[k].oid[7] == 1 &&
+		    u[k].oid[8] == 6 && u[k].oid[9] == 1 && u[k].oid[10] == 2)
+			break;
+	assert_true(k < n);
+}
+
 int
 main(void)
 {
@@ -282,6 +321,9 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(view_is_sorted_and_getnext_walks_it,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    every_lldp_instance_is_under_a_registered_object, setup,
+		    teardown),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
