@@ -178,8 +178,9 @@ static const char *const priv_sys_sanitizer[] = {
 
 /*
  * socket(2) only for the families the daemon uses: AF_UNIX (control
- * socket, AgentX, syslog), AF_NETLINK (links, dcbnl, qdiscs: all
- * NETLINK_ROUTE, the only protocol allowed), AF_PACKET (LLDP, the
+ * socket, AgentX, syslog), AF_NETLINK (links, dcbnl, qdiscs:
+ * NETLINK_ROUTE; port mode's socket fill: NETLINK_SOCK_DIAG, the only two
+ * protocols allowed), AF_PACKET (LLDP, the
  * engine), AF_INET/AF_INET6 (interface ioctls, AgentX or metrics over
  * TCP); the helper only logs (AF_UNIX).  The rest of the kernel's socket
  * families (AF_ALG, AF_VSOCK, ...) and netlink protocols (NETLINK_AUDIT,
@@ -188,6 +189,9 @@ static const char *const priv_sys_sanitizer[] = {
 static const int priv_af_daemon[] = {
 	AF_UNIX, AF_NETLINK, AF_PACKET, AF_INET, AF_INET6, -1 };
 static const int priv_af_helper[] = { AF_UNIX, -1 };
+/* The netlink protocols: routing (links, dcbnl, qdiscs) and sock_diag
+ * (port mode's receive side reads the UDP sockets' fill). */
+static const int priv_nl_proto[] = { NETLINK_ROUTE, NETLINK_SOCK_DIAG };
 
 /* Allow nr when (argument arg & mask) == val. */
 static int
@@ -252,15 +256,18 @@ priv_seccomp(const char *const *allow, const int *af, bool threads)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
 		    SCMP_SYS(clone3), 0);
 	for (; rc == 0 && *af >= 0; af++) {
-		struct scmp_arg_cmp c[2] = {
-			{ .arg = 0, .op = SCMP_CMP_EQ,
-			  .datum_a = (scmp_datum_t)*af, .datum_b = 0 },
-			{ .arg = 2, .op = SCMP_CMP_EQ,
-			  .datum_a = NETLINK_ROUTE, .datum_b = 0 },
-		};
+		for (i = 0; rc == 0 && i < (*af == AF_NETLINK ? 2u : 1u); i++) {
+			struct scmp_arg_cmp c[2] = {
+				{ .arg = 0, .op = SCMP_CMP_EQ,
+				  .datum_a = (scmp_datum_t)*af, .datum_b = 0 },
+				{ .arg = 2, .op = SCMP_CMP_EQ,
+				  .datum_a = (scmp_datum_t)priv_nl_proto[i],
+				  .datum_b = 0 },
+			};
 
-		rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW,
-		    SCMP_SYS(socket), *af == AF_NETLINK ? 2 : 1, c);
+			rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW,
+			    SCMP_SYS(socket), *af == AF_NETLINK ? 2 : 1, c);
+		}
 	}
 	if (rc == 0)
 		rc = seccomp_load(ctx);

@@ -118,7 +118,7 @@ seccomp_refuses_and_allows(void)
 	execv("/bin/false", argv);	/* exit 1 if it ran */
 	if (errno != EPERM)
 		return 2;
-	/* Netlink, but not NETLINK_ROUTE. */
+	/* Netlink, but neither NETLINK_ROUTE nor NETLINK_SOCK_DIAG. */
 	if (socket(AF_NETLINK, SOCK_RAW, NETLINK_KOBJECT_UEVENT) >= 0 ||
 	    errno != EPERM)
 		return 10;
@@ -155,7 +155,7 @@ seccomp_refuses_and_allows(void)
 	(void)m;
 #endif
 	/* What the daemon does use: threads (the engine's data plane),
-	 * packet, netlink (route) and unix sockets. */
+	 * packet, netlink (route, sock_diag) and unix sockets. */
 	if (pthread_create(&t, NULL, thread_fn, &targ) != 0 ||
 	    pthread_join(t, &r) != 0 || r != (void *)&targ)
 		return 6;
@@ -165,6 +165,11 @@ seccomp_refuses_and_allows(void)
 	if ((fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
 	    NETLINK_ROUTE)) < 0)
 		return 4;
+	close(fd);
+	/* Port mode's receive side: the UDP sockets' fill (sock_diag). */
+	if ((fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
+	    NETLINK_SOCK_DIAG)) < 0)
+		return 7;
 	close(fd);
 	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) < 0)
 		return 5;
