@@ -799,6 +799,9 @@ static const struct eng_row eng_rows[] = {
 	{ "drops", "engine drop-" },
 	{ "queues", "engine queue-" },
 	{ "host_side", "engine host-" },
+	/* port mode: the priority's TBF gate, its UDP sockets' fill */
+	{ "gate", "engine gate-" },
+	{ "receive", "engine receive-" },
 };
 
 static int
@@ -860,8 +863,11 @@ prio_array_text(const json_t *a, char *buf, size_t len)
 static int
 eng_scalars(struct table *t, const json_t *eng, int w)
 {
+	/* tree, receive: port mode's qdisc tree and receive-side polls */
 	static const char *const groups[] = { NULL, "thresholds",
-	    "port_counters", "host_side" };
+	    "port_counters", "host_side", "tree", "receive" };
+	static const char *const prefix[] = { "", "", "", "host-", "tree-",
+	    "receive-" };
 	const json_t *o, *v;
 	const char *key;
 	char label[96], word[64], buf[32];
@@ -874,9 +880,7 @@ eng_scalars(struct table *t, const json_t *eng, int w)
 			    strcmp(key, "pfc_enabled") != 0))
 				continue;
 			snprintf(label, sizeof(label), "engine %s%s",
-			    groups[g] != NULL && strcmp(groups[g],
-			    "host_side") == 0 ? "host-" : "",
-			    counter_word(key, word, sizeof(word)));
+			    prefix[g], counter_word(key, word, sizeof(word)));
 			if ((int)strlen(label) > w)
 				w = (int)strlen(label);
 			if (t == NULL)

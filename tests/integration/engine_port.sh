@@ -24,7 +24,7 @@ dx_need
 engine_need
 sockapp_need
 DCBCTL=$top_builddir/ctl/dcbctl
-plan 26
+plan 27
 ns_setup p
 ns_add a && ns_add b || bail "namespaces"
 veth_add a a0 b b0 02:00:00:00:0a:00 02:00:00:00:0b:00 || bail "veth"
@@ -69,6 +69,12 @@ check "show ports: both engines in port mode, the host sends from the port" \
     '$DCBCTL' -s '$NS_TMP/b.sock' -j show ports | jq -e '.[0] | .engine_mode == \"port\" and .host_interface == \"b0\"' >/dev/null"
 check "show ports says why (text)" sh -c "'$DCBCTL' -s '$NS_TMP/a.sock' show ports |
     grep -q 'a0: engine in port mode (mode = port in the config); the host sends from a0'"
+check "show stats (text): port mode's gates, receive side and tree, the state now" \
+    sh -c "'$DCBCTL' -s '$NS_TMP/b.sock' show stats dev b0 >'$NS_TMP/stats.txt' &&
+    grep -q '^  engine gate-state  *open' '$NS_TMP/stats.txt' &&
+    grep -q '^  engine receive-sockets ' '$NS_TMP/stats.txt' &&
+    grep -q '^  engine tree-intact  *on' '$NS_TMP/stats.txt' &&
+    grep -q '^  engine pfc-enabled  *3' '$NS_TMP/stats.txt'"
 notap() { ! nsx a ip -o link | grep -q dcb- && ! nsx b ip -o link | grep -q dcb-; }
 check "no TAP anywhere" notap
 check "A's port carries the engine's tree (htb root, a TBF per priority)" \
