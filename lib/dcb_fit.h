@@ -22,7 +22,7 @@
 
 /* A TSA as a bit of struct dcb_caps.tsa (DCB_TSA_VENDOR is 255). */
 #define DCB_TSA_BIT(t)	((uint8_t)((t) == DCB_TSA_VENDOR ? 0x80 : \
-			    (t) < 7 ? 1u << (t) : 0))
+			    (t) < 7 ? 1u << ((t) & 7) : 0))
 
 struct dcb_caps {
 	uint8_t		max_tcs;	/* traffic classes, 1..8 */

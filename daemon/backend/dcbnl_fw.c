@@ -65,22 +65,23 @@ ethtool(struct dcbnl_ctx *c, void *cmd)
 static int
 pflag_index(struct dcbnl_ctx *c)
 {
-	struct {
-		struct ethtool_sset_info	i;
-		uint32_t			n;
-	} ss;
+	/* The header and its one data word (data[] is a flexible array:
+	 * no struct may follow it, so a buffer holds both). */
+	uint64_t buf[(sizeof(struct ethtool_sset_info) + sizeof(uint32_t) +
+	    7) / 8];
+	struct ethtool_sset_info *ss = (struct ethtool_sset_info *)buf;
 	struct ethtool_gstrings *gs;
 	unsigned int n, k;
 	int rc;
 
-	memset(&ss, 0, sizeof(ss));
-	ss.i.cmd = ETHTOOL_GSSET_INFO;
-	ss.i.sset_mask = 1ull << ETH_SS_PRIV_FLAGS;
-	if ((rc = ethtool(c, &ss)) < 0)
+	memset(buf, 0, sizeof(buf));
+	ss->cmd = ETHTOOL_GSSET_INFO;
+	ss->sset_mask = 1ull << ETH_SS_PRIV_FLAGS;
+	if ((rc = ethtool(c, ss)) < 0)
 		return (rc);
-	if (!(ss.i.sset_mask & (1ull << ETH_SS_PRIV_FLAGS)) || ss.n == 0)
+	if (!(ss->sset_mask & (1ull << ETH_SS_PRIV_FLAGS)) || ss->data[0] == 0)
 		return (-ENOENT);
-	n = ss.n > PFLAGS_MAX ? PFLAGS_MAX : ss.n;
+	n = ss->data[0] > PFLAGS_MAX ? PFLAGS_MAX : ss->data[0];
 	if ((gs = calloc(1, sizeof(*gs) + n * ETH_GSTRING_LEN)) == NULL)
 		return (-ENOMEM);
 	gs->cmd = ETHTOOL_GSTRINGS;
@@ -222,25 +223,24 @@ dcbnl_fw_hand_back(struct dcbnl_priv *p)
 
 /* ------------------------------------------------------------- storms */
 
-struct storm_tunable {
-	struct ethtool_tunable	t;
-	uint16_t		ms;
-};
-
 static int
 storm_io(struct dcbnl_ctx *c, uint32_t cmd, uint16_t *ms)
 {
-	struct storm_tunable st;
+	/* The tunable's header and its u16 right after it (data[]). */
+	uint64_t buf[(sizeof(struct ethtool_tunable) + sizeof(uint16_t) +
+	    7) / 8];
+	struct ethtool_tunable *t = (struct ethtool_tunable *)buf;
+	uint16_t *v = (uint16_t *)(void *)((uint8_t *)buf + sizeof(*t));
 	int rc;
 
-	memset(&st, 0, sizeof(st));
-	st.t.cmd = cmd;
-	st.t.id = ETHTOOL_PFC_PREVENTION_TOUT;
-	st.t.type_id = ETHTOOL_TUNABLE_U16;
-	st.t.len = sizeof(st.ms);
-	st.ms = *ms;
-	if ((rc = ethtool(c, &st)) == 0)
-		*ms = st.ms;
+	memset(buf, 0, sizeof(buf));
+	t->cmd = cmd;
+	t->id = ETHTOOL_PFC_PREVENTION_TOUT;
+	t->type_id = ETHTOOL_TUNABLE_U16;
+	t->len = sizeof(*v);
+	*v = *ms;
+	if ((rc = ethtool(c, t)) == 0)
+		*ms = *v;
 	return (rc);
 }
 

@@ -382,6 +382,14 @@ pm_rx(struct engine *e, uint64_t now)
 
 /* ---- the tree's watch ---------------------------------------------- */
 
+/* NLMSG_OK() without its signed/unsigned comparison (clang warns). */
+static bool
+pm_nlmsg_ok(const struct nlmsghdr *h, int len)
+{
+	return (len >= (int)sizeof(*h) && h->nlmsg_len >= sizeof(*h) &&
+	    h->nlmsg_len <= (unsigned int)len);
+}
+
 static void
 pm_watch(struct engine *e)
 {
@@ -404,7 +412,7 @@ pm_watch(struct engine *e)
 			break;
 		}
 		len = (int)n;
-		for (h = (struct nlmsghdr *)(void *)buf; NLMSG_OK(h, len);
+		for (h = (struct nlmsghdr *)(void *)buf; pm_nlmsg_ok(h, len);
 		    h = NLMSG_NEXT(h, len)) {
 			if (h->nlmsg_type < RTM_NEWQDISC ||
 			    h->nlmsg_type > RTM_GETTFILTER ||
@@ -503,7 +511,7 @@ pm_diag(struct engine *e, int family, uint32_t fill[ESCHED_NPRIO],
 			return (-errno);
 		}
 		len = (int)n;
-		for (h = (struct nlmsghdr *)(void *)buf; NLMSG_OK(h, len);
+		for (h = (struct nlmsghdr *)(void *)buf; pm_nlmsg_ok(h, len);
 		    h = NLMSG_NEXT(h, len)) {
 			if (h->nlmsg_type == NLMSG_DONE)
 				return (0);

@@ -133,7 +133,8 @@ cli_connect_as(uid_t uid)
 		if (fd < 0 || connect(fd, (struct sockaddr *)&sun,
 		    sizeof(sun)) != 0)
 			_exit(2);
-		cm = CMSG_FIRSTHDR(&m);
+		if ((cm = CMSG_FIRSTHDR(&m)) == NULL)
+			_exit(4);
 		cm->cmsg_level = SOL_SOCKET;
 		cm->cmsg_type = SCM_RIGHTS;
 		cm->cmsg_len = CMSG_LEN(sizeof(int));
@@ -146,6 +147,8 @@ cli_connect_as(uid_t uid)
 	assert_int_equal(recvmsg(sv[0], &m, 0), 1);
 	cm = CMSG_FIRSTHDR(&m);
 	assert_non_null(cm);
+	if (cm == NULL)
+		abort();
 	memcpy(&c->fd, CMSG_DATA(cm), sizeof(int));
 	close(sv[0]);
 	close(sv[1]);
