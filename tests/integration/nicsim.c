@@ -67,6 +67,9 @@ static int	(*real_ioctl)(int, unsigned long, ...);
 static int	(*real_nl_sendto)(struct nl_sock *, void *, size_t);
 static int	(*real_add_membership)(struct nl_sock *, int);
 
+static void	sim_log(const char *, ...)
+		    __attribute__((__format__(__printf__, 1, 2)));
+
 static void
 sim_log(const char *fmt, ...)
 {

@@ -1098,31 +1098,34 @@ fake_ethtool(struct dcbnl_transport *t, const char *ifname, void *cmd)
 	}
 	case ETHTOOL_GTUNABLE:
 	case ETHTOOL_STUNABLE: {
-		struct { struct ethtool_tunable t; uint16_t ms; } *tu = cmd;
+		/* The header, then its u16 (data[]: nothing may follow it in
+		 * a struct, so the value is read beside it). */
+		struct ethtool_tunable *tu = cmd;
+		uint16_t *ms = (uint16_t *)(void *)((uint8_t *)cmd + sizeof(*tu));
 
 		if (!f->dev.has_storm)
 			return -EOPNOTSUPP;
-		if (tu->t.id != ETHTOOL_PFC_PREVENTION_TOUT ||
-		    tu->t.type_id != ETHTOOL_TUNABLE_U16 || tu->t.len != 2)
+		if (tu->id != ETHTOOL_PFC_PREVENTION_TOUT ||
+		    tu->type_id != ETHTOOL_TUNABLE_U16 || tu->len != 2)
 			return bad(f, "tunable request"), -EINVAL;
 		if (c == ETHTOOL_GTUNABLE)
-			tu->ms = f->dev.storm_ms;
-		else if (f->drv == &fake_drv_mlx5 && tu->ms != 0xffff &&
-		    tu->ms != 0 && (tu->ms < 80 || tu->ms > 8000))
+			*ms = f->dev.storm_ms;
+		else if (f->drv == &fake_drv_mlx5 && *ms != 0xffff &&
+		    *ms != 0 && (*ms < 80 || *ms > 8000))
 			/* mlx5e_set_pfc_prevention_tout(): its range. */
 			return -EINVAL;
 		else
 			/* AUTO is 100 ms, and reads back so. */
-			f->dev.storm_ms = tu->ms == 0xffff ? 100 : tu->ms;
+			f->dev.storm_ms = *ms == 0xffff ? 100 : *ms;
 		return 0;
 	}
 	case ETHTOOL_GSSET_INFO: {
-		struct { struct ethtool_sset_info i; uint32_t n; } *ss = cmd;
+		struct ethtool_sset_info *ss = cmd;
 
-		if (f->drv != &fake_drv_ice || ss->i.sset_mask !=
+		if (f->drv != &fake_drv_ice || ss->sset_mask !=
 		    (1ull << ETH_SS_PRIV_FLAGS))
 			return -EOPNOTSUPP;
-		ss->n = 2;	/* ice has more; two do to find ours */
+		ss->data[0] = 2;	/* ice has more; two do to find ours */
 		return 0;
 	}
 	case ETHTOOL_GSTRINGS: {
