@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * ieee.c -- IEEE 802.1Qaz DCBX TLVs (802.1Q-2018 Annex D.2.9 - D.2.11):
+ * ieee.c -- IEEE 802.1 DCB TLVs (802.1Q-2018 Annex D.2.9 - D.2.11):
  * ETS Configuration, ETS Recommendation, PFC Configuration and
- * Application Priority.
+ * Application Priority, and the table that says what each one is
+ * (ieee_tlvs[]).
  *
  * Decoders see the information string after OUI and subtype and check its
- * layout only; the values are judged by dcb_*_validate() in
- * ieee_peer_decode(), so a peer's broken table is reported, never adopted.
+ * layout only; the values are judged by the row's validator in
+ * ieee_tlv_decode(), so a peer's broken table is reported, never adopted.
  */
 #include "ieee.h"
 
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -126,6 +129,22 @@ ieee_app_decode(const uint8_t *p, size_t len, struct dcb_app_table *t)
 	return c.bad || c.left != 0 ? DCB_ERR_LENGTH : DCB_OK;
 }
 
+/* A reason into w (NULL: none wanted); vsnprintf() cuts at 127. */
+static void	why_set(struct dcb_why *, const char *, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+why_set(struct dcb_why *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w->buf, sizeof(w->buf), fmt, ap);
+	va_end(ap);
+}
+
 static void
 ets_body(uint8_t *b, uint8_t first, const struct dcb_ets *ets)
 {
@@ -190,52 +209,141 @@ ieee_app_write(struct wcur *w, const struct dcb_app_table *t)
 	return n;
 }
 
-/* Per-subtype policy: feature bit, name, and the length rule. */
-static const struct {
-	uint8_t		 bit;
-	const char	*name;
-	const char	*len_rule;
-} ieee_feat[] = {
-	[IEEE_SUB_ETS_CONF - IEEE_SUB_ETS_CONF] =
-	    { DCB_HAS_ETS, "ETS Configuration", "must be 25" },
-	[IEEE_SUB_ETS_RECO - IEEE_SUB_ETS_CONF] =
-	    { DCB_HAS_RECO, "ETS Recommendation", "must be 25" },
-	[IEEE_SUB_PFC - IEEE_SUB_ETS_CONF] =
-	    { DCB_HAS_PFC, "PFC Configuration", "must be 6" },
-	[IEEE_SUB_APP - IEEE_SUB_ETS_CONF] =
-	    { DCB_HAS_APP, "Application Priority", "must be 5 + 3N, N <= 168" },
-};
+/* ------------------------------------------------------- the policy */
 
+/* The rows' typed functions behind one signature each. */
 static int
-ieee_decode_sub(struct dcb_config *cfg, uint8_t sub,
-    const struct lldp_bytes *info)
+ets_dec(const uint8_t *p, size_t n, void *v)
 {
-	switch (sub) {
-	case IEEE_SUB_ETS_CONF:
-		return ieee_ets_decode(info->p, info->len, &cfg->ets);
-	case IEEE_SUB_ETS_RECO:
-		return ieee_reco_decode(info->p, info->len, &cfg->reco);
-	case IEEE_SUB_PFC:
-		return ieee_pfc_decode(info->p, info->len, &cfg->pfc);
-	default:
-		return ieee_app_decode(info->p, info->len, &cfg->app);
-	}
+	return ieee_ets_decode(p, n, v);
 }
 
 static int
-ieee_validate_sub(const struct dcb_config *cfg, uint8_t sub,
-    struct dcb_why *w)
+reco_dec(const uint8_t *p, size_t n, void *v)
 {
-	switch (sub) {
-	case IEEE_SUB_ETS_CONF:
-		return dcb_ets_validate(&cfg->ets, w);
-	case IEEE_SUB_ETS_RECO:
-		return dcb_ets_validate(&cfg->reco, w);
-	case IEEE_SUB_PFC:
-		return dcb_pfc_validate(&cfg->pfc, w);
-	default:
-		return dcb_app_table_validate(&cfg->app, w);
+	return ieee_reco_decode(p, n, v);
+}
+
+static int
+pfc_dec(const uint8_t *p, size_t n, void *v)
+{
+	return ieee_pfc_decode(p, n, v);
+}
+
+static int
+app_dec(const uint8_t *p, size_t n, void *v)
+{
+	return ieee_app_decode(p, n, v);
+}
+
+static int
+ets_val(const void *v, struct dcb_why *w)
+{
+	return dcb_ets_validate(v, w);
+}
+
+static int
+pfc_val(const void *v, struct dcb_why *w)
+{
+	return dcb_pfc_validate(v, w);
+}
+
+static int
+app_val(const void *v, struct dcb_why *w)
+{
+	return dcb_app_table_validate(v, w);
+}
+
+static int
+ets_enc(struct wcur *w, const void *v)
+{
+	ieee_ets_write(w, v);
+	return 0;
+}
+
+static int
+reco_enc(struct wcur *w, const void *v)
+{
+	ieee_reco_write(w, v);
+	return 0;
+}
+
+static int
+pfc_enc(struct wcur *w, const void *v)
+{
+	ieee_pfc_write(w, v);
+	return 0;
+}
+
+static int
+app_enc(struct wcur *w, const void *v)
+{
+	return ieee_app_write(w, v);
+}
+
+/*
+ * The rows, by subtype.  Lengths are TLV lengths as the standard gives
+ * them (25, 6, 5 + 3N), so the reasons quote the same numbers.
+ */
+const struct ieee_tlv ieee_tlvs[] = {
+	{ IEEE_SUB_ETS_CONF, DCB_HAS_ETS, "ieee-ets-configuration",
+	  "ETS Configuration", 25, 25, 0, "must be 25",
+	  sizeof(struct dcb_ets), offsetof(struct dcb_config, ets),
+	  ets_dec, ets_val, ets_enc },
+	{ IEEE_SUB_ETS_RECO, DCB_HAS_RECO, "ieee-ets-recommendation",
+	  "ETS Recommendation", 25, 25, 0, "must be 25",
+	  sizeof(struct dcb_ets), offsetof(struct dcb_config, reco),
+	  reco_dec, ets_val, reco_enc },
+	{ IEEE_SUB_PFC, DCB_HAS_PFC, "ieee-pfc",
+	  "PFC Configuration", 6, 6, 0, "must be 6",
+	  sizeof(struct dcb_pfc), offsetof(struct dcb_config, pfc),
+	  pfc_dec, pfc_val, pfc_enc },
+	{ IEEE_SUB_APP, DCB_HAS_APP, "ieee-application-priority",
+	  "Application Priority", 5, 5 + 3 * DCB_APP_MAX, 3,
+	  "must be 5 + 3N, N <= 168",
+	  sizeof(struct dcb_app_table), offsetof(struct dcb_config, app),
+	  app_dec, app_val, app_enc },
+};
+const size_t ieee_ntlvs = sizeof(ieee_tlvs) / sizeof(ieee_tlvs[0]);
+
+const struct ieee_tlv *
+ieee_tlv_find(uint8_t sub)
+{
+	for (size_t i = 0; i < ieee_ntlvs; i++)
+		if (ieee_tlvs[i].subtype == sub)
+			return &ieee_tlvs[i];
+	return NULL;
+}
+
+bool
+ieee_tlv_dcbx(uint8_t sub)
+{
+	const struct ieee_tlv *r = ieee_tlv_find(sub);
+
+	return r != NULL && r->bit != 0;
+}
+
+static bool
+len_ok(const struct ieee_tlv *r, size_t tlv_len)
+{
+	if (tlv_len < r->len_min || tlv_len > r->len_max)
+		return false;
+	return r->len_step == 0 ? tlv_len == r->len_min :
+	    (tlv_len - r->len_min) % r->len_step == 0;
+}
+
+int
+ieee_tlv_decode(const struct ieee_tlv *r, const struct lldp_bytes *info,
+    void *dst, struct dcb_why *w)
+{
+	int rc;
+
+	if (!len_ok(r, info->len + 4u) ||
+	    (rc = r->decode(info->p, info->len, dst)) != DCB_OK) {
+		why_set(w, "length %u %s", info->len + 4u, r->len_rule);
+		return DCB_ERR_LENGTH;
 	}
+	return r->validate(dst, w);
 }
 
 static int
@@ -251,39 +359,15 @@ bit_index(uint8_t bit)
 }
 
 static void
-ieee_reject(struct ieee_peer *pe, uint8_t sub, int err, const char *detail)
+ieee_reject(struct ieee_peer *pe, const struct ieee_tlv *r, int err,
+    const char *detail)
 {
-	uint8_t bit = ieee_feat[sub - IEEE_SUB_ETS_CONF].bit;
-	int i = bit_index(bit);
+	int i = bit_index(r->bit);
 
-	pe->bad |= bit;
-	pe->cfg.has &= (uint8_t)~bit;
+	pe->bad |= r->bit;
+	pe->cfg.has &= (uint8_t)~r->bit;
 	pe->err[i] = err;
-	snprintf(pe->why[i].buf, sizeof(pe->why[i].buf), "%s TLV: %s",
-	    ieee_feat[sub - IEEE_SUB_ETS_CONF].name, detail);
-}
-
-/* Decode and validate one TLV; a failure marks the feature bad. */
-static void
-ieee_one(struct ieee_peer *pe, const struct lldp_org *o)
-{
-	struct dcb_why w;
-	int rc;
-
-	rc = ieee_decode_sub(&pe->cfg, o->subtype, &o->info);
-	if (rc != DCB_OK) {
-		snprintf(w.buf, sizeof(w.buf), "length %u %s",
-		    o->info.len + 4u,
-		    ieee_feat[o->subtype - IEEE_SUB_ETS_CONF].len_rule);
-		ieee_reject(pe, o->subtype, rc, w.buf);
-		return;
-	}
-	rc = ieee_validate_sub(&pe->cfg, o->subtype, &w);
-	if (rc != DCB_OK) {
-		ieee_reject(pe, o->subtype, rc, w.buf);
-		return;
-	}
-	pe->cfg.has |= ieee_feat[o->subtype - IEEE_SUB_ETS_CONF].bit;
+	why_set(&pe->why[i], "%s TLV: %s", r->name, detail);
 }
 
 /*
@@ -297,19 +381,23 @@ ieee_peer_decode(const struct lldp_pdu *pdu, struct ieee_peer *pe)
 	memset(pe, 0, sizeof(*pe));
 	for (int i = 0; i < pdu->norg && i < LLDP_MAX_ORG; i++) {
 		const struct lldp_org *o = &pdu->org[i];
-		uint8_t bit;
+		const struct ieee_tlv *r;
+		struct dcb_why w;
+		int rc;
 
 		if (memcmp(o->oui, lldp_oui_8021, 3) != 0 ||
-		    o->subtype < IEEE_SUB_ETS_CONF || o->subtype > IEEE_SUB_APP)
+		    (r = ieee_tlv_find(o->subtype)) == NULL || r->bit == 0)
 			continue;
-		bit = ieee_feat[o->subtype - IEEE_SUB_ETS_CONF].bit;
-		if (pe->seen & bit) {
-			ieee_reject(pe, o->subtype, DCB_ERR_DUP,
-			    "repeated in one LLDPDU");
+		if (pe->seen & r->bit) {
+			ieee_reject(pe, r, DCB_ERR_DUP, "repeated in one LLDPDU");
 			continue;
 		}
-		pe->seen |= bit;
-		ieee_one(pe, o);
+		pe->seen |= r->bit;
+		rc = ieee_tlv_decode(r, &o->info, (char *)&pe->cfg + r->off, &w);
+		if (rc != DCB_OK)
+			ieee_reject(pe, r, rc, w.buf);
+		else
+			pe->cfg.has |= r->bit;
 	}
 	return pe->seen != 0;
 }

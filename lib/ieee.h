@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * ieee.h -- IEEE 802.1Qaz DCBX TLVs (OUI 00-80-c2): ETS Configuration (9),
- * ETS Recommendation (10), PFC Configuration (11), Application Priority (12).
+ * ieee.h -- the IEEE 802.1 DCB TLVs (OUI 00-80-c2) as one table: ETS
+ * Configuration (9), ETS Recommendation (10), PFC Configuration (11),
+ * Application Priority (12).
  *
  * Decoders take the information string after OUI and subtype (the
  * lldp_org.info of lldp.h) and fill the model of dcb.h; they return DCB_OK
- * or a DCB_ERR_* code.  Decoders check the layout only; dcb_*_validate()
- * judges the values.
+ * or a DCB_ERR_* code.  Decoders check the layout only; the validators
+ * (dcb_*_validate()) judge the values.
  */
 #ifndef IEEE_H
 #define IEEE_H
@@ -31,8 +32,48 @@ int	ieee_app_decode(const uint8_t *, size_t, struct dcb_app_table *);
 void	ieee_ets_write(struct wcur *, const struct dcb_ets *);
 void	ieee_reco_write(struct wcur *, const struct dcb_ets *);
 void	ieee_pfc_write(struct wcur *, const struct dcb_pfc *);
-/* An APP table larger than one TLV holds is cut; returns entries written. */
+/* A table larger than one TLV holds is cut; returns entries written. */
 int	ieee_app_write(struct wcur *, const struct dcb_app_table *);
+
+/*
+ * The codec's policy: one row per TLV, in the manner of the kernel's
+ * nla_policy tables (net/dcb/dcbnl.c) and iproute2's dcb objects.  A TLV
+ * is added by adding its row (and its model in dcb.h): the peer decoder,
+ * lldp_decode()'s notion of a recognized TLV, the names and the fuzzer
+ * all read the table.
+ *
+ * A row with a feature bit is a DCBX feature: ieee_peer_decode() decodes
+ * it into cfg at 'off' for negotiation.
+ */
+struct ieee_tlv {
+	uint8_t		 subtype;
+	uint8_t		 bit;		/* DCB_HAS_*; 0: informational */
+	const char	*key;		/* lldp_org_name(): "ieee-pfc" */
+	const char	*name;		/* in reasons: "PFC Configuration" */
+	/* The TLV length (after the TLV header, so with OUI and subtype):
+	 * len_min + k * len_step up to len_max (step 0: exactly len_min). */
+	uint16_t	 len_min, len_max, len_step;
+	const char	*len_rule;	/* that rule in words: "must be 6" */
+	size_t		 size;		/* of the model the row decodes to */
+	size_t		 off;		/* where in struct dcb_config (bit) */
+	int		(*decode)(const uint8_t *, size_t, void *);
+	int		(*validate)(const void *, struct dcb_why *);
+	/* The whole TLV; returns the entries written (tables), else 0. */
+	int		(*encode)(struct wcur *, const void *);
+};
+extern const struct ieee_tlv	ieee_tlvs[];	/* by subtype */
+extern const size_t		ieee_ntlvs;
+/* The row of an 802.1 subtype; NULL when libdcbx does not decode it. */
+const struct ieee_tlv *ieee_tlv_find(uint8_t subtype);
+/* True for the subtypes DCBX negotiates (a row with a feature bit). */
+bool	ieee_tlv_dcbx(uint8_t subtype);
+/*
+ * One information string through its row: the length rule, decode,
+ * validate.  DCB_OK, or the code with the reason in why ("length 24
+ * must be 25"; the validator's sentence), without the TLV's name.
+ */
+int	ieee_tlv_decode(const struct ieee_tlv *, const struct lldp_bytes *,
+	    void *dst, struct dcb_why *why);
 
 /*
  * Everything IEEE DCBX that one LLDPDU carries.  cfg.has says which TLVs

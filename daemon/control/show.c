@@ -151,7 +151,7 @@ nbr_dcbx(const struct lldp_pdu *pdu)
 		const struct lldp_org *o = &pdu->org[i];
 
 		if (memcmp(o->oui, lldp_oui_8021, 3) == 0 &&
-		    o->subtype >= 9 && o->subtype <= 12)
+		    ieee_tlv_dcbx(o->subtype))
 			ieee = true;
 		if (memcmp(o->oui, lldp_oui_cee, 3) == 0 &&
 		    (o->subtype == 1 || o->subtype == 2))
