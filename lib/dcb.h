@@ -67,6 +67,23 @@ struct dcb_app_table {
 	struct dcb_app	e[DCB_APP_MAX];
 };
 
+/*
+ * The peer's Application VLAN table (802.1Qcd, 802.1Q-2018 D.2.14): the
+ * VLAN each application should use.  Informational: shown, never
+ * negotiated, so not part of struct dcb_config.  One TLV holds at most
+ * (511 - 4) / 4 = 126 entries; ieee_app_vlan_validate() judges it.
+ */
+#define DCB_APP_VLAN_MAX	126
+struct dcb_app_vlan {
+	uint8_t	 selector;		/* enum dcb_app_sel */
+	uint16_t protocol;
+	uint16_t vid;			/* 1..4094 */
+};
+struct dcb_app_vlan_table {
+	uint16_t		n;
+	struct dcb_app_vlan	e[DCB_APP_VLAN_MAX];
+};
+
 /* Which parts of a dcb_config carry information. */
 #define DCB_HAS_ETS	0x01
 #define DCB_HAS_RECO	0x02

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * ieee.c -- IEEE 802.1 DCB TLVs (802.1Q-2018 Annex D.2.9 - D.2.11):
- * ETS Configuration, ETS Recommendation, PFC Configuration and
- * Application Priority, and the table that says what each one is
- * (ieee_tlvs[]).
+ * ieee.c -- IEEE 802.1 DCB TLVs (802.1Q-2018 Annex D.2.9 - D.2.11 and
+ * D.2.14): ETS Configuration, ETS Recommendation, PFC Configuration,
+ * Application Priority and (802.1Qcd) Application VLAN, and the table
+ * that says what each one is (ieee_tlvs[]).
  *
  * Decoders see the information string after OUI and subtype and check its
  * layout only; the values are judged by the row's validator in
@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Information string lengths after OUI (3) and subtype (1). */
@@ -22,6 +23,8 @@
 #define IEEE_APP_ENTRY_LEN	3
 /* An org TLV's information string holds at most 511 - 4 octets. */
 #define IEEE_APP_INFO_MAX	(1 + DCB_APP_MAX * IEEE_APP_ENTRY_LEN)
+#define IEEE_AVL_ENTRY_LEN	4	/* Application VLAN */
+#define IEEE_AVL_INFO_MAX	(DCB_APP_VLAN_MAX * IEEE_AVL_ENTRY_LEN)
 
 #define IEEE_W		0x80	/* willing, ETS Configuration and PFC */
 #define IEEE_CBS	0x40	/* ETS Configuration */
@@ -145,6 +148,82 @@ why_set(struct dcb_why *w, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * D.2.14 (802.1Qcd): N 4-octet entries, no reserved octet first: VID
+ * (bits 15-4), reserved (3), selector (2-0), then the 16-bit protocol.
+ */
+int
+ieee_app_vlan_decode(const uint8_t *p, size_t len,
+    struct dcb_app_vlan_table *t)
+{
+	struct cur c;
+
+	t->n = 0;
+	if (len % IEEE_AVL_ENTRY_LEN != 0)
+		return DCB_ERR_LENGTH;
+	if (len > IEEE_AVL_INFO_MAX)
+		return DCB_ERR_TOO_MANY;
+	cur_init(&c, p, len);
+	while (c.left >= IEEE_AVL_ENTRY_LEN) {
+		struct dcb_app_vlan *a = &t->e[t->n++];
+		uint16_t v = cur_u16(&c);
+
+		a->vid = v >> 4;
+		a->selector = v & 0x07;
+		a->protocol = cur_u16(&c);
+	}
+	return c.bad || c.left != 0 ? DCB_ERR_LENGTH : DCB_OK;
+}
+
+static int
+avl_key_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int
+ieee_app_vlan_validate(const struct dcb_app_vlan_table *t,
+    struct dcb_why *w)
+{
+	uint32_t key[DCB_APP_VLAN_MAX];
+	struct dcb_why in;
+	int i, rc;
+
+	if (t->n > DCB_APP_VLAN_MAX) {
+		why_set(w, "%u entries, more than %d", t->n,
+		    DCB_APP_VLAN_MAX);
+		return DCB_ERR_TOO_MANY;
+	}
+	for (i = 0; i < t->n; i++) {
+		const struct dcb_app_vlan *e = &t->e[i];
+		struct dcb_app a = { .selector = e->selector,
+		    .protocol = e->protocol };
+
+		if ((rc = dcb_app_validate(&a, &in)) != DCB_OK) {
+			why_set(w, "entry %d: %s", i + 1, in.buf);
+			return rc;
+		}
+		if (e->vid < 1 || e->vid > 4094) {
+			why_set(w, "entry %d: vid %u is not 1..4094", i + 1,
+			    e->vid);
+			return DCB_ERR_VALUE;
+		}
+		key[i] = (uint32_t)e->selector << 16 | e->protocol;
+	}
+	/* A table a peer can fill to 126 entries: sort, not n x n. */
+	qsort(key, t->n, sizeof(key[0]), avl_key_cmp);
+	for (i = 1; i < t->n; i++)
+		if (key[i] == key[i - 1]) {
+			why_set(w, "%s %u has two entries",
+			    dcb_kw_name(dcb_sel_kw, (int)(key[i] >> 16)),
+			    key[i] & 0xffff);
+			return DCB_ERR_DUP;
+		}
+	return DCB_OK;
+}
+
 static void
 ets_body(uint8_t *b, uint8_t first, const struct dcb_ets *ets)
 {
@@ -209,6 +288,27 @@ ieee_app_write(struct wcur *w, const struct dcb_app_table *t)
 	return n;
 }
 
+int
+ieee_app_vlan_write(struct wcur *w, const struct dcb_app_vlan_table *t)
+{
+	uint8_t b[IEEE_AVL_INFO_MAX];
+	int n = t->n < DCB_APP_VLAN_MAX ? t->n : DCB_APP_VLAN_MAX;
+	uint8_t *q = b;
+
+	for (int i = 0; i < n; i++) {
+		const struct dcb_app_vlan *a = &t->e[i];
+		uint16_t v = (uint16_t)((a->vid & 0x0fff) << 4 |
+		    (a->selector & 0x07));
+
+		*q++ = (uint8_t)(v >> 8);
+		*q++ = (uint8_t)v;
+		*q++ = (uint8_t)(a->protocol >> 8);
+		*q++ = (uint8_t)a->protocol;
+	}
+	lldp_write_org(w, lldp_oui_8021, IEEE_SUB_APP_VLAN, b, (size_t)(q - b));
+	return n;
+}
+
 /* ------------------------------------------------------- the policy */
 
 /* The rows' typed functions behind one signature each. */
@@ -237,6 +337,12 @@ app_dec(const uint8_t *p, size_t n, void *v)
 }
 
 static int
+avl_dec(const uint8_t *p, size_t n, void *v)
+{
+	return ieee_app_vlan_decode(p, n, v);
+}
+
+static int
 ets_val(const void *v, struct dcb_why *w)
 {
 	return dcb_ets_validate(v, w);
@@ -252,6 +358,12 @@ static int
 app_val(const void *v, struct dcb_why *w)
 {
 	return dcb_app_table_validate(v, w);
+}
+
+static int
+avl_val(const void *v, struct dcb_why *w)
+{
+	return ieee_app_vlan_validate(v, w);
 }
 
 static int
@@ -281,9 +393,15 @@ app_enc(struct wcur *w, const void *v)
 	return ieee_app_write(w, v);
 }
 
+static int
+avl_enc(struct wcur *w, const void *v)
+{
+	return ieee_app_vlan_write(w, v);
+}
+
 /*
  * The rows, by subtype.  Lengths are TLV lengths as the standard gives
- * them (25, 6, 5 + 3N), so the reasons quote the same numbers.
+ * them (25, 6, 5 + 3N, 4 + 4N), so the reasons quote the same numbers.
  */
 const struct ieee_tlv ieee_tlvs[] = {
 	{ IEEE_SUB_ETS_CONF, DCB_HAS_ETS, "ieee-ets-configuration",
@@ -303,6 +421,11 @@ const struct ieee_tlv ieee_tlvs[] = {
 	  "must be 5 + 3N, N <= 168",
 	  sizeof(struct dcb_app_table), offsetof(struct dcb_config, app),
 	  app_dec, app_val, app_enc },
+	{ IEEE_SUB_APP_VLAN, 0, "ieee-application-vlan",
+	  "Application VLAN", 4, 4 + 4 * DCB_APP_VLAN_MAX, 4,
+	  "must be 4 + 4N, N <= 126",
+	  sizeof(struct dcb_app_vlan_table), 0,
+	  avl_dec, avl_val, avl_enc },
 };
 const size_t ieee_ntlvs = sizeof(ieee_tlvs) / sizeof(ieee_tlvs[0]);
 
@@ -400,4 +523,56 @@ ieee_peer_decode(const struct lldp_pdu *pdu, struct ieee_peer *pe)
 			pe->cfg.has |= r->bit;
 	}
 	return pe->seen != 0;
+}
+
+/* Room for what any informational row decodes to. */
+union ieee_info {
+	struct dcb_app_vlan_table	app_vlan;
+};
+
+int
+ieee_org_get(const struct lldp_pdu *pdu, uint8_t sub, void *dst,
+    struct dcb_why *w)
+{
+	const struct ieee_tlv *r = ieee_tlv_find(sub);
+	const struct lldp_org *first = NULL;
+	struct dcb_why in;
+	int rc;
+
+	for (int i = 0; r != NULL && i < pdu->norg && i < LLDP_MAX_ORG; i++) {
+		const struct lldp_org *o = &pdu->org[i];
+
+		if (o->subtype != sub || memcmp(o->oui, lldp_oui_8021, 3) != 0)
+			continue;
+		if (first != NULL) {
+			why_set(w, "%s TLV: repeated in one LLDPDU", r->name);
+			return DCB_ERR_DUP;
+		}
+		first = o;
+	}
+	if (first == NULL)
+		return IEEE_TLV_ABSENT;
+	if ((rc = ieee_tlv_decode(r, &first->info, dst, &in)) != DCB_OK)
+		why_set(w, "%s TLV: %s", r->name, in.buf);
+	return rc;
+}
+
+bool
+ieee_org_usable(const struct lldp_org *o, const struct lldp_org *prev,
+    int nprev)
+{
+	const struct ieee_tlv *r;
+	union ieee_info scratch;
+	struct dcb_why w;
+
+	if (memcmp(o->oui, lldp_oui_8021, 3) != 0 ||
+	    (r = ieee_tlv_find(o->subtype)) == NULL || r->bit != 0)
+		return true;
+	if (r->size > sizeof(scratch))
+		return false;	/* a row without room here: a bug, refused */
+	for (int i = 0; i < nprev; i++)
+		if (prev[i].subtype == o->subtype &&
+		    memcmp(prev[i].oui, lldp_oui_8021, 3) == 0)
+			return false;
+	return ieee_tlv_decode(r, &o->info, &scratch, &w) == DCB_OK;
 }

@@ -2,12 +2,12 @@
 /*
  * ieee.h -- the IEEE 802.1 DCB TLVs (OUI 00-80-c2) as one table: ETS
  * Configuration (9), ETS Recommendation (10), PFC Configuration (11),
- * Application Priority (12).
+ * Application Priority (12) and Application VLAN (16, 802.1Qcd).
  *
  * Decoders take the information string after OUI and subtype (the
  * lldp_org.info of lldp.h) and fill the model of dcb.h; they return DCB_OK
  * or a DCB_ERR_* code.  Decoders check the layout only; the validators
- * (dcb_*_validate()) judge the values.
+ * (dcb_*_validate(), ieee_app_vlan_validate()) judge the values.
  */
 #ifndef IEEE_H
 #define IEEE_H
@@ -21,12 +21,23 @@ enum ieee_subtype {
 	IEEE_SUB_ETS_RECO	= 10,
 	IEEE_SUB_PFC		= 11,
 	IEEE_SUB_APP		= 12,
+	IEEE_SUB_APP_VLAN	= 16,	/* 802.1Qcd */
 };
 
 int	ieee_ets_decode(const uint8_t *, size_t, struct dcb_ets *);
 int	ieee_reco_decode(const uint8_t *, size_t, struct dcb_ets *);
 int	ieee_pfc_decode(const uint8_t *, size_t, struct dcb_pfc *);
 int	ieee_app_decode(const uint8_t *, size_t, struct dcb_app_table *);
+int	ieee_app_vlan_decode(const uint8_t *, size_t,
+	    struct dcb_app_vlan_table *);
+/*
+ * Every entry's selector and protocol as in the APP TLV
+ * (dcb_app_validate()), VID 1..4094, and no application twice (the
+ * remote table is indexed by selector and protocol: 802.1Q D.5.5's
+ * lldpXdot1dcbxRemApplicationVlanAppTable).
+ */
+int	ieee_app_vlan_validate(const struct dcb_app_vlan_table *,
+	    struct dcb_why *);
 
 /* Encoders write the whole TLV (header, OUI, subtype, body). */
 void	ieee_ets_write(struct wcur *, const struct dcb_ets *);
@@ -34,6 +45,7 @@ void	ieee_reco_write(struct wcur *, const struct dcb_ets *);
 void	ieee_pfc_write(struct wcur *, const struct dcb_pfc *);
 /* A table larger than one TLV holds is cut; returns entries written. */
 int	ieee_app_write(struct wcur *, const struct dcb_app_table *);
+int	ieee_app_vlan_write(struct wcur *, const struct dcb_app_vlan_table *);
 
 /*
  * The codec's policy: one row per TLV, in the manner of the kernel's
@@ -43,7 +55,9 @@ int	ieee_app_write(struct wcur *, const struct dcb_app_table *);
  * all read the table.
  *
  * A row with a feature bit is a DCBX feature: ieee_peer_decode() decodes
- * it into cfg at 'off' for negotiation.
+ * it into cfg at 'off' for negotiation.  A row without one (Application
+ * VLAN) is informational: the neighbour keeps it with its LLDPDU, and
+ * lldp_decode() counts one that breaks its rules as a discarded TLV.
  */
 struct ieee_tlv {
 	uint8_t		 subtype;
@@ -90,5 +104,25 @@ struct ieee_peer {
 };
 /* Scan pdu->org[] for IEEE DCBX TLVs; returns true if any was present. */
 bool	ieee_peer_decode(const struct lldp_pdu *, struct ieee_peer *);
+
+/*
+ * An informational TLV of a decoded LLDPDU (subtype IEEE_SUB_APP_VLAN
+ * into a struct dcb_app_vlan_table): IEEE_TLV_ABSENT when the PDU has
+ * none, DCB_OK when dst holds the first one, decoded and valid, else the
+ * DCB_ERR_* code with the reason in why ("Application VLAN TLV: ..."); a
+ * second one in the same LLDPDU is DCB_ERR_DUP.
+ */
+#define IEEE_TLV_ABSENT	(-1)
+int	ieee_org_get(const struct lldp_pdu *, uint8_t subtype, void *dst,
+	    struct dcb_why *why);
+/*
+ * lldp_decode()'s question about the 802.1 org TLV o, given the org TLVs
+ * before it in the same LLDPDU: is it usable?  False for an informational
+ * TLV that breaks its row's rules or repeats an earlier one: 802.1AB
+ * counts it as a discarded TLV.  DCBX features are judged by negotiation
+ * (struct ieee_peer), so they are always true here.
+ */
+bool	ieee_org_usable(const struct lldp_org *o, const struct lldp_org *prev,
+	    int nprev);
 
 #endif /* IEEE_H */

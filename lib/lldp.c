@@ -356,6 +356,10 @@ decode_org(const struct lldp_tlv *t, struct lldp_pdu *pdu)
 		return;
 	if (!o.known)
 		pdu->tlvs_unrecognized++;
+	/* An informational 802.1 TLV that breaks its rules (ieee.h):
+	 * discarded as 802.1AB counts it, kept for show to say why. */
+	else if (!ieee_org_usable(&o, pdu->org, pdu->norg))
+		tlv_discard(pdu, true);
 	if (pdu->norg >= LLDP_MAX_ORG) {
 		tlv_discard(pdu, false);
 		return;
