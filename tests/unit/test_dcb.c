@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "dcb.h"
+#include "unit.h"
 
 /* A valid ETS table: priority p -> TC p, 8 ETS TCs summing to 100. */
 static void
@@ -639,7 +640,7 @@ strerror_names_every_code(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(config_default_is_valid_and_complete),
@@ -679,5 +680,5 @@ main(void)
 		cmocka_unit_test(strerror_names_every_code),
 	};
 
-	return cmocka_run_group_tests_name("dcb", tests, NULL, NULL);
+	return (UNIT_RUN("dcb", tests, NULL, NULL, argc, argv));
 }

@@ -6,6 +6,7 @@
  * peers, peer gone and local changes.
  */
 #include "dcbx_fx.h"
+#include "unit.h"
 
 static const uint8_t ALL = DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC |
     DCB_HAS_APP;
@@ -823,7 +824,7 @@ rx_known_peer_with_other_tlvs_is_flagged(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ieee_ets_follows_willing_table),
@@ -855,5 +856,5 @@ main(void)
 		cmocka_unit_test(ieee_reco_sent_is_the_admin_recommendation),
 	};
 
-	return cmocka_run_group_tests_name("dcbx", tests, NULL, NULL);
+	return (UNIT_RUN("dcbx", tests, NULL, NULL, argc, argv));
 }

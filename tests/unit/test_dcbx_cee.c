@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "dcbx_fx.h"
+#include "unit.h"
 
 /* Feed the peer's TLV, acking our latest seq, until we stop sending. */
 static int
@@ -793,7 +794,7 @@ cee_unacked_seq_resends_on_every_peer_pdu(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cee_seq_ack_table_with_lost_and_repeated_pdus),
@@ -821,5 +822,5 @@ main(void)
 		cmocka_unit_test(cee_udp_port_and_port_entries_are_compatible),
 	};
 
-	return cmocka_run_group_tests_name("dcbx_cee", tests, NULL, NULL);
+	return (UNIT_RUN("dcbx_cee", tests, NULL, NULL, argc, argv));
 }

@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "unit.h"
+
 static const uint8_t ALL = DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC |
     DCB_HAS_APP;
 
@@ -374,7 +376,7 @@ feat_reason_is_what_snprintf_writes(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(peer_config_is_the_active_modes),
@@ -387,5 +389,5 @@ main(void)
 		cmocka_unit_test(feat_reason_is_what_snprintf_writes),
 	};
 
-	return cmocka_run_group_tests_name("dcbx_mem", tests, NULL, NULL);
+	return (UNIT_RUN("dcbx_mem", tests, NULL, NULL, argc, argv));
 }

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 static struct engine *
 fake_engine(struct backend *b)
 {
@@ -251,7 +253,7 @@ engine_refresh_gives_up_when_the_data_plane_does_not_answer(void **st)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(
@@ -264,5 +266,5 @@ main(void)
 		cmocka_unit_test(wd_sample_skips_a_publication_in_progress),
 	};
 
-	return (cmocka_run_group_tests_name("engine_snap", tests, NULL, NULL));
+	return (UNIT_RUN("engine_snap", tests, NULL, NULL, argc, argv));
 }

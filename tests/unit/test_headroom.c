@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "headroom.h"
+#include "unit.h"
 
 static void
 headroom_seed_example_10g_100m_is_150224_bt(void **state)
@@ -329,7 +330,7 @@ headroom_delay_bits_is_link_round_trip_saturated(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(headroom_seed_example_10g_100m_is_150224_bt),
@@ -347,5 +348,5 @@ main(void)
 		cmocka_unit_test(headroom_extreme_inputs_do_not_overflow),
 		cmocka_unit_test(headroom_delay_bits_is_link_round_trip_saturated),
 	};
-	return cmocka_run_group_tests_name("headroom", tests, NULL, NULL);
+	return (UNIT_RUN("headroom", tests, NULL, NULL, argc, argv));
 }

@@ -13,6 +13,7 @@
 
 #include "ieee.h"
 #include "pdu_fx.h"
+#include "unit.h"
 
 /*
  * ETS Configuration, whole TLV:
@@ -853,7 +854,7 @@ app_vlan_hostile_tlvs_are_counted_and_said(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ets_decode_reads_golden_vector),
@@ -894,5 +895,5 @@ main(void)
 		cmocka_unit_test(app_vlan_hostile_tlvs_are_counted_and_said),
 	};
 
-	return cmocka_run_group_tests_name("ieee", tests, NULL, NULL);
+	return (UNIT_RUN("ieee", tests, NULL, NULL, argc, argv));
 }

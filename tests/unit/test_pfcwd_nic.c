@@ -32,6 +32,7 @@
 #include "port.h"
 #include "show.h"
 #include "snmp.h"
+#include "unit.h"
 
 static struct dcbxd ctx;
 static struct fake F;
@@ -402,7 +403,7 @@ fallback_to_readonly_stops_watching(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(
@@ -422,5 +423,5 @@ main(void)
 		    fallback_to_readonly_stops_watching, setup, teardown),
 	};
 
-	return (cmocka_run_group_tests(tests, NULL, NULL));
+	return (UNIT_RUN("pfcwd_nic", tests, NULL, NULL, argc, argv));
 }

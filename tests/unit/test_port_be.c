@@ -26,6 +26,7 @@
 #include "fake_dcbnl.h"
 #include "nic/nic.h"
 #include "port.h"
+#include "unit.h"
 
 /* The daemon the ports belong to: its event bus and config. */
 static struct dcbxd daemon_ctx;
@@ -1059,7 +1060,7 @@ firmware_dcbx_silences_our_dcbx_tlvs(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(
@@ -1109,5 +1110,5 @@ main(void)
 		    setup, teardown),
 	};
 
-	return (cmocka_run_group_tests_name("port_be", tests, NULL, NULL));
+	return (UNIT_RUN("port_be", tests, NULL, NULL, argc, argv));
 }

@@ -25,6 +25,7 @@
 #include "dcbxd.h"
 #include "port.h"
 #include "snmp_int.h"
+#include "unit.h"
 
 static struct dcbxd		ctx;
 struct agent_rem_stats	agent_rem;
@@ -270,7 +271,7 @@ view_is_sorted_and_getnext_walks_it(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(lldp_config_scalars, setup,
@@ -284,5 +285,5 @@ main(void)
 		    setup, teardown),
 	};
 
-	return (cmocka_run_group_tests(tests, NULL, NULL));
+	return (UNIT_RUN("snmp_tables", tests, NULL, NULL, argc, argv));
 }
