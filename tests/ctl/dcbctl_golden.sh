@@ -58,7 +58,6 @@ C="$DCBCTL -s $NS_TMP/c.sock"
 S="$DCBCTL -s $NS_TMP/s.sock"
 # Monitors from the start: text on the server, JSON on the controller.
 bg_start s "$NS_TMP/mon-s.txt" timeout 120 $S monitor
-MON_S=$BG_PID
 bg_start c "$NS_TMP/mon-c.txt" timeout 120 $C -j monitor
 # Both are subscribed once a reload made after they started shows up in
 # each (reload until it does: a monitor may not have subscribed yet).
