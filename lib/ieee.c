@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * ieee.c -- IEEE 802.1 DCB TLVs (802.1Q-2018 Annex D.2.9 - D.2.11 and
- * D.2.14): ETS Configuration, ETS Recommendation, PFC Configuration,
+ * ieee.c -- IEEE 802.1 DCB TLVs (802.1Q-2018 Annex D.2.8 - D.2.11 and
+ * D.2.14; one clause higher in 802.1Q-2014, see doc/PROTOCOLS.md B):
+ * ETS Configuration, ETS Recommendation, PFC Configuration,
  * Application Priority and (802.1Qcd) Application VLAN, and the table
  * that says what each one is (ieee_tlvs[]).
  *
@@ -29,10 +30,10 @@
 #define IEEE_W		0x80	/* willing, ETS Configuration and PFC */
 #define IEEE_CBS	0x40	/* ETS Configuration */
 #define IEEE_MBC	0x40	/* PFC */
-#define IEEE_MAXTCS	0x07	/* 3 bits; 0 means 8 (D.2.9.3) */
+#define IEEE_MAXTCS	0x07	/* 3 bits; 0 means 8 (D.2.8.5) */
 #define IEEE_PFC_CAP	0x0f
 
-/* Priority assignment, TC bandwidth and TSA tables: D.2.9.5 - D.2.9.8. */
+/* Priority assignment, TC bandwidth and TSA tables: D.2.8.6 - D.2.8.8. */
 static void
 ets_tables_read(struct cur *c, struct dcb_ets *ets)
 {
@@ -49,7 +50,7 @@ ets_tables_read(struct cur *c, struct dcb_ets *ets)
 
 /*
  * ETS Configuration and Recommendation share the layout; only the first
- * octet differs.  D.2.10: the Recommendation's first octet is reserved --
+ * octet differs.  D.2.9: the Recommendation's first octet is reserved --
  * no willing, CBS or MaxTCs -- so the model gets ets_cap 8 (no limit to
  * check).
  */
