@@ -404,40 +404,29 @@ avl_enc(struct wcur *w, const void *v)
  * The rows, by subtype.  Lengths are TLV lengths as the standard gives
  * them (25, 6, 5 + 3N, 4 + 4N), so the reasons quote the same numbers.
  */
-const struct ieee_tlv ieee_tlvs[] = {
-	{ IEEE_SUB_ETS_CONF, DCB_HAS_ETS, "ieee-ets-configuration",
-	  "ETS Configuration", 25, 25, 0, "must be 25",
-	  sizeof(struct dcb_ets), offsetof(struct dcb_config, ets),
-	  ets_dec, ets_val, ets_enc },
-	{ IEEE_SUB_ETS_RECO, DCB_HAS_RECO, "ieee-ets-recommendation",
-	  "ETS Recommendation", 25, 25, 0, "must be 25",
-	  sizeof(struct dcb_ets), offsetof(struct dcb_config, reco),
-	  reco_dec, ets_val, reco_enc },
-	{ IEEE_SUB_PFC, DCB_HAS_PFC, "ieee-pfc",
-	  "PFC Configuration", 6, 6, 0, "must be 6",
-	  sizeof(struct dcb_pfc), offsetof(struct dcb_config, pfc),
-	  pfc_dec, pfc_val, pfc_enc },
-	{ IEEE_SUB_APP, DCB_HAS_APP, "ieee-application-priority",
-	  "Application Priority", 5, 5 + 3 * DCB_APP_MAX, 3,
-	  "must be 5 + 3N, N <= 168",
-	  sizeof(struct dcb_app_table), offsetof(struct dcb_config, app),
-	  app_dec, app_val, app_enc },
-	{ IEEE_SUB_APP_VLAN, 0, "ieee-application-vlan",
-	  "Application VLAN", 4, 4 + 4 * DCB_APP_VLAN_MAX, 4,
-	  "must be 4 + 4N, N <= 126",
-	  sizeof(struct dcb_app_vlan_table), 0,
-	  avl_dec, avl_val, avl_enc },
+const struct ieee_tlv ieee_tlvs[IEEE_SUB__MAX + 1] = {
+	[IEEE_SUB_ETS_CONF] = { IEEE_SUB_ETS_CONF, DCB_HAS_ETS,
+	  "ieee-ets-configuration", "ETS Configuration", 25, 25, 0,
+	  "must be 25", sizeof(struct dcb_ets),
+	  offsetof(struct dcb_config, ets), ets_dec, ets_val, ets_enc },
+	[IEEE_SUB_ETS_RECO] = { IEEE_SUB_ETS_RECO, DCB_HAS_RECO,
+	  "ieee-ets-recommendation", "ETS Recommendation", 25, 25, 0,
+	  "must be 25", sizeof(struct dcb_ets),
+	  offsetof(struct dcb_config, reco), reco_dec, ets_val, reco_enc },
+	[IEEE_SUB_PFC] = { IEEE_SUB_PFC, DCB_HAS_PFC,
+	  "ieee-pfc", "PFC Configuration", 6, 6, 0,
+	  "must be 6", sizeof(struct dcb_pfc),
+	  offsetof(struct dcb_config, pfc), pfc_dec, pfc_val, pfc_enc },
+	[IEEE_SUB_APP] = { IEEE_SUB_APP, DCB_HAS_APP,
+	  "ieee-application-priority", "Application Priority",
+	  5, 5 + 3 * DCB_APP_MAX, 3, "must be 5 + 3N, N <= 168",
+	  sizeof(struct dcb_app_table),
+	  offsetof(struct dcb_config, app), app_dec, app_val, app_enc },
+	[IEEE_SUB_APP_VLAN] = { IEEE_SUB_APP_VLAN, 0,
+	  "ieee-application-vlan", "Application VLAN",
+	  4, 4 + 4 * DCB_APP_VLAN_MAX, 4, "must be 4 + 4N, N <= 126",
+	  sizeof(struct dcb_app_vlan_table), 0, avl_dec, avl_val, avl_enc },
 };
-const size_t ieee_ntlvs = sizeof(ieee_tlvs) / sizeof(ieee_tlvs[0]);
-
-const struct ieee_tlv *
-ieee_tlv_find(uint8_t sub)
-{
-	for (size_t i = 0; i < ieee_ntlvs; i++)
-		if (ieee_tlvs[i].subtype == sub)
-			return &ieee_tlvs[i];
-	return NULL;
-}
 
 bool
 ieee_tlv_dcbx(uint8_t sub)
@@ -447,7 +436,7 @@ ieee_tlv_dcbx(uint8_t sub)
 	return r != NULL && r->bit != 0;
 }
 
-static bool
+static inline bool
 len_ok(const struct ieee_tlv *r, size_t tlv_len)
 {
 	if (tlv_len < r->len_min || tlv_len > r->len_max)
@@ -456,18 +445,24 @@ len_ok(const struct ieee_tlv *r, size_t tlv_len)
 	    (tlv_len - r->len_min) % r->len_step == 0;
 }
 
-int
-ieee_tlv_decode(const struct ieee_tlv *r, const struct lldp_bytes *info,
+/* ieee_tlv_decode(), inlined on the peer decoder's path. */
+static inline int
+tlv_decode(const struct ieee_tlv *r, const struct lldp_bytes *info,
     void *dst, struct dcb_why *w)
 {
-	int rc;
-
 	if (!len_ok(r, info->len + 4u) ||
-	    (rc = r->decode(info->p, info->len, dst)) != DCB_OK) {
+	    r->decode(info->p, info->len, dst) != DCB_OK) {
 		why_set(w, "length %u %s", info->len + 4u, r->len_rule);
 		return DCB_ERR_LENGTH;
 	}
 	return r->validate(dst, w);
+}
+
+int
+ieee_tlv_decode(const struct ieee_tlv *r, const struct lldp_bytes *info,
+    void *dst, struct dcb_why *w)
+{
+	return tlv_decode(r, info, dst, w);
 }
 
 static int
@@ -517,7 +512,7 @@ ieee_peer_decode(const struct lldp_pdu *pdu, struct ieee_peer *pe)
 			continue;
 		}
 		pe->seen |= r->bit;
-		rc = ieee_tlv_decode(r, &o->info, (char *)&pe->cfg + r->off, &w);
+		rc = tlv_decode(r, &o->info, (char *)&pe->cfg + r->off, &w);
 		if (rc != DCB_OK)
 			ieee_reject(pe, r, rc, w.buf);
 		else
@@ -558,16 +553,15 @@ ieee_org_get(const struct lldp_pdu *pdu, uint8_t sub, void *dst,
 	return rc;
 }
 
+/* ieee_org_usable()'s informational row r (ieee.h does the rest). */
 bool
-ieee_org_usable(const struct lldp_org *o, const struct lldp_org *prev,
-    int nprev)
+ieee_org_info_usable(const struct ieee_tlv *r, const struct lldp_org *o,
+    const struct lldp_org *prev, int nprev)
 {
-	const struct ieee_tlv *r;
 	union ieee_info scratch;
 	struct dcb_why w;
 
-	if (memcmp(o->oui, lldp_oui_8021, 3) != 0 ||
-	    (r = ieee_tlv_find(o->subtype)) == NULL || r->bit != 0)
+	if (memcmp(o->oui, lldp_oui_8021, 3) != 0)
 		return true;
 	if (r->size > sizeof(scratch))
 		return false;	/* a row without room here: a bug, refused */

@@ -22,6 +22,7 @@ enum ieee_subtype {
 	IEEE_SUB_PFC		= 11,
 	IEEE_SUB_APP		= 12,
 	IEEE_SUB_APP_VLAN	= 16,	/* 802.1Qcd */
+	IEEE_SUB__MAX		= IEEE_SUB_APP_VLAN	/* the highest row */
 };
 
 int	ieee_ets_decode(const uint8_t *, size_t, struct dcb_ets *);
@@ -75,10 +76,21 @@ struct ieee_tlv {
 	/* The whole TLV; returns the entries written (tables), else 0. */
 	int		(*encode)(struct wcur *, const void *);
 };
-extern const struct ieee_tlv	ieee_tlvs[];	/* by subtype */
-extern const size_t		ieee_ntlvs;
+/*
+ * Indexed by subtype, as an nla_policy array is by attribute type: a
+ * subtype we do not decode has an empty row (decode NULL).  Walk it with
+ * ieee_ntlvs and skip the empty rows.
+ */
+extern const struct ieee_tlv	ieee_tlvs[IEEE_SUB__MAX + 1];
+#define ieee_ntlvs	((size_t)IEEE_SUB__MAX + 1)
+
 /* The row of an 802.1 subtype; NULL when libdcbx does not decode it. */
-const struct ieee_tlv *ieee_tlv_find(uint8_t subtype);
+static inline const struct ieee_tlv *
+ieee_tlv_find(uint8_t subtype)
+{
+	return (subtype <= IEEE_SUB__MAX && ieee_tlvs[subtype].decode != NULL ?
+	    &ieee_tlvs[subtype] : NULL);
+}
 /* True for the subtypes DCBX negotiates (a row with a feature bit). */
 bool	ieee_tlv_dcbx(uint8_t subtype);
 /*
@@ -122,7 +134,19 @@ int	ieee_org_get(const struct lldp_pdu *, uint8_t subtype, void *dst,
  * counts it as a discarded TLV.  DCBX features are judged by negotiation
  * (struct ieee_peer), so they are always true here.
  */
-bool	ieee_org_usable(const struct lldp_org *o, const struct lldp_org *prev,
-	    int nprev);
+bool	ieee_org_info_usable(const struct ieee_tlv *, const struct lldp_org *o,
+	    const struct lldp_org *prev, int nprev);
+
+static inline bool
+ieee_org_usable(const struct lldp_org *o, const struct lldp_org *prev,
+    int nprev)
+{
+	const struct ieee_tlv *r = ieee_tlv_find(o->subtype);
+
+	/* Inline: every org TLV of every changed LLDPDU comes here. */
+	if (r == NULL || r->bit != 0)
+		return (true);
+	return (ieee_org_info_usable(r, o, prev, nprev));
+}
 
 #endif /* IEEE_H */

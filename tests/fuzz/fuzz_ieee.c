@@ -118,11 +118,17 @@ check_row(const struct ieee_tlv *r, const uint8_t *p, size_t n)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const struct ieee_tlv *rows[ieee_ntlvs];
+	static size_t nrows;
 	const struct ieee_tlv *r;
 
+	if (nrows == 0)		/* the rows present, in subtype order */
+		for (size_t i = 0; i < ieee_ntlvs; i++)
+			if (ieee_tlvs[i].decode != NULL)
+				rows[nrows++] = &ieee_tlvs[i];
 	if (size < 1)
 		return 0;
-	r = &ieee_tlvs[data[0] % ieee_ntlvs];
+	r = rows[data[0] % nrows];
 	check_row(r, data + 1, size - 1);
 	switch (r->subtype) {
 	case IEEE_SUB_ETS_CONF:
