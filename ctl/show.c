@@ -525,6 +525,31 @@ detail(FILE *fp, const char *label, const json_t *o, const char *key)
 	    sizeof(buf)));
 }
 
+/*
+ * The neighbour's Application VLAN table (802.1Qcd), one line an entry
+ * ("ethertype 0x8906 vid 100"), or why the TLV was rejected; nothing
+ * when it sends none.
+ */
+static void
+app_vlan_lines(FILE *fp, const json_t *av)
+{
+	const json_t *e, *err = json_object_get(av, "error");
+	const char *sel;
+	char b[2][32];
+	size_t i;
+
+	if (json_is_string(err))
+		fprintf(fp, "  %-13s rejected: %s\n", "AppVLAN:",
+		    json_string_value(err));
+	json_array_foreach(json_object_get(av, "entries"), i, e) {
+		sel = get_str(e, "selector");
+		snprintf(b[0], sizeof(b[0]), strcmp(sel, "ethertype") == 0 ?
+		    "0x%04x" : "%u", (unsigned int)get_int(e, "protocol"));
+		fprintf(fp, "  %-13s %s %s vid %s\n", "AppVLAN:", sel, b[0],
+		    get_text(e, "vid", b[1], sizeof(b[1])));
+	}
+}
+
 static void
 neighbor_details(FILE *fp, const json_t *n)
 {
@@ -569,6 +594,7 @@ neighbor_details(FILE *fp, const json_t *n)
 		fprintf(fp, "  %-13s %s \"%s\"\n", "VLAN:",
 		    get_text(v, "vid", b[0], sizeof(b[0])),
 		    get_text(v, "name", b[1], sizeof(b[1])));
+	app_vlan_lines(fp, json_object_get(n, "app_vlan"));
 	a = json_object_get(n, "org_tlvs");
 	json_array_foreach(a, i, v)
 		fprintf(fp, "  %-13s %s/%s %s, %s octets\n", "Org TLV:",

@@ -26,13 +26,27 @@
 #define CEE_APP_SEL_ETHERTYPE	0
 #define CEE_APP_SEL_PORT	1
 
-static const char *const cee_feat_name[CEE_FEAT__MAX] = {
-	[CEE_FEAT_PG] = "PG", [CEE_FEAT_PFC] = "PFC", [CEE_FEAT_APP] = "App",
+/*
+ * The feature sub-TLVs as rows, the CEE codec's policy as ieee_tlvs[] is
+ * the IEEE one's: the sub-TLV type (CIN numbers App 5), the name in
+ * reasons, the model part, the length rule (len_min, or len_min plus
+ * whole entries of len_step), and the payload's decode, validate and
+ * write.  The rows are below, after their functions; a feature is added
+ * as a row (and its CEE_FEAT_* index).
+ */
+struct cee_feat_row {
+	uint8_t		 type;
+	uint8_t		 cin_type;
+	const char	*name;
+	uint8_t		 bit;		/* DCB_HAS_* */
+	uint16_t	 len_min, len_step;
+	int		(*payload)(struct cur *, int, struct cee_tlv *);
+	int		(*validate)(const struct dcb_config *,
+			    struct dcb_why *);
+	void		(*write)(struct wcur *, const struct cee_tlv *,
+			    size_t room);
 };
-static const uint8_t cee_feat_bit[CEE_FEAT__MAX] = {
-	[CEE_FEAT_PG] = DCB_HAS_ETS, [CEE_FEAT_PFC] = DCB_HAS_PFC,
-	[CEE_FEAT_APP] = DCB_HAS_APP,
-};
+static const struct cee_feat_row cee_rows[CEE_FEAT__MAX];
 
 /* Keep the first problem: its code in t->err, its sentence in t->why. */
 static int
@@ -57,8 +71,8 @@ static int
 feat_fail(struct cee_tlv *t, int f, int err, const char *detail)
 {
 	t->feat[f].err = err;
-	t->cfg.has &= (uint8_t)~cee_feat_bit[f];
-	return cee_fail(t, err, "CEE %s sub-TLV: %s", cee_feat_name[f], detail);
+	t->cfg.has &= (uint8_t)~cee_rows[f].bit;
+	return cee_fail(t, err, "CEE %s sub-TLV: %s", cee_rows[f].name, detail);
 }
 
 /*
@@ -162,55 +176,72 @@ app_entry(struct cur *c, struct dcb_app_table *app, struct cee_tlv *t)
 	return DCB_OK;
 }
 
-/* The payload after the feature header; the length is checked already. */
+/* The payloads after the feature header; the length is checked already. */
 static int
-feat_payload(struct cur *c, int f, struct cee_tlv *t)
+pg_payload(struct cur *c, int f, struct cee_tlv *t)
 {
-	struct dcb_config *cfg = &t->cfg;
+	int rc = pg_map(c, &t->cfg.ets, t);
+
+	t->cfg.ets.willing = t->feat[f].willing;
+	return rc;
+}
+
+static int
+pfc_payload(struct cur *c, int f, struct cee_tlv *t)
+{
+	t->cfg.pfc.pfc_en = cur_u8(c);
+	t->cfg.pfc.pfc_cap = t->feat[f].num_tcs = cur_u8(c);
+	t->cfg.pfc.willing = t->feat[f].willing;
+	return DCB_OK;
+}
+
+static int
+app_payload(struct cur *c, int f, struct cee_tlv *t)
+{
 	int rc = DCB_OK;
 
-	switch (f) {
-	case CEE_FEAT_PG:
-		rc = pg_map(c, &cfg->ets, t);
-		cfg->ets.willing = t->feat[f].willing;
-		break;
-	case CEE_FEAT_PFC:
-		cfg->pfc.pfc_en = cur_u8(c);
-		cfg->pfc.pfc_cap = t->feat[f].num_tcs = cur_u8(c);
-		cfg->pfc.willing = t->feat[f].willing;
-		break;
-	default:
-		cfg->app.willing = t->feat[f].willing;
-		while (rc == DCB_OK && c->left >= CEE_APP_ENTRY)
-			rc = app_entry(c, &cfg->app, t);
-		break;
-	}
+	t->cfg.app.willing = t->feat[f].willing;
+	while (rc == DCB_OK && c->left >= CEE_APP_ENTRY)
+		rc = app_entry(c, &t->cfg.app, t);
 	return rc;
+}
+
+static int
+pg_validate(const struct dcb_config *cfg, struct dcb_why *w)
+{
+	return dcb_ets_validate(&cfg->ets, w);
+}
+
+static int
+pfc_validate(const struct dcb_config *cfg, struct dcb_why *w)
+{
+	return dcb_pfc_validate(&cfg->pfc, w);
+}
+
+static int
+app_validate(const struct dcb_config *cfg, struct dcb_why *w)
+{
+	return dcb_app_table_validate(&cfg->app, w);
 }
 
 static int
 feat_validate(int f, struct cee_tlv *t)
 {
 	struct dcb_why w;
-	int rc;
+	int rc = cee_rows[f].validate(&t->cfg, &w);
 
-	if (f == CEE_FEAT_PG)
-		rc = dcb_ets_validate(&t->cfg.ets, &w);
-	else if (f == CEE_FEAT_PFC)
-		rc = dcb_pfc_validate(&t->cfg.pfc, &w);
-	else
-		rc = dcb_app_table_validate(&t->cfg.app, &w);
 	return rc == DCB_OK ? rc : feat_fail(t, f, rc, w.buf);
 }
 
 static bool
 feat_len_ok(int f, size_t len)
 {
-	if (f == CEE_FEAT_PG)
-		return len == CEE_PG_LEN;
-	if (f == CEE_FEAT_PFC)
-		return len == CEE_PFC_LEN;
-	return len >= CEE_FHDR_LEN && (len - CEE_FHDR_LEN) % CEE_APP_ENTRY == 0;
+	const struct cee_feat_row *r = &cee_rows[f];
+
+	if (len < r->len_min)
+		return false;
+	return r->len_step == 0 ? len == r->len_min :
+	    (len - r->len_min) % r->len_step == 0;
 }
 
 /* A feature sub-TLV: header always, payload only for CEE (not CIN). */
@@ -238,21 +269,19 @@ feat_decode(struct cur *c, int f, struct cee_tlv *t, bool cin)
 	ft->willing = (flags & CEE_F_WILLING) != 0;
 	ft->error = (flags & CEE_F_ERROR) != 0;
 	ft->subtype = cur_u8(c);
-	if (cin || feat_payload(c, f, t) != DCB_OK || feat_validate(f, t) != 0)
+	if (cin || cee_rows[f].payload(c, f, t) != DCB_OK ||
+	    feat_validate(f, t) != 0)
 		return;
-	t->cfg.has |= cee_feat_bit[f];
+	t->cfg.has |= cee_rows[f].bit;
 }
 
 /* Sub-TLV type -> feature index, or -1 for Control / unknown types. */
 static int
 sub_feature(unsigned int type, bool cin)
 {
-	if (type == CEE_SUB_PG)
-		return CEE_FEAT_PG;
-	if (type == CEE_SUB_PFC)
-		return CEE_FEAT_PFC;
-	if (type == (cin ? CIN_SUB_APP : CEE_SUB_APP))
-		return CEE_FEAT_APP;
+	for (int f = 0; f < CEE_FEAT__MAX; f++)
+		if (type == (cin ? cee_rows[f].cin_type : cee_rows[f].type))
+			return f;
 	return -1;
 }
 
@@ -375,11 +404,12 @@ feat_hdr(struct wcur *w, unsigned int type, size_t len,
 }
 
 static void
-pg_write(struct wcur *w, const struct cee_tlv *t)
+pg_write(struct wcur *w, const struct cee_tlv *t, size_t room)
 {
 	const struct dcb_ets *ets = &t->cfg.ets;
 	uint8_t pgid[DCB_NPRIO];
 
+	(void)room;
 	for (int p = 0; p < DCB_NPRIO; p++) {
 		uint8_t tc = ets->prio_tc[p] & 0x07;
 
@@ -477,6 +507,26 @@ app_write(struct wcur *w, const struct cee_tlv *t, size_t room)
 	}
 }
 
+static void
+pfc_write(struct wcur *w, const struct cee_tlv *t, size_t room)
+{
+	(void)room;
+	feat_hdr(w, CEE_SUB_PFC, CEE_PFC_LEN, &t->feat[CEE_FEAT_PFC]);
+	wcur_u8(w, t->cfg.pfc.pfc_en);
+	wcur_u8(w, t->cfg.pfc.pfc_cap);
+}
+
+static const struct cee_feat_row cee_rows[CEE_FEAT__MAX] = {
+	[CEE_FEAT_PG] = { CEE_SUB_PG, CEE_SUB_PG, "PG", DCB_HAS_ETS,
+	    CEE_PG_LEN, 0, pg_payload, pg_validate, pg_write },
+	[CEE_FEAT_PFC] = { CEE_SUB_PFC, CEE_SUB_PFC, "PFC", DCB_HAS_PFC,
+	    CEE_PFC_LEN, 0, pfc_payload, pfc_validate, pfc_write },
+	[CEE_FEAT_APP] = { CEE_SUB_APP, CIN_SUB_APP, "App", DCB_HAS_APP,
+	    CEE_FHDR_LEN, CEE_APP_ENTRY, app_payload, app_validate,
+	    app_write },
+};
+
+/* Control first, then each feature present, in the rows' order. */
 void
 cee_write(struct wcur *w, const struct cee_tlv *t)
 {
@@ -489,14 +539,8 @@ cee_write(struct wcur *w, const struct cee_tlv *t)
 	wcur_u8(&s, t->ctrl.max_ver);
 	wcur_u32(&s, t->ctrl.seq);
 	wcur_u32(&s, t->ctrl.ack);
-	if (t->feat[CEE_FEAT_PG].present)
-		pg_write(&s, t);
-	if (t->feat[CEE_FEAT_PFC].present) {
-		feat_hdr(&s, CEE_SUB_PFC, CEE_PFC_LEN, &t->feat[CEE_FEAT_PFC]);
-		wcur_u8(&s, t->cfg.pfc.pfc_en);
-		wcur_u8(&s, t->cfg.pfc.pfc_cap);
-	}
-	if (t->feat[CEE_FEAT_APP].present)
-		app_write(&s, t, s.left);
+	for (int f = 0; f < CEE_FEAT__MAX; f++)
+		if (t->feat[f].present)
+			cee_rows[f].write(&s, t, s.left);
 	lldp_write_org(w, lldp_oui_cee, CEE_SUBTYPE_CEE, b, s.len);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * cee.h -- CEE DCBX 1.01 (OUI 00-1b-21, subtype 2) and recognition of CIN
- * (DCBX 1.0, subtype 1).  See ../shared/PROTOCOLS.md section C.
+ * (DCBX 1.0, subtype 1).  See doc/PROTOCOLS.md section C.
  *
  * The CEE TLV is one org TLV holding sub-TLVs: Control (1), PG (2), PFC (3),
  * App (4).  PG maps onto struct dcb_ets (PGID per priority becomes prio_tc,

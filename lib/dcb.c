@@ -484,22 +484,6 @@ dcb_config_kept_equal(const struct dcb_config_kept *k,
 	return (dcb_config_equal(dcb_config_unpack(k, &u), c));
 }
 
-int
-dcb_config_kept_copy(struct dcb_config_kept *dst,
-    const struct dcb_config_kept *src)
-{
-	if (dst == src)
-		return (0);
-	if (kept_entries(dst, src->app, src->napp) != 0)
-		return (-ENOMEM);
-	dst->has = src->has;
-	dst->app_willing = src->app_willing;
-	dst->ets = src->ets;
-	dst->reco = src->reco;
-	dst->pfc = src->pfc;
-	return (0);
-}
-
 void
 dcb_config_kept_free(struct dcb_config_kept *k)
 {

@@ -7,7 +7,10 @@
  * write, what negotiation takes and returns, what the backends apply and what
  * the control socket and SNMP show.  Convert at the edges; never copy it.
  *
- * libdcbx does no I/O, keeps no globals and allocates nothing.
+ * libdcbx does no I/O and keeps no globals.  Decoding allocates nothing
+ * (bench_decode counts); what is kept for a port's lifetime -- a
+ * dcb_config_kept, the negotiation state of dcbx.h -- is on the heap at
+ * its size, and every such call says what it does when memory runs out.
  */
 #ifndef DCB_H
 #define DCB_H
@@ -67,6 +70,23 @@ struct dcb_app_table {
 	struct dcb_app	e[DCB_APP_MAX];
 };
 
+/*
+ * The peer's Application VLAN table (802.1Qcd, 802.1Q-2018 D.2.14): the
+ * VLAN each application should use.  Informational: shown, never
+ * negotiated, so not part of struct dcb_config.  One TLV holds at most
+ * (511 - 4) / 4 = 126 entries; ieee_app_vlan_validate() judges it.
+ */
+#define DCB_APP_VLAN_MAX	126
+struct dcb_app_vlan {
+	uint8_t	 selector;		/* enum dcb_app_sel */
+	uint16_t protocol;
+	uint16_t vid;			/* 1..4094 */
+};
+struct dcb_app_vlan_table {
+	uint16_t		n;
+	struct dcb_app_vlan	e[DCB_APP_VLAN_MAX];
+};
+
 /* Which parts of a dcb_config carry information. */
 #define DCB_HAS_ETS	0x01
 #define DCB_HAS_RECO	0x02
@@ -88,7 +108,9 @@ struct dcb_config {
  * ets, reco, pfc and has read as in a dcb_config; the APP table is
  * napp entries at app (NULL when napp is 0) -- dcb_config_unpack() gives
  * the whole struct back.  A zeroed one is valid and empty.  Each one owns
- * its entries: copy with dcb_config_kept_copy(), never by assignment.
+ * its entries and is never copied, by assignment or otherwise: its owner
+ * stores it from a whole config with dcb_config_keep() (nothing else
+ * needs a second one; unpack and keep if that ever changes).
  */
 struct dcb_config_kept {
 	uint8_t		has;		/* DCB_HAS_* */
@@ -109,9 +131,6 @@ struct dcb_config *dcb_config_unpack(const struct dcb_config_kept *,
 /* dcb_config_equal() of the unpacked config and c. */
 bool	dcb_config_kept_equal(const struct dcb_config_kept *,
 	    const struct dcb_config *);
-/* A deep copy; 0, or -ENOMEM with dst unchanged. */
-int	dcb_config_kept_copy(struct dcb_config_kept *dst,
-	    const struct dcb_config_kept *src);
 /* Give the entries back; k is then empty (napp 0) and may be reused. */
 void	dcb_config_kept_free(struct dcb_config_kept *k);
 

@@ -678,8 +678,7 @@ rx_key(const struct lldp_pdu *pdu, const uint8_t peer_mac[6],
 
 		if (!(memcmp(o->oui, lldp_oui_cee, 3) == 0 ||
 		    (memcmp(o->oui, lldp_oui_8021, 3) == 0 &&
-		    o->subtype >= IEEE_SUB_ETS_CONF &&
-		    o->subtype <= IEEE_SUB_APP)))
+		    ieee_tlv_dcbx(o->subtype))))
 			continue;
 		if (o->tlv.len > 512 - n)
 			return 0;

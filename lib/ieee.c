@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * ieee.c -- IEEE 802.1Qaz DCBX TLVs (802.1Q-2018 Annex D.2.9 - D.2.11):
- * ETS Configuration, ETS Recommendation, PFC Configuration and
- * Application Priority.
+ * ieee.c -- IEEE 802.1 DCB TLVs (802.1Q-2018 Annex D.2.8 - D.2.11 and
+ * D.2.14; one clause higher in 802.1Q-2014, see doc/PROTOCOLS.md B):
+ * ETS Configuration, ETS Recommendation, PFC Configuration,
+ * Application Priority and (802.1Qcd) Application VLAN, and the table
+ * that says what each one is (ieee_tlvs[]).
  *
  * Decoders see the information string after OUI and subtype and check its
- * layout only; the values are judged by dcb_*_validate() in
- * ieee_peer_decode(), so a peer's broken table is reported, never adopted.
+ * layout only; the values are judged by the row's validator in
+ * ieee_tlv_decode(), so a peer's broken table is reported, never adopted.
  */
 #include "ieee.h"
 
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Information string lengths after OUI (3) and subtype (1). */
@@ -19,14 +24,16 @@
 #define IEEE_APP_ENTRY_LEN	3
 /* An org TLV's information string holds at most 511 - 4 octets. */
 #define IEEE_APP_INFO_MAX	(1 + DCB_APP_MAX * IEEE_APP_ENTRY_LEN)
+#define IEEE_AVL_ENTRY_LEN	4	/* Application VLAN */
+#define IEEE_AVL_INFO_MAX	(DCB_APP_VLAN_MAX * IEEE_AVL_ENTRY_LEN)
 
 #define IEEE_W		0x80	/* willing, ETS Configuration and PFC */
 #define IEEE_CBS	0x40	/* ETS Configuration */
 #define IEEE_MBC	0x40	/* PFC */
-#define IEEE_MAXTCS	0x07	/* 3 bits; 0 means 8 (D.2.9.3) */
+#define IEEE_MAXTCS	0x07	/* 3 bits; 0 means 8 (D.2.8.5) */
 #define IEEE_PFC_CAP	0x0f
 
-/* Priority assignment, TC bandwidth and TSA tables: D.2.9.5 - D.2.9.8. */
+/* Priority assignment, TC bandwidth and TSA tables: D.2.8.6 - D.2.8.8. */
 static void
 ets_tables_read(struct cur *c, struct dcb_ets *ets)
 {
@@ -43,7 +50,7 @@ ets_tables_read(struct cur *c, struct dcb_ets *ets)
 
 /*
  * ETS Configuration and Recommendation share the layout; only the first
- * octet differs.  D.2.10: the Recommendation's first octet is reserved --
+ * octet differs.  D.2.9: the Recommendation's first octet is reserved --
  * no willing, CBS or MaxTCs -- so the model gets ets_cap 8 (no limit to
  * check).
  */
@@ -126,6 +133,98 @@ ieee_app_decode(const uint8_t *p, size_t len, struct dcb_app_table *t)
 	return c.bad || c.left != 0 ? DCB_ERR_LENGTH : DCB_OK;
 }
 
+/* A reason into w (NULL: none wanted); vsnprintf() cuts at 127. */
+static void	why_set(struct dcb_why *, const char *, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+why_set(struct dcb_why *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w->buf, sizeof(w->buf), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * D.2.14 (802.1Qcd): N 4-octet entries, no reserved octet first: VID
+ * (bits 15-4), reserved (3), selector (2-0), then the 16-bit protocol.
+ */
+int
+ieee_app_vlan_decode(const uint8_t *p, size_t len,
+    struct dcb_app_vlan_table *t)
+{
+	struct cur c;
+
+	t->n = 0;
+	if (len % IEEE_AVL_ENTRY_LEN != 0)
+		return DCB_ERR_LENGTH;
+	if (len > IEEE_AVL_INFO_MAX)
+		return DCB_ERR_TOO_MANY;
+	cur_init(&c, p, len);
+	while (c.left >= IEEE_AVL_ENTRY_LEN) {
+		struct dcb_app_vlan *a = &t->e[t->n++];
+		uint16_t v = cur_u16(&c);
+
+		a->vid = v >> 4;
+		a->selector = v & 0x07;
+		a->protocol = cur_u16(&c);
+	}
+	return c.bad || c.left != 0 ? DCB_ERR_LENGTH : DCB_OK;
+}
+
+static int
+avl_key_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int
+ieee_app_vlan_validate(const struct dcb_app_vlan_table *t,
+    struct dcb_why *w)
+{
+	uint32_t key[DCB_APP_VLAN_MAX];
+	struct dcb_why in;
+	int i, rc;
+
+	if (t->n > DCB_APP_VLAN_MAX) {
+		why_set(w, "%u entries, more than %d", t->n,
+		    DCB_APP_VLAN_MAX);
+		return DCB_ERR_TOO_MANY;
+	}
+	for (i = 0; i < t->n; i++) {
+		const struct dcb_app_vlan *e = &t->e[i];
+		struct dcb_app a = { .selector = e->selector,
+		    .protocol = e->protocol };
+
+		if ((rc = dcb_app_validate(&a, &in)) != DCB_OK) {
+			why_set(w, "entry %d: %s", i + 1, in.buf);
+			return rc;
+		}
+		if (e->vid < 1 || e->vid > 4094) {
+			why_set(w, "entry %d: vid %u is not 1..4094", i + 1,
+			    e->vid);
+			return DCB_ERR_VALUE;
+		}
+		key[i] = (uint32_t)e->selector << 16 | e->protocol;
+	}
+	/* A table a peer can fill to 126 entries: sort, not n x n. */
+	qsort(key, t->n, sizeof(key[0]), avl_key_cmp);
+	for (i = 1; i < t->n; i++)
+		if (key[i] == key[i - 1]) {
+			why_set(w, "%s %u has two entries",
+			    dcb_kw_name(dcb_sel_kw, (int)(key[i] >> 16)),
+			    key[i] & 0xffff);
+			return DCB_ERR_DUP;
+		}
+	return DCB_OK;
+}
+
 static void
 ets_body(uint8_t *b, uint8_t first, const struct dcb_ets *ets)
 {
@@ -190,52 +289,180 @@ ieee_app_write(struct wcur *w, const struct dcb_app_table *t)
 	return n;
 }
 
-/* Per-subtype policy: feature bit, name, and the length rule. */
-static const struct {
-	uint8_t		 bit;
-	const char	*name;
-	const char	*len_rule;
-} ieee_feat[] = {
-	[IEEE_SUB_ETS_CONF - IEEE_SUB_ETS_CONF] =
-	    { DCB_HAS_ETS, "ETS Configuration", "must be 25" },
-	[IEEE_SUB_ETS_RECO - IEEE_SUB_ETS_CONF] =
-	    { DCB_HAS_RECO, "ETS Recommendation", "must be 25" },
-	[IEEE_SUB_PFC - IEEE_SUB_ETS_CONF] =
-	    { DCB_HAS_PFC, "PFC Configuration", "must be 6" },
-	[IEEE_SUB_APP - IEEE_SUB_ETS_CONF] =
-	    { DCB_HAS_APP, "Application Priority", "must be 5 + 3N, N <= 168" },
-};
-
-static int
-ieee_decode_sub(struct dcb_config *cfg, uint8_t sub,
-    const struct lldp_bytes *info)
+int
+ieee_app_vlan_write(struct wcur *w, const struct dcb_app_vlan_table *t)
 {
-	switch (sub) {
-	case IEEE_SUB_ETS_CONF:
-		return ieee_ets_decode(info->p, info->len, &cfg->ets);
-	case IEEE_SUB_ETS_RECO:
-		return ieee_reco_decode(info->p, info->len, &cfg->reco);
-	case IEEE_SUB_PFC:
-		return ieee_pfc_decode(info->p, info->len, &cfg->pfc);
-	default:
-		return ieee_app_decode(info->p, info->len, &cfg->app);
+	uint8_t b[IEEE_AVL_INFO_MAX];
+	int n = t->n < DCB_APP_VLAN_MAX ? t->n : DCB_APP_VLAN_MAX;
+	uint8_t *q = b;
+
+	for (int i = 0; i < n; i++) {
+		const struct dcb_app_vlan *a = &t->e[i];
+		uint16_t v = (uint16_t)((a->vid & 0x0fff) << 4 |
+		    (a->selector & 0x07));
+
+		*q++ = (uint8_t)(v >> 8);
+		*q++ = (uint8_t)v;
+		*q++ = (uint8_t)(a->protocol >> 8);
+		*q++ = (uint8_t)a->protocol;
 	}
+	lldp_write_org(w, lldp_oui_8021, IEEE_SUB_APP_VLAN, b, (size_t)(q - b));
+	return n;
+}
+
+/* ------------------------------------------------------- the policy */
+
+/* The rows' typed functions behind one signature each. */
+static int
+ets_dec(const uint8_t *p, size_t n, void *v)
+{
+	return ieee_ets_decode(p, n, v);
 }
 
 static int
-ieee_validate_sub(const struct dcb_config *cfg, uint8_t sub,
-    struct dcb_why *w)
+reco_dec(const uint8_t *p, size_t n, void *v)
 {
-	switch (sub) {
-	case IEEE_SUB_ETS_CONF:
-		return dcb_ets_validate(&cfg->ets, w);
-	case IEEE_SUB_ETS_RECO:
-		return dcb_ets_validate(&cfg->reco, w);
-	case IEEE_SUB_PFC:
-		return dcb_pfc_validate(&cfg->pfc, w);
-	default:
-		return dcb_app_table_validate(&cfg->app, w);
+	return ieee_reco_decode(p, n, v);
+}
+
+static int
+pfc_dec(const uint8_t *p, size_t n, void *v)
+{
+	return ieee_pfc_decode(p, n, v);
+}
+
+static int
+app_dec(const uint8_t *p, size_t n, void *v)
+{
+	return ieee_app_decode(p, n, v);
+}
+
+static int
+avl_dec(const uint8_t *p, size_t n, void *v)
+{
+	return ieee_app_vlan_decode(p, n, v);
+}
+
+static int
+ets_val(const void *v, struct dcb_why *w)
+{
+	return dcb_ets_validate(v, w);
+}
+
+static int
+pfc_val(const void *v, struct dcb_why *w)
+{
+	return dcb_pfc_validate(v, w);
+}
+
+static int
+app_val(const void *v, struct dcb_why *w)
+{
+	return dcb_app_table_validate(v, w);
+}
+
+static int
+avl_val(const void *v, struct dcb_why *w)
+{
+	return ieee_app_vlan_validate(v, w);
+}
+
+static int
+ets_enc(struct wcur *w, const void *v)
+{
+	ieee_ets_write(w, v);
+	return 0;
+}
+
+static int
+reco_enc(struct wcur *w, const void *v)
+{
+	ieee_reco_write(w, v);
+	return 0;
+}
+
+static int
+pfc_enc(struct wcur *w, const void *v)
+{
+	ieee_pfc_write(w, v);
+	return 0;
+}
+
+static int
+app_enc(struct wcur *w, const void *v)
+{
+	return ieee_app_write(w, v);
+}
+
+static int
+avl_enc(struct wcur *w, const void *v)
+{
+	return ieee_app_vlan_write(w, v);
+}
+
+/*
+ * The rows, by subtype.  Lengths are TLV lengths as the standard gives
+ * them (25, 6, 5 + 3N, 4 + 4N), so the reasons quote the same numbers.
+ */
+const struct ieee_tlv ieee_tlvs[IEEE_SUB__MAX + 1] = {
+	[IEEE_SUB_ETS_CONF] = { IEEE_SUB_ETS_CONF, DCB_HAS_ETS,
+	  "ieee-ets-configuration", "ETS Configuration", 25, 25, 0,
+	  "must be 25", sizeof(struct dcb_ets),
+	  offsetof(struct dcb_config, ets), ets_dec, ets_val, ets_enc },
+	[IEEE_SUB_ETS_RECO] = { IEEE_SUB_ETS_RECO, DCB_HAS_RECO,
+	  "ieee-ets-recommendation", "ETS Recommendation", 25, 25, 0,
+	  "must be 25", sizeof(struct dcb_ets),
+	  offsetof(struct dcb_config, reco), reco_dec, ets_val, reco_enc },
+	[IEEE_SUB_PFC] = { IEEE_SUB_PFC, DCB_HAS_PFC,
+	  "ieee-pfc", "PFC Configuration", 6, 6, 0,
+	  "must be 6", sizeof(struct dcb_pfc),
+	  offsetof(struct dcb_config, pfc), pfc_dec, pfc_val, pfc_enc },
+	[IEEE_SUB_APP] = { IEEE_SUB_APP, DCB_HAS_APP,
+	  "ieee-application-priority", "Application Priority",
+	  5, 5 + 3 * DCB_APP_MAX, 3, "must be 5 + 3N, N <= 168",
+	  sizeof(struct dcb_app_table),
+	  offsetof(struct dcb_config, app), app_dec, app_val, app_enc },
+	[IEEE_SUB_APP_VLAN] = { IEEE_SUB_APP_VLAN, 0,
+	  "ieee-application-vlan", "Application VLAN",
+	  4, 4 + 4 * DCB_APP_VLAN_MAX, 4, "must be 4 + 4N, N <= 126",
+	  sizeof(struct dcb_app_vlan_table), 0, avl_dec, avl_val, avl_enc },
+};
+
+bool
+ieee_tlv_dcbx(uint8_t sub)
+{
+	const struct ieee_tlv *r = ieee_tlv_find(sub);
+
+	return r != NULL && r->bit != 0;
+}
+
+static inline bool
+len_ok(const struct ieee_tlv *r, size_t tlv_len)
+{
+	if (tlv_len < r->len_min || tlv_len > r->len_max)
+		return false;
+	return r->len_step == 0 ? tlv_len == r->len_min :
+	    (tlv_len - r->len_min) % r->len_step == 0;
+}
+
+/* ieee_tlv_decode(), inlined on the peer decoder's path. */
+static inline int
+tlv_decode(const struct ieee_tlv *r, const struct lldp_bytes *info,
+    void *dst, struct dcb_why *w)
+{
+	if (!len_ok(r, info->len + 4u) ||
+	    r->decode(info->p, info->len, dst) != DCB_OK) {
+		why_set(w, "length %u %s", info->len + 4u, r->len_rule);
+		return DCB_ERR_LENGTH;
 	}
+	return r->validate(dst, w);
+}
+
+int
+ieee_tlv_decode(const struct ieee_tlv *r, const struct lldp_bytes *info,
+    void *dst, struct dcb_why *w)
+{
+	return tlv_decode(r, info, dst, w);
 }
 
 static int
@@ -251,39 +478,15 @@ bit_index(uint8_t bit)
 }
 
 static void
-ieee_reject(struct ieee_peer *pe, uint8_t sub, int err, const char *detail)
+ieee_reject(struct ieee_peer *pe, const struct ieee_tlv *r, int err,
+    const char *detail)
 {
-	uint8_t bit = ieee_feat[sub - IEEE_SUB_ETS_CONF].bit;
-	int i = bit_index(bit);
+	int i = bit_index(r->bit);
 
-	pe->bad |= bit;
-	pe->cfg.has &= (uint8_t)~bit;
+	pe->bad |= r->bit;
+	pe->cfg.has &= (uint8_t)~r->bit;
 	pe->err[i] = err;
-	snprintf(pe->why[i].buf, sizeof(pe->why[i].buf), "%s TLV: %s",
-	    ieee_feat[sub - IEEE_SUB_ETS_CONF].name, detail);
-}
-
-/* Decode and validate one TLV; a failure marks the feature bad. */
-static void
-ieee_one(struct ieee_peer *pe, const struct lldp_org *o)
-{
-	struct dcb_why w;
-	int rc;
-
-	rc = ieee_decode_sub(&pe->cfg, o->subtype, &o->info);
-	if (rc != DCB_OK) {
-		snprintf(w.buf, sizeof(w.buf), "length %u %s",
-		    o->info.len + 4u,
-		    ieee_feat[o->subtype - IEEE_SUB_ETS_CONF].len_rule);
-		ieee_reject(pe, o->subtype, rc, w.buf);
-		return;
-	}
-	rc = ieee_validate_sub(&pe->cfg, o->subtype, &w);
-	if (rc != DCB_OK) {
-		ieee_reject(pe, o->subtype, rc, w.buf);
-		return;
-	}
-	pe->cfg.has |= ieee_feat[o->subtype - IEEE_SUB_ETS_CONF].bit;
+	why_set(&pe->why[i], "%s TLV: %s", r->name, detail);
 }
 
 /*
@@ -297,19 +500,74 @@ ieee_peer_decode(const struct lldp_pdu *pdu, struct ieee_peer *pe)
 	memset(pe, 0, sizeof(*pe));
 	for (int i = 0; i < pdu->norg && i < LLDP_MAX_ORG; i++) {
 		const struct lldp_org *o = &pdu->org[i];
-		uint8_t bit;
+		const struct ieee_tlv *r;
+		struct dcb_why w;
+		int rc;
 
 		if (memcmp(o->oui, lldp_oui_8021, 3) != 0 ||
-		    o->subtype < IEEE_SUB_ETS_CONF || o->subtype > IEEE_SUB_APP)
+		    (r = ieee_tlv_find(o->subtype)) == NULL || r->bit == 0)
 			continue;
-		bit = ieee_feat[o->subtype - IEEE_SUB_ETS_CONF].bit;
-		if (pe->seen & bit) {
-			ieee_reject(pe, o->subtype, DCB_ERR_DUP,
-			    "repeated in one LLDPDU");
+		if (pe->seen & r->bit) {
+			ieee_reject(pe, r, DCB_ERR_DUP, "repeated in one LLDPDU");
 			continue;
 		}
-		pe->seen |= bit;
-		ieee_one(pe, o);
+		pe->seen |= r->bit;
+		rc = tlv_decode(r, &o->info, (char *)&pe->cfg + r->off, &w);
+		if (rc != DCB_OK)
+			ieee_reject(pe, r, rc, w.buf);
+		else
+			pe->cfg.has |= r->bit;
 	}
 	return pe->seen != 0;
+}
+
+/* Room for what any informational row decodes to. */
+union ieee_info {
+	struct dcb_app_vlan_table	app_vlan;
+};
+
+int
+ieee_org_get(const struct lldp_pdu *pdu, uint8_t sub, void *dst,
+    struct dcb_why *w)
+{
+	const struct ieee_tlv *r = ieee_tlv_find(sub);
+	const struct lldp_org *first = NULL;
+	struct dcb_why in;
+	int rc;
+
+	for (int i = 0; r != NULL && i < pdu->norg && i < LLDP_MAX_ORG; i++) {
+		const struct lldp_org *o = &pdu->org[i];
+
+		if (o->subtype != sub || memcmp(o->oui, lldp_oui_8021, 3) != 0)
+			continue;
+		if (first != NULL) {
+			why_set(w, "%s TLV: repeated in one LLDPDU", r->name);
+			return DCB_ERR_DUP;
+		}
+		first = o;
+	}
+	if (first == NULL)
+		return IEEE_TLV_ABSENT;
+	if ((rc = ieee_tlv_decode(r, &first->info, dst, &in)) != DCB_OK)
+		why_set(w, "%s TLV: %s", r->name, in.buf);
+	return rc;
+}
+
+/* ieee_org_usable()'s informational row r (ieee.h does the rest). */
+bool
+ieee_org_info_usable(const struct ieee_tlv *r, const struct lldp_org *o,
+    const struct lldp_org *prev, int nprev)
+{
+	union ieee_info scratch;
+	struct dcb_why w;
+
+	if (memcmp(o->oui, lldp_oui_8021, 3) != 0)
+		return true;
+	if (r->size > sizeof(scratch))
+		return false;	/* a row without room here: a bug, refused */
+	for (int i = 0; i < nprev; i++)
+		if (prev[i].subtype == o->subtype &&
+		    memcmp(prev[i].oui, lldp_oui_8021, 3) == 0)
+			return false;
+	return ieee_tlv_decode(r, &o->info, &scratch, &w) == DCB_OK;
 }

@@ -36,6 +36,7 @@
  *    lose the neighbor).
  */
 #include "lldp.h"
+#include "ieee.h"
 
 #include <string.h>
 
@@ -287,7 +288,7 @@ static bool
 org_known(const uint8_t *oui, uint8_t sub)
 {
 	if (oui_is(oui, lldp_oui_8021))
-		return sub >= 9 && sub <= 12;	/* 802.1Qaz ETS/PFC/APP */
+		return ieee_tlv_find(sub) != NULL;	/* ieee.h's rows */
 	if (oui_is(oui, lldp_oui_8023))
 		return sub == 4;		/* Max Frame Size */
 	if (oui_is(oui, lldp_oui_cee))
@@ -301,15 +302,16 @@ lldp_org_name(const uint8_t *oui, uint8_t sub)
 	static const char *const dot1[] = {
 		[1] = "port-vlan-id", [2] = "port-protocol-vlan-id",
 		[3] = "vlan-name", [4] = "protocol-identity",
-		[7] = "link-aggregation", [9] = "ieee-ets-configuration",
-		[10] = "ieee-ets-recommendation", [11] = "ieee-pfc",
-		[12] = "ieee-application-priority",
+		[7] = "link-aggregation",
 	};
 	static const char *const dot3[] = {
 		[1] = "mac-phy", [2] = "power-via-mdi",
 		[3] = "link-aggregation-8023", [4] = "max-frame-size",
 	};
+	const struct ieee_tlv *r;
 
+	if (oui_is(oui, lldp_oui_8021) && (r = ieee_tlv_find(sub)) != NULL)
+		return r->key;
 	if (oui_is(oui, lldp_oui_8021) && sub < sizeof(dot1) / sizeof(dot1[0]))
 		return dot1[sub];
 	if (oui_is(oui, lldp_oui_8023) && sub < sizeof(dot3) / sizeof(dot3[0]))
@@ -357,6 +359,10 @@ decode_org(const struct lldp_tlv *t, struct lldp_pdu *pdu)
 		return;
 	if (!o.known)
 		pdu->tlvs_unrecognized++;
+	/* An informational 802.1 TLV that breaks its rules (ieee.h):
+	 * discarded as 802.1AB counts it, kept for show to say why. */
+	else if (!ieee_org_usable(&o, pdu->org, pdu->norg))
+		tlv_discard(pdu, true);
 	if (pdu->norg >= LLDP_MAX_ORG) {
 		tlv_discard(pdu, false);
 		return;

@@ -2,7 +2,7 @@
 /*
  * pfc.h -- PFC (802.1Qbb, 802.3 Annex 31D) and PAUSE (802.3 Annex 31B)
  * MAC Control frames; quanta <-> time at a link speed.  See
- * ../shared/PROTOCOLS.md section D.
+ * doc/PROTOCOLS.md section D.
  *
  * Frames are handled as a packet socket sees them: Ethernet header first,
  * no preamble, and no FCS unless PFC_F_FCS says the last four octets are

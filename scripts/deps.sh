@@ -7,7 +7,7 @@ PKGS="build-essential autoconf automake libtool pkg-config clang libclang-rt-14-
 libevent-dev libnl-3-dev libnl-route-3-dev libconfig-dev libjansson-dev libcmocka-dev
 libsnmp-dev libsystemd-dev snmpd snmp snmptrapd smitools tshark lldpd iproute2 strace
 procps psmisc kmod jq python3 gzip util-linux prometheus libseccomp-dev systemd
-debhelper lintian mandoc zsh"
+debhelper lintian mandoc zsh shellcheck"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

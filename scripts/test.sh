@@ -7,7 +7,7 @@
 #   `make distcheck` passes.
 # Exits non-zero on any failure; ends with "N passed, N failed, N skipped".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 top=$(pwd)
 scripts/deps.sh || exit 1
 ./autogen.sh >/dev/null 2>&1 || { ./autogen.sh; exit 1; }

@@ -4,7 +4,10 @@
  * dcbnl, the software pause engine, or nowhere (read-only, which still
  * records what it would have applied so that tests and dcbctl can see it).
  *
- * Port code sees only this interface.
+ * The port layer uses this interface, and from dcbnl.h only the retry
+ * backoff (dcbnl_retry_delay_ms(), port_be.c); what only the engine has
+ * -- its watchdog samples, its host side -- the watchdog and show read
+ * through engine.h.
  */
 #ifndef BACKEND_H
 #define BACKEND_H

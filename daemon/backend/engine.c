@@ -88,14 +88,19 @@ eng_event(struct engine *e, enum engine_ev_kind k, int prio, int err)
 {
 	uint64_t one = 1;
 
+	bool lost = false;
+
 	pthread_mutex_lock(&e->mu);
 	if (e->evn < ENG_EVQ)
 		e->evq[e->evn++] = (struct engine_event){ k, prio, err };
 	else
-		e->ev_lost++;
+		lost = true;
 	pthread_mutex_unlock(&e->mu);
 	if (write(e->evfd, &one, sizeof(one)) < 0)
-		e->ev_lost++;
+		lost = true;
+	/* Atomic: show() reads it without the mutex (never waits for it). */
+	if (lost)
+		__atomic_fetch_add(&e->ev_lost, 1, __ATOMIC_RELAXED);
 }
 
 int
@@ -394,12 +399,13 @@ eng_show(struct backend *b)
 	struct dcb_why why;
 	struct eng_snap s;
 	uint32_t qlen[ESCHED_NPRIO];
-	uint64_t ring_drops;
+	uint64_t ring_drops, ev_lost;
 	json_t *o, *a;
 	int p;
 
 	if (e->mode == ENG_MODE_PORT)
 		return (eng_pm_show(e));
+	ev_lost = __atomic_load_n(&e->ev_lost, __ATOMIC_RELAXED);
 	eng_snapshot(e, &s);
 	eng_tc_read(e, qlen, &ring_drops);
 	a = json_array();
@@ -457,6 +463,9 @@ eng_show(struct backend *b)
 	    "netlink_errors", (json_int_t)s.tc_nl_err));
 	json_object_set_new(o, "responder", eng_responder_json(e));
 	json_object_set_new(o, "priorities", a);
+	/* Events (stall, recover, headroom, I/O error) the control side
+	 * never heard: its queue of ENG_EVQ was full, or the wakeup failed. */
+	json_object_set_new(o, "events_lost", json_integer((json_int_t)ev_lost));
 	return (o);
 }
 

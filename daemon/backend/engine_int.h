@@ -206,7 +206,7 @@ struct engine {
 	struct engine_event	evq[ENG_EVQ];
 	struct eng_tc		tc;
 	unsigned int		evn;
-	uint64_t		ev_lost;
+	uint64_t		ev_lost;	/* atomic; show(): events_lost */
 	struct eng_wd		wd;	/* PFC watchdog, see struct eng_wd */
 
 	/* data plane */

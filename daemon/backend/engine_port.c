@@ -981,6 +981,8 @@ eng_pm_show(struct engine *e)
 	    "realtime", e->dp_rt);
 	json_object_set_new(o, "pfc_enabled", eng_show_bits(e->pending.pfc_en));
 	json_object_set_new(o, "counters_age_ms", eng_show_age(&s));
+	json_object_set_new(o, "events_lost", json_integer((json_int_t)
+	    __atomic_load_n(&e->ev_lost, __ATOMIC_RELAXED)));
 	json_object_set_new(o, "thresholds", json_pack(
 	    "{s:I,s:I,s:I,s:I,s:I,s:I}",
 	    "reaction_p50_ns", (json_int_t)s.react_p50,

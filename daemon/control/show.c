@@ -151,7 +151,7 @@ nbr_dcbx(const struct lldp_pdu *pdu)
 		const struct lldp_org *o = &pdu->org[i];
 
 		if (memcmp(o->oui, lldp_oui_8021, 3) == 0 &&
-		    o->subtype >= 9 && o->subtype <= 12)
+		    ieee_tlv_dcbx(o->subtype))
 			ieee = true;
 		if (memcmp(o->oui, lldp_oui_cee, 3) == 0 &&
 		    (o->subtype == 1 || o->subtype == 2))
@@ -214,6 +214,33 @@ json_org(const struct lldp_pdu *pdu, json_t **pvid, json_t **vlans)
 	return (a);
 }
 
+/*
+ * The neighbour's Application VLAN table (802.1Qcd) from its stored PDU,
+ * through the codec's row: null when it sends none, else the entries and
+ * null, or no entries and why the TLV was rejected (lldp_decode() counted
+ * it in statsTLVsDiscardedTotal).
+ */
+static json_t *
+json_app_vlan(const struct lldp_pdu *pdu)
+{
+	struct dcb_app_vlan_table t;
+	struct dcb_why why;
+	json_t *a;
+	int rc, i;
+
+	if ((rc = ieee_org_get(pdu, IEEE_SUB_APP_VLAN, &t, &why)) ==
+	    IEEE_TLV_ABSENT)
+		return (json_null());
+	if ((a = json_array()) == NULL)
+		return (NULL);
+	for (i = 0; rc == DCB_OK && i < t.n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:i, s:i}",
+		    "selector", dcb_kw_name(dcb_sel_kw, t.e[i].selector),
+		    "protocol", t.e[i].protocol, "vid", t.e[i].vid));
+	return (json_pack("{s:o, s:s?}", "entries", a, "error",
+	    rc == DCB_OK ? NULL : why.buf));
+}
+
 json_t *
 show_nbr(const struct nbr *n, const struct lldp_pdu *pdu)
 {
@@ -256,6 +283,7 @@ show_nbr(const struct nbr *n, const struct lldp_pdu *pdu)
 	org = json_org(pdu, &pvid, &vlans);
 	json_object_set_new(o, "pvid", pvid);
 	json_object_set_new(o, "vlans", vlans);
+	json_object_set_new(o, "app_vlan", json_app_vlan(pdu));
 	json_object_set_new(o, "org_tlvs", org);
 	unk = json_array();
 	for (i = 0; unk != NULL && i < pdu->nunknown; i++)

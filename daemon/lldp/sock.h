@@ -74,13 +74,13 @@ int	sock_recv_batch(int fd, struct sock_batch *);
 /*
  * Few large blocks: the kernel wakes us once per block, when it is full
  * or SOCK_RING_TOV_MS after its first frame, and a wakeup from idle costs
- * ~30 us of CPU on the VMs we measured on (bench/README.md), as much as
- * a hundred frames.  A 256 KiB block holds ~600 LLDPDUs with DCBX TLVs
- * (~430 octets a slot): at 10k a second 16 wakeups where 64 KiB blocks
- * took 66, and at most 2 a second below 1.2k a second.  Four of them hold
- * 240 ms of such a flood.  Each switch to a ring allocates, zeroes and
- * maps the whole of it: 1 MiB costs 0.27-0.37 ms of CPU with the close,
- * 2 MiB 0.53-0.62 ms.
+ * as much CPU as about a hundred frames.  A 256 KiB block holds ~600
+ * LLDPDUs with DCBX TLVs (~430 octets a slot), a quarter of the wakeups
+ * of 64 KiB blocks in a flood, and at most 2 a second below 1.2k a
+ * second; four of them hold 240 ms of such a flood.  Each switch to a
+ * ring allocates, zeroes and maps the whole of it, so fewer, larger
+ * blocks also halve what a switch costs (bench/README.md, "Figures
+ * the code once quoted").
  */
 #define SOCK_RING_BLOCK		(256 * 1024)
 #define SOCK_RING_BLOCKS	4
@@ -88,8 +88,9 @@ int	sock_recv_batch(int fd, struct sock_batch *);
  * How late a frame in a ring may be handled: half the 1 s goal for a
  * change outside link-up (a link change closes the ring, so the first
  * LLDPDU after it is handled at once).  At 1k LLDPDUs a second, 500 ms
- * rather than 200 took 29 wakeups of a 4 s flood to 17 and dcbxd's CPU
- * per LLDPDU from 0.79 to 0.63 us (bench/README.md).
+ * rather than 200 saved about half the wakeups of a flood and a quarter
+ * of dcbxd's CPU per LLDPDU (bench/README.md, "Figures the code once
+ * quoted").
  */
 #define SOCK_RING_TOV_MS	500
 

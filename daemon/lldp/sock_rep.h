@@ -5,14 +5,14 @@
  * armed it with, and counts it, so that a flood of one unchanged LLDPDU
  * costs neither the ring's copy nor the daemon's work per frame.
  *
- * Why: in a flood every frame that reaches a ring costs the kernel about
- * a microsecond (timestamp, copy, block bookkeeping: bench/README.md, the
- * tap-cost table), a tenth of what lldpd spends on the whole frame, before
- * the daemon looks at it.  A repeat this filter drops costs two thirds
- * of that (its compare and the fanout group's hook stay: 0.69 against
- * 1.07 us at 10k frames a second), and the daemon nothing per frame.  A
- * repeated LLDPDU only refreshes its neighbour's TTL, which a count and
- * the one frame the daemon already has say just as well.
+ * Why: in a flood every frame that reaches a ring costs the kernel its
+ * timestamp, copy and block bookkeeping, a tenth of what lldpd spends on
+ * the whole frame, before the daemon looks at it.  A repeat this filter
+ * drops costs two thirds of that (its compare and the fanout group's hook
+ * stay; bench/README.md, "Figures the code once quoted"), and the daemon
+ * nothing per frame.  A repeated LLDPDU only refreshes its neighbour's
+ * TTL, which a count and the one frame the daemon already has say just
+ * as well.
  *
  * The program keeps the LLDP filter of sock.c (same frames accepted, same
  * length kept) and adds the repeat test.  Its state is one page shared

@@ -381,7 +381,7 @@ port_create(const struct link_info *li, const struct conf_entry *ce)
 		p->daemon->has_chassis = true;
 	}
 	if ((p->rx_io = ev_io_new(fd, port_readable, p)) == NULL ||
-	    port_be_start(p) < 0 || port_set_agents(p, cp->agents) < 0) {
+	    port_set_agents(p, cp->agents) < 0) {
 		port_free(p, false);
 		return (NULL);
 	}

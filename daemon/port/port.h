@@ -146,12 +146,13 @@ struct port {
 
 /*
  * port_be.c: timers for retries and PFC counter samples (every
- * port_be_stats_ms), created with the port; port_be_result() after every
- * apply (0 or its error).
+ * port_be_stats_ms), each made when first needed -- the retry timer with
+ * the first failed apply, the stats timer with a backend that has
+ * counters (port_be_sampling()); port_be_result() after every apply (0 or
+ * its error).
  */
 #define PORT_BE_STATS_MS	10000
 extern unsigned int	port_be_stats_ms;
-int	port_be_start(struct port *);
 /*
  * After a backend is opened (or failed to open): sample its counters
  * once back in the loop and every port_be_stats_ms, or, for a backend

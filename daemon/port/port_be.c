@@ -42,17 +42,6 @@ port_be_post(struct port *p, enum note_type t, int err, int cmd,
 
 unsigned int	port_be_stats_ms = PORT_BE_STATS_MS;
 
-int
-port_be_start(struct port *p)
-{
-	/*
-	 * The retry timer comes with the first failed apply, the stats
-	 * timer with a backend that has counters (port_be_sampling()).
-	 */
-	(void)p;
-	return (0);
-}
-
 void
 port_be_sampling(struct port *p)
 {

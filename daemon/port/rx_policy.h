@@ -20,10 +20,10 @@
  * hold that adapts to the rate, RX_HOLD_MIN to RX_HOLD_MAX ms.  A port
  * with RX_BUSY frames within about a window holds even after a single
  * frame.  Until then each frame costs a wakeup: at the start of a flood
- * of 1k a second, RX_BUSY 8 rather than 32 took 43 wakeups instead of 69
- * over 5 s, and ~20% of dcbxd's CPU (bench/README.md).  A port with 8
- * neighbours in fast transmission pays a second, empty wakeup per frame
- * while it lasts.
+ * of 1k a second, RX_BUSY 8 rather than 32 saves about a third of the
+ * wakeups and a fifth of dcbxd's CPU (bench/README.md, "Figures the
+ * code once quoted").  A port with 8 neighbours in fast transmission
+ * pays a second, empty wakeup per frame while it lasts.
  */
 #define RX_BURST		(8 * SOCK_BATCH)
 #define RX_HOLD_MIN		1
@@ -34,9 +34,10 @@
  * packet ring (sock.h); RX_RING_QUIET windows in a row under RX_RING_OFF
  * frames each close it again.  After a ring could not be opened, none is
  * tried for RX_RING_RETRY_MS.  The ring opens early in a flood: at 1k
- * frames a second, opening at 64 frames rather than 200 saved 0.07-0.09
- * us of dcbxd's CPU per frame over a 4 s flood (bench/README.md: the
- * moderated reads before the switch cost more than the switch).  A
+ * frames a second, opening at 64 frames rather than 200 saved a tenth of
+ * dcbxd's CPU per frame (bench/README.md, "Figures the code once
+ * quoted": the moderated reads before the switch cost more than the
+ * switch).  A
  * crowded segment (64 neighbours in fast transmission) may open one for a
  * few seconds, harmless.  The wide gap to RX_RING_OFF keeps a port near the
  * threshold from switching back and forth.

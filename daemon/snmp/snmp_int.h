@@ -59,7 +59,6 @@ struct snmp_view {
 /* OIDs. */
 void	snmp_oid_set(struct snmp_oid *, const uint32_t *, size_t);
 void	snmp_oid_push(struct snmp_oid *, uint32_t);
-void	snmp_oid_push_bytes(struct snmp_oid *, const uint8_t *, size_t);
 int	snmp_oid_cmp(const uint32_t *, size_t, const uint32_t *, size_t);
 bool	snmp_oid_under(const uint32_t *, size_t, const uint32_t *, size_t);
 

@@ -36,16 +36,6 @@ snmp_oid_push(struct snmp_oid *o, uint32_t v)
 	o->n[o->len++] = v;
 }
 
-/* An OCTET STRING index of fixed size: one sub-identifier per octet. */
-void
-snmp_oid_push_bytes(struct snmp_oid *o, const uint8_t *p, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		snmp_oid_push(o, p[i]);
-}
-
 int
 snmp_oid_cmp(const uint32_t *a, size_t alen, const uint32_t *b, size_t blen)
 {

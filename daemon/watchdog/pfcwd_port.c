@@ -502,13 +502,6 @@ pfcwd_port_sync(struct port *p)
 		ev_timer_arm(w->timer, wd_poll_ms());
 }
 
-void
-pfcwd_port_free(struct port *p)
-{
-	/* A NIC keeps its PFC bits when the port goes: put them back. */
-	wd_stop(p, false);
-}
-
 /*
  * The watchdog follows the ports on the bus: a new port, a link, oper or
  * backend change, a reload (settings, backend reopened) bring it in line;
@@ -528,6 +521,8 @@ wd_note(const struct note *n, void *arg)
 		pfcwd_port_sync(n->port);
 		break;
 	case NOTE_PORT_REMOVED:
+		/* A NIC keeps its PFC bits when the port goes: put them
+		 * back (unreported: the port is gone), free the state. */
 		wd_stop(n->port, false);
 		break;
 	case NOTE_RELOAD:

@@ -39,8 +39,6 @@ void	pfcwd_fini(void);
 /* The port's settings or backend changed (also: created): start, update,
  * reset or stop its watchdog.  The bus calls it; so may tests. */
 void	pfcwd_port_sync(struct port *);
-/* The port goes away: overrides undone (unreported), state freed. */
-void	pfcwd_port_free(struct port *);
 /* `dcbctl set pfcwd off|on`: every port, at once. */
 void	pfcwd_port_enable(bool);
 bool	pfcwd_port_enabled(void);

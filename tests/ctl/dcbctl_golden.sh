@@ -25,7 +25,7 @@ need_cmd ip jq timeout
 ip netns add "kprobe$$" 2>/dev/null || skip_all "cannot create network namespaces here"
 ip netns del "kprobe$$"
 
-plan 105
+plan 110
 ns_setup k
 GPY="$PY $top_srcdir/tests/ctl/golden.py"
 ns_add c && ns_add s && ns_add x || bail "namespaces"
@@ -61,7 +61,6 @@ C="$DCBCTL -s $NS_TMP/c.sock"
 S="$DCBCTL -s $NS_TMP/s.sock"
 # Monitors from the start: text on the server, JSON on the controller.
 bg_start s "$NS_TMP/mon-s.txt" timeout 120 $S monitor
-MON_S=$BG_PID
 bg_start c "$NS_TMP/mon-c.txt" timeout 120 $C -j monitor
 # Both are subscribed once a reload made after they started shows up in
 # each (reload until it does: a monitor may not have subscribed yet).
@@ -265,6 +264,21 @@ golden neighbors-rich cat "$NS_TMP/rich"
 $C -j show neighbors dev kc1 | jq -c '[.[] | select(.sys_name == "rich")]' >"$NS_TMP/rich.json"
 golden neighbors-rich.json cat "$NS_TMP/rich.json"
 
+# 8. A malformed Application VLAN TLV (length 7): counted as a discarded
+# TLV, said in the details, the station itself kept.
+disc0=$(ctl_get "$NS_TMP/c.sock" '.[0].lldp.statsTLVsDiscardedTotal' show stats dev kc1)
+nsx x $GPY inject_avl_bad kx1
+check "the station with the bad App VLAN TLV is stored" wait_for 30 \
+    ctl_jq "$NS_TMP/c.sock" '.[] | select(.ifname == "kc1") | .neighbors == 5002' show ports
+check "... its App VLAN TLV is rejected with the reason" \
+    ctl_jq "$NS_TMP/c.sock" '[.[] | select(.sys_name == "avl-bad")][0].app_vlan ==
+        {"entries": [], "error": "Application VLAN TLV: length 7 must be 4 + 4N, N <= 126"}' \
+    show neighbors dev kc1
+check "... and counted in statsTLVsDiscardedTotal" \
+    ctl_jq "$NS_TMP/c.sock" ".[0].lldp.statsTLVsDiscardedTotal == ${disc0:-0} + 1" show stats dev kc1
+check "... the details say it" sh -c "$C show neighbors dev kc1 details |
+    grep -qx '  AppVLAN:      rejected: Application VLAN TLV: length 7 must be 4 + 4N, N <= 126'"
+
 kill "$PID_c" "$PID_s"
 wait_for 20 sh -c "! kill -0 $PID_c 2>/dev/null && ! kill -0 $PID_s 2>/dev/null"
 check_clean "no sanitizer report" "$NS_TMP/c.log" "$NS_TMP/s.log"
@@ -302,6 +316,10 @@ check "golden facts: ... so does its JSON" \
 check "golden facts: the engine's metrics carry the watchdog's drops and the queued frames" \
     sh -c "grep -q '^dcbxd_engine_drops_total{port=\"ks0\",priority=\"3\",direction=\"egress\",reason=\"pfc_watchdog\"} N\$' '$G/metrics-engine' &&
         grep -q '^dcbxd_engine_queue_frames{port=\"ks0\",priority=\"3\",direction=\"ingress\"} N\$' '$G/metrics-engine'"
+check "golden facts: the rich station's Application VLAN table (FCoE -> 100, DSCP 46 -> 200)" \
+    gj neighbors-rich.json '.[0].app_vlan == {"entries": [
+        {"selector": "ethertype", "protocol": 35078, "vid": 100},
+        {"selector": "dscp", "protocol": 46, "vid": 200}], "error": null}'
 check "golden facts: the table output says the same (ets, pfc, app)" \
     sh -c "grep -q '^tc-bw 0:50 1:30 2:20 3:0' '$G/ets' &&
         grep -q '^prio-pfc 0:off 1:off 2:off 3:on 4:on 5:off 6:off 7:off' '$G/pfc' &&

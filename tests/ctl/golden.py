@@ -2,6 +2,8 @@
 # golden.py -- helpers for dcbctl_golden.sh.
 #   mask TMPDIR < output > masked   volatile values out (see mask())
 #   inject IF COUNT                 COUNT distinct LLDPDUs on IF
+#   inject_rich IF                  one station with every TLV shown
+#   inject_avl_bad IF               one with a malformed App VLAN TLV
 #   inorder EXPECTED ACTUAL         every line of EXPECTED appears in
 #                                   ACTUAL, in that order
 import json, re, socket, sys, time
@@ -121,8 +123,9 @@ def inject(ifname, count):
 
 
 # One station with every TLV dcbctl's details show: capabilities, a
-# management address, 802.1 PVID and VLAN Name, 802.3 Max Frame Size, an
-# org TLV nobody knows and a reserved TLV type.
+# management address, 802.1 PVID, VLAN Name and Application VLAN (FCoE on
+# VLAN 100, DSCP 46 on VLAN 200), 802.3 Max Frame Size, an org TLV nobody
+# knows and a reserved TLV type.
 def inject_rich(ifname):
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
     s.bind((ifname, 0))
@@ -134,9 +137,22 @@ def inject_rich(ifname):
            tlv(8, b"\x05\x01\xc0\x00\x02\x07\x02\x00\x00\x00\x09\x00") +
            tlv(127, dot1 + b"\x01\x00\x0a") +
            tlv(127, dot1 + b"\x03\x00\x14\x07storage") +
+           tlv(127, dot1 + b"\x10\x06\x41\x89\x06\x0c\x85\x00\x2e") +
            tlv(127, dot3 + b"\x04\x24\x00") +
            tlv(127, b"\x00\x00\x5e\x2a\xde\xad") +
            tlv(100, b"\x01\x02\x03") + tlv(0, b""))
+    s.send(b"\x01\x80\xc2\x00\x00\x0e" + mac + b"\x88\xcc" + pdu)
+
+
+# One station whose Application VLAN TLV is 7 octets long (4 + 4N is the
+# rule): dcbxd must count it and say why, and keep the rest.
+def inject_avl_bad(ifname):
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((ifname, 0))
+    mac = bytes([2, 0, 0x5e, 0xff, 0xff, 0xfd])
+    pdu = (tlv(1, b"\x04" + mac) + tlv(2, b"\x05swp8") + tlv(3, b"\x02\x58") +
+           tlv(5, b"avl-bad") +
+           tlv(127, b"\x00\x80\xc2\x10\x06\x41\x89") + tlv(0, b""))
     s.send(b"\x01\x80\xc2\x00\x00\x0e" + mac + b"\x88\xcc" + pdu)
 
 
@@ -160,5 +176,7 @@ elif cmd == "inject":
     inject(sys.argv[2], sys.argv[3])
 elif cmd == "inject_rich":
     inject_rich(sys.argv[2])
+elif cmd == "inject_avl_bad":
+    inject_avl_bad(sys.argv[2])
 elif cmd == "inorder":
     sys.exit(inorder(sys.argv[2], sys.argv[3]))

@@ -125,11 +125,11 @@ dx_start a a "$T/a.conf" || bail "peer"
 pid=$(cat "$T/run/$runtime/dcbxd.pid")
 # The socket (and pid file) exist before the drop: wait, bounded, until the
 # daemon has dropped (or the checks below say what it runs with).
-wait_for 10 grep -Eq "^Uid:[[:space:]]+$uid[[:space:]]" "/proc/$pid/status"
+wait_for 10 grep -Eq "^Uid:[[:space:]]+${uid}[[:space:]]" "/proc/$pid/status"
 st=$(cat "/proc/$pid/status")
 diag "$(echo "$st" | grep -E '^(Uid|CapEff|CapBnd|NoNewPrivs|Seccomp):')"
 check "the daemon runs as $user" \
-	sh -c "echo '$st' | grep -Eq '^Uid:[[:space:]]+$uid[[:space:]]+$uid[[:space:]]+$uid'"
+	sh -c "echo '$st' | grep -Eq '^Uid:[[:space:]]+${uid}[[:space:]]+${uid}[[:space:]]+$uid'"
 check "with CAP_NET_RAW and CAP_NET_ADMIN only, in the bounding set too" \
 	sh -c "echo '$st' | grep -q '^CapEff:.*0000000000003000$' && echo '$st' | grep -q '^CapBnd:.*0000000000003000$'"
 check "no_new_privs and a seccomp filter" \

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * libFuzzer target: the IEEE 802.1Qaz decoders.  The first input octet
- * picks the subtype (9..12), the rest is the information string after OUI
- * and subtype.  Whatever decodes is validated and encoded again; a clean
- * decode must survive encode + decode unchanged.
+ * libFuzzer target: the IEEE 802.1 DCB decoders, row by row of the
+ * codec's table (ieee_tlvs[]).  The first input octet picks the row
+ * (0 ETS, 1 Recommendation, 2 PFC, 3 APP, 4 Application VLAN, ...), the
+ * rest is the information string after OUI and subtype.  Whatever decodes
+ * is validated and encoded again; a clean decode must survive encode +
+ * decode unchanged, and the row's own path (ieee_tlv_decode()) must agree.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -68,12 +70,67 @@ check_app(const uint8_t *p, size_t n)
 		abort();
 }
 
+static void
+check_app_vlan(const uint8_t *p, size_t n)
+{
+	static struct dcb_app_vlan_table a, b;
+	static uint8_t buf[600];
+	struct wcur w;
+
+	if (ieee_app_vlan_decode(p, n, &a) != 0)
+		return;
+	(void)ieee_app_vlan_validate(&a, NULL);
+	wcur_init(&w, buf, sizeof(buf));
+	if (ieee_app_vlan_write(&w, &a) != a.n || w.bad ||
+	    ieee_app_vlan_decode(buf + 6, w.len - 6, &b) != 0 ||
+	    a.n != b.n || memcmp(a.e, b.e, a.n * sizeof(a.e[0])) != 0)
+		abort();
+}
+
+/*
+ * The row's own path (length rule, decode, validate): what it accepts,
+ * its encoder writes as a TLV of its subtype that it accepts again.
+ */
+static void
+check_row(const struct ieee_tlv *r, const uint8_t *p, size_t n)
+{
+	static union {
+		struct dcb_config c;
+		struct dcb_app_vlan_table v;
+	} d1, d2;
+	static uint8_t buf[600];
+	struct lldp_bytes b = { p, (uint16_t)n };
+	struct dcb_why w;
+	struct wcur wc;
+
+	if (n > 507 || r->size > sizeof(d1) ||
+	    ieee_tlv_decode(r, &b, &d1, &w) != DCB_OK)
+		return;
+	wcur_init(&wc, buf, sizeof(buf));
+	(void)r->encode(&wc, &d1);
+	b.p = buf + 6;
+	b.len = (uint16_t)(wc.len - 6);
+	if (wc.bad || buf[5] != r->subtype ||
+	    ieee_tlv_decode(r, &b, &d2, &w) != DCB_OK)
+		abort();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const struct ieee_tlv *rows[ieee_ntlvs];
+	static size_t nrows;
+	const struct ieee_tlv *r;
+
+	if (nrows == 0)		/* the rows present, in subtype order */
+		for (size_t i = 0; i < ieee_ntlvs; i++)
+			if (ieee_tlvs[i].decode != NULL)
+				rows[nrows++] = &ieee_tlvs[i];
 	if (size < 1)
 		return 0;
-	switch (data[0] % 4 + IEEE_SUB_ETS_CONF) {
+	r = rows[data[0] % nrows];
+	check_row(r, data + 1, size - 1);
+	switch (r->subtype) {
 	case IEEE_SUB_ETS_CONF:
 		check_ets(data + 1, size - 1, false);
 		break;
@@ -83,8 +140,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case IEEE_SUB_PFC:
 		check_pfc(data + 1, size - 1);
 		break;
-	default:
+	case IEEE_SUB_APP:
 		check_app(data + 1, size - 1);
+		break;
+	case IEEE_SUB_APP_VLAN:
+		check_app_vlan(data + 1, size - 1);
 		break;
 	}
 	return 0;

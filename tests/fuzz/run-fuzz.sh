@@ -7,7 +7,11 @@ secs=${FUZZ_SECONDS:-20}
 # libconfig's own leaks on a syntax error (tests/fuzz/lsan.supp says which).
 LSAN_OPTIONS="suppressions=$top_srcdir/tests/fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export LSAN_OPTIONS
-targets=$(ls "$top_builddir"/tests/fuzz/fuzz_* 2>/dev/null | grep -v '\.[a-z]*$')
+targets=
+for t in "$top_builddir"/tests/fuzz/fuzz_*; do
+	case $t in *.*) continue ;; esac	# objects, logs: not targets
+	[ -x "$t" ] && targets="$targets $t"
+done
 [ -n "$targets" ] || skip_all "no fuzz targets built (configure CC=clang --enable-fuzzing)"
 for t in $targets; do
 	name=$(basename "$t" | sed 's/^fuzz_//')

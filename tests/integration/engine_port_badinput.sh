@@ -53,9 +53,11 @@ flooding() { test "$(nind)" -gt 2000; }
 wait_for 10 flooding || bail "the flood does not arrive"
 snap() { jget "$(engine_json a0)" '[.priorities[0].counters.tx_frames, .priorities[3].counters.tx_frames, .priorities[3].counters.pfc_indications] | join(" ")'; }
 inside=0
-for i in 1 2 3; do
+for _ in 1 2 3; do
+	# shellcheck disable=SC2046 # three numbers, split on purpose
 	set -- $(snap); a0=$1 a3=$2
 	sleep 0.3
+	# shellcheck disable=SC2046 # the same
 	set -- $(snap); b0=$1 b3=$2 mid=$3
 	[ "$mid" -lt 100000 ] && { inside=1; break; }
 done

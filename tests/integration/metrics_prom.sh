@@ -14,7 +14,7 @@
 xd_need
 need_cmd prometheus promtool curl
 [ -c /dev/net/tun ] || skip_all "no /dev/net/tun (the engine's TAP)"
-plan 26
+plan 29
 xd_setup
 ns_add a && ns_add b || bail "namespaces"
 veth_add a xa b xb || bail "veth"
@@ -99,8 +99,10 @@ check "LLDP frames were sent and received" \
 check "after dcbctl set pfc: priority 5 has PFC in Prometheus" \
     promq 'dcbxd_pfc_enabled{port="xa",priority="5"}' 1 20
 
-# The engine side: its per-priority counters, through dcbctl metrics.
-check "dcbctl metrics on the engine port: engine and PFC series" sh -c "
+# The engine side: its per-priority counters, through dcbctl metrics.  The
+# families are there before any traffic (their values may be 0 yet); the
+# values are judged below, where traffic was sent.
+check "dcbctl metrics on the engine port: engine and PFC families present" sh -c "
     '$DCBCTL' -s '$NS_TMP/b.sock' metrics >'$NS_TMP/b.prom' &&
     grep -q '^dcbxd_engine_frames_total{port=\"xb\",priority=\"0\",direction=\"to_port\"} ' '$NS_TMP/b.prom' &&
     grep -q '^dcbxd_engine_drops_total{port=\"xb\",priority=\"3\",direction=\"egress\",reason=\"pfc_watchdog\"} ' '$NS_TMP/b.prom' &&
@@ -118,6 +120,31 @@ engine_counted() {
 }
 check "100 frames of priority 3 sent to the engine port: from_port >= 100" \
     wait_for 10 engine_counted
+# ev SERIES: the value of one series of the engine port's metrics (0 when
+# absent), from the last snapshot taken by snap_b.
+snap_b() { "$DCBCTL" -s "$NS_TMP/b.sock" metrics >"$NS_TMP/b2.prom"; }
+ev() {
+	awk -v s="$1" 'index($0, s " ") == 1 { v = $2 } END { printf "%d\n", v }' \
+	    "$NS_TMP/b2.prom"
+}
+# Every frame from the port is delivered to the host or dropped with a
+# reason: wait until the engine has published them all (its snapshot
+# lags by up to 100 ms), then hold it to that.
+P3='port="xb",priority="3"'
+delivered() {
+	snap_b && f=$(ev "dcbxd_engine_frames_total{$P3,direction=\"from_port\"}") &&
+	    t=$(ev "dcbxd_engine_frames_total{$P3,direction=\"to_host\"}") &&
+	    d=$(awk -v s="dcbxd_engine_drops_total{$P3," \
+		'index($0, s) == 1 { n += $2 } END { printf "%d\n", n }' "$NS_TMP/b2.prom") &&
+	    [ "$f" -ge 100 ] && [ "$t" -gt 0 ] && [ "$f" -eq $((t + d)) ]
+}
+check "... delivered to the host: to_host > 0 and from_port = to_host + drops" \
+    wait_for 10 delivered
+diag "priority 3: from_port $f, to_host $t, dropped $d"
+check "... their bytes are counted: from_port bytes >= 100 x 64" \
+    [ "$(ev "dcbxd_engine_bytes_total{$P3,direction=\"from_port\"}")" -ge 6400 ]
+check "... and no other priority saw them: priority 5 from_port is 0" \
+    [ "$(ev 'dcbxd_engine_frames_total{port="xb",priority="5",direction="from_port"}')" -eq 0 ]
 check "the server adopted PFC 3,4,5 (dcbxd_pfc_enabled follows negotiation)" \
     wait_for 10 sh -c "'$DCBCTL' -s '$NS_TMP/b.sock' metrics |
       grep -q '^dcbxd_pfc_enabled{port=\"xb\",priority=\"5\"} 1'"

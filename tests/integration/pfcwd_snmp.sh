@@ -40,7 +40,7 @@ line=$(grep "OID: $DETECTED\([^.0-9]\|\$\)" "$SN_TRAPS" | head -1)
 check "varbinds: port name s0" \
 	sh -c "printf '%s' \"\$1\" | grep -q '$SN_OID_OURS.1.1.1.2.$IF = STRING: \"s0\"'" _ "$line"
 check "varbinds: priority 3" \
-	sh -c "printf '%s' \"\$1\" | grep -q '$PRIO[.0-9]* = \(INTEGER\|Gauge32\|Unsigned32\): 3'" _ "$line"
+	sh -c "printf '%s' \"\$1\" | grep -q '${PRIO}[.0-9]* = \(INTEGER\|Gauge32\|Unsigned32\): 3'" _ "$line"
 check "dcbxdPfcStormRestored after the storm" wait_for 5 sh -c "grep -q 'OID: $RESTORED\([^.0-9]\|\$\)' $SN_TRAPS"
 sleep 2		# past the hold-down: anything more would have been sent
 check "each exactly once ($(sn_count $DETECTED), $(sn_count $RESTORED))" \

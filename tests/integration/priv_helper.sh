@@ -41,7 +41,7 @@ BG_PIDS="$BG_PIDS $PERSIST"
 wait_for 20 grep -q "ph0: policy set by uid 0 (pfc), to be persisted" \
     "$T/a.log" || bail "the persist did not arrive"
 answered=0
-for i in 1 2 3 4 5; do
+for _ in 1 2 3 4 5; do
 	dx_jq a 'length == 1' show ports && answered=$((answered + 1))
 done
 check "5 show-ports answered while the persist waits for the stopped helper" \

@@ -53,6 +53,7 @@ log_before() {
 # error; a build without them cannot, so "no sanitizer report" proves
 # nothing there and is skipped with the reason.
 # The binary itself says whether it was built with them.
+# shellcheck disable=SC2120 # the binary is optional: dcbxd by default
 have_sanitizers() {
 	grep -q __asan_init "${1:-${DCBXD:-$top_builddir/daemon/dcbxd}}" 2>/dev/null
 }

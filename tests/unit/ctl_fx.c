@@ -31,6 +31,7 @@
 #include "event.h"
 #include "log.h"
 #include "notify.h"
+#include "unit.h"
 
 struct dcbxd ctx;	/* the daemon's context (main.c's, here) */
 
@@ -440,8 +441,6 @@ ctl_fx_run(const char *name, const struct CMUnitTest *t, size_t n, int argc,
 {
 	/* A bound on the whole file: a stall fails it, never hangs it. */
 	alarm(120);
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	return (_cmocka_run_group_tests(name, t, n, group_setup,
-	    group_teardown));
+	return (unit_run(name, t, n, group_setup, group_teardown, argc,
+	    argv));
 }

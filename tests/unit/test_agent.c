@@ -21,6 +21,7 @@
 #include "conf.h"
 #include "event.h"
 #include "fake_event.h"
+#include "unit.h"
 
 /* --------------------------------------------------------- the owner */
 
@@ -618,7 +619,7 @@ agent_rx_off_ignores_frames(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 #define T(f)	cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -644,5 +645,5 @@ main(void)
 #undef T
 	};
 
-	return (cmocka_run_group_tests_name("agent", tests, NULL, NULL));
+	return (UNIT_RUN("agent", tests, NULL, NULL, argc, argv));
 }

@@ -9,6 +9,7 @@
 
 #include "cee.h"
 #include "pdu_fx.h"
+#include "unit.h"
 
 /*
  * A Cisco Nexus 5000 CEE TLV (public capture "dcbx-intel.pcap"), info
@@ -489,7 +490,7 @@ peer_decode_without_cee_returns_0(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(decode_reads_n5k_capture),
@@ -518,5 +519,5 @@ main(void)
 		cmocka_unit_test(peer_decode_without_cee_returns_0),
 	};
 
-	return cmocka_run_group_tests_name("cee", tests, NULL, NULL);
+	return (UNIT_RUN("cee", tests, NULL, NULL, argc, argv));
 }

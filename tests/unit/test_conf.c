@@ -14,6 +14,7 @@
 
 #include "conf.h"
 #include "lldp.h"
+#include "unit.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
@@ -1029,7 +1030,7 @@ teardown(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(conf_caps_default_from_roles_or_as_configured),
@@ -1056,5 +1057,5 @@ main(void)
 		cmocka_unit_test(conf_clean_temps_removes_only_interrupted_rewrites),
 	};
 
-	return cmocka_run_group_tests_name("conf", tests, setup, teardown);
+	return (UNIT_RUN("conf", tests, setup, teardown, argc, argv));
 }

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "cursor.h"
+#include "unit.h"
 
 static void
 cursor_reads_big_endian_fields(void **state)
@@ -75,7 +76,7 @@ wcursor_refuses_what_does_not_fit(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cursor_reads_big_endian_fields),
@@ -83,5 +84,5 @@ main(void)
 		cmocka_unit_test(cursor_sub_narrows_and_advances_parent),
 		cmocka_unit_test(wcursor_refuses_what_does_not_fit),
 	};
-	return cmocka_run_group_tests_name("cursor", tests, NULL, NULL);
+	return (UNIT_RUN("cursor", tests, NULL, NULL, argc, argv));
 }

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "dcbctl.h"
+#include "unit.h"
 
 static const struct {
 	const char	*words;		/* the words after "dcbctl set" */
@@ -277,7 +278,7 @@ parse_uint_refuses_signs_blanks_and_overflow(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(set_words_give_request_or_sentence),
@@ -287,5 +288,5 @@ main(void)
 		cmocka_unit_test(parse_uint_refuses_signs_blanks_and_overflow),
 	};
 
-	return cmocka_run_group_tests_name("dcbctl_args", tests, NULL, NULL);
+	return (UNIT_RUN("dcbctl_args", tests, NULL, NULL, argc, argv));
 }

@@ -19,6 +19,7 @@
 #include "dcbnl_int.h"
 #include "fake_dcbnl.h"
 #include "log.h"
+#include "unit.h"
 
 static struct fake F;
 
@@ -784,7 +785,7 @@ retry_delay_doubles_up_to_a_minute(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(probe_picks_engine_when_device_has_no_dcbnl_ops, setup),
@@ -820,5 +821,5 @@ main(void)
 	};
 
 	log_init("test_dcbnl", true, LOG_WARNING);
-	return cmocka_run_group_tests_name("dcbnl", tests, NULL, NULL);
+	return (UNIT_RUN("dcbnl", tests, NULL, NULL, argc, argv));
 }

@@ -6,6 +6,7 @@
  * peers, peer gone and local changes.
  */
 #include "dcbx_fx.h"
+#include "unit.h"
 
 static const uint8_t ALL = DCB_HAS_ETS | DCB_HAS_RECO | DCB_HAS_PFC |
     DCB_HAS_APP;
@@ -954,7 +955,7 @@ rx_dcbx_tlvs_after_many_vlan_names_are_negotiated(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ieee_ets_follows_willing_table),
@@ -992,5 +993,5 @@ main(void)
 		    rx_dcbx_tlvs_after_many_vlan_names_are_negotiated),
 	};
 
-	return cmocka_run_group_tests_name("dcbx", tests, NULL, NULL);
+	return (UNIT_RUN("dcbx", tests, NULL, NULL, argc, argv));
 }

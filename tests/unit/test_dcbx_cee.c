@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "dcbx_fx.h"
+#include "unit.h"
 
 /* Feed the peer's TLV, acking our latest seq, until we stop sending. */
 static int
@@ -909,7 +910,7 @@ auto_on_cee_says_why_it_stays(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cee_seq_ack_table_with_lost_and_repeated_pdus),
@@ -940,5 +941,5 @@ main(void)
 		cmocka_unit_test(auto_on_cee_says_why_it_stays),
 	};
 
-	return cmocka_run_group_tests_name("dcbx_cee", tests, NULL, NULL);
+	return (UNIT_RUN("dcbx_cee", tests, NULL, NULL, argc, argv));
 }

@@ -19,6 +19,7 @@
 #include "dcb.h"
 #include "engine_bpf.h"
 #include "esched.h"
+#include "unit.h"
 
 static uint32_t skb_mark;	/* what SKF_AD_MARK loads */
 
@@ -301,7 +302,7 @@ too_small_a_buffer_is_refused(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(bpf_agrees_with_esched),
@@ -310,5 +311,5 @@ main(void)
 		cmocka_unit_test(too_small_a_buffer_is_refused),
 	};
 
-	return (cmocka_run_group_tests(tests, NULL, NULL));
+	return (UNIT_RUN("engine_bpf", tests, NULL, NULL, argc, argv));
 }

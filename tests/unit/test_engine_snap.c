@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 static struct engine *
 fake_engine(struct backend *b)
 {
@@ -333,12 +335,40 @@ show_accounts_for_watchdog_drops_and_queued_frames(void **st)
 	b.ops->close(&b);
 }
 
+/*
+ * Engine events the control side never hears (its queue of ENG_EVQ full)
+ * are counted and shown, read without the engine's mutex like the rest.
+ */
+static void
+events_lost_counts_what_the_queue_could_not_hold(void **st)
+{
+	struct backend b;
+	struct engine *e = fake_engine(&b);
+	json_t *o;
+
+	(void)st;
+	for (int i = 0; i < ENG_EVQ; i++)
+		eng_event(e, ENGINE_EV_STALL, i % 8, 0);
+	o = b.ops->show(&b);
+	assert_int_equal(json_integer_value(json_object_get(o, "events_lost")),
+	    0);
+	json_decref(o);
+	eng_event(e, ENGINE_EV_RECOVER, 3, 0);
+	eng_event(e, ENGINE_EV_RECOVER, 4, 0);
+	o = b.ops->show(&b);
+	assert_int_equal(json_integer_value(json_object_get(o, "events_lost")),
+	    2);
+	json_decref(o);
+	b.ops->close(&b);
+}
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(
 		    stats_and_show_return_the_published_counters_without_a_data_plane),
+		cmocka_unit_test(events_lost_counts_what_the_queue_could_not_hold),
 		cmocka_unit_test(reader_does_not_take_the_engine_mutex),
 		cmocka_unit_test(a_publication_in_progress_gives_the_last_good_copy),
 		cmocka_unit_test(
@@ -351,5 +381,5 @@ main(void)
 		    show_accounts_for_watchdog_drops_and_queued_frames),
 	};
 
-	return (cmocka_run_group_tests_name("engine_snap", tests, NULL, NULL));
+	return (UNIT_RUN("engine_snap", tests, NULL, NULL, argc, argv));
 }

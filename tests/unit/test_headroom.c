@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "headroom.h"
+#include "unit.h"
 
 static void
 headroom_seed_example_10g_100m_is_150224_bt(void **state)
@@ -111,8 +112,12 @@ headroom_seed_15km_practical_figure(void **state)
 	/* 5 km more at 10G: 25 us, 250000 bits, 31250 octets, doubled. */
 	assert_int_equal(headroom_cable_extra_bytes(10000, 5000,
 	    HEADROOM_CABLE_PS_PER_M), 62500);
-	assert_int_equal(166400 + headroom_cable_extra_bytes(10000, 5000,
-	    HEADROOM_CABLE_PS_PER_M), 228900);
+	/*
+	 * (The source then adds this to Cisco's 10 km buffer size, 166400 +
+	 * 62500 = 228900: a vendor figure nothing of ours computes, so there
+	 * is nothing to check there; compute() is checked against the same
+	 * 62500 in headroom_cable_term_matches_compute.)
+	 */
 	assert_int_equal(headroom_cable_extra_bytes(10000, 0, 5000), 0);
 	/* 1 m at 10G: 2 x 50 bits = 100 bits = 12.5 -> 13 octets. */
 	assert_int_equal(headroom_cable_extra_bytes(10000, 1, 5000), 13);
@@ -329,7 +334,7 @@ headroom_delay_bits_is_link_round_trip_saturated(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(headroom_seed_example_10g_100m_is_150224_bt),
@@ -347,5 +352,5 @@ main(void)
 		cmocka_unit_test(headroom_extreme_inputs_do_not_overflow),
 		cmocka_unit_test(headroom_delay_bits_is_link_round_trip_saturated),
 	};
-	return cmocka_run_group_tests_name("headroom", tests, NULL, NULL);
+	return (UNIT_RUN("headroom", tests, NULL, NULL, argc, argv));
 }

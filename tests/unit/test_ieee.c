@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: ISC */
-/* Unit tests for the IEEE 802.1Qaz DCBX TLV codecs (lib/ieee.c). */
+/*
+ * Unit tests for the IEEE 802.1 DCB TLV codecs (lib/ieee.c): each TLV's
+ * decoder and writer, the policy table (every row's lengths, hostile ones
+ * included, and round trips), and the peer and neighbour decoders.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -9,6 +13,7 @@
 
 #include "ieee.h"
 #include "pdu_fx.h"
+#include "unit.h"
 
 /*
  * ETS Configuration, whole TLV:
@@ -42,6 +47,17 @@ static const uint8_t app_tlv[] = {
 	0xfe, 0x0b, 0x00, 0x80, 0xc2, 0x0c, 0x00,
 	0x61, 0x89, 0x06,
 	0xa5, 0x00, 0x2e,
+};
+
+/*
+ * Application VLAN (802.1Qcd): fe 0c (length 4 + 4 * 2), 00 80 c2 10,
+ *   06 41 89 06   VID 100 (0x064), reserved 0, selector 1: FCoE 0x8906
+ *   0c 85 00 2e   VID 200 (0x0c8), selector 5 (DSCP) 46
+ */
+static const uint8_t avl_tlv[] = {
+	0xfe, 0x0c, 0x00, 0x80, 0xc2, 0x10,
+	0x06, 0x41, 0x89, 0x06,
+	0x0c, 0x85, 0x00, 0x2e,
 };
 
 #define INFO(tlv)	((tlv) + 6), (sizeof(tlv) - 6)
@@ -526,8 +542,331 @@ peer_decode_rejects_app_reserved_selector_and_dup(void **state)
 	assert_non_null(strstr(pe.why[3].buf, "dscp 46 prio 5 appears twice"));
 }
 
+static void
+app_vlan_decode_reads_golden_vector(void **state)
+{
+	struct dcb_app_vlan_table t;
+
+	assert_int_equal(ieee_app_vlan_decode(INFO(avl_tlv), &t), DCB_OK);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.e[0].vid, 100);
+	assert_int_equal(t.e[0].selector, DCB_APP_SEL_ETHERTYPE);
+	assert_int_equal(t.e[0].protocol, 0x8906);
+	assert_int_equal(t.e[1].vid, 200);
+	assert_int_equal(t.e[1].selector, DCB_APP_SEL_DSCP);
+	assert_int_equal(t.e[1].protocol, 46);
+	assert_int_equal(ieee_app_vlan_validate(&t, NULL), DCB_OK);
+}
+
+static void
+app_vlan_write_produces_golden_vector(void **state)
+{
+	struct dcb_app_vlan_table t;
+	uint8_t buf[64];
+	struct wcur w;
+
+	assert_int_equal(ieee_app_vlan_decode(INFO(avl_tlv), &t), DCB_OK);
+	wcur_init(&w, buf, sizeof(buf));
+	assert_int_equal(ieee_app_vlan_write(&w, &t), 2);
+	assert_false(w.bad);
+	assert_int_equal(w.len, sizeof(avl_tlv));
+	assert_memory_equal(buf, avl_tlv, sizeof(avl_tlv));
+}
+
+static void
+app_vlan_decode_ignores_the_reserved_bit(void **state)
+{
+	/* 06 49: VID 100, reserved bit 3 set, selector 1 */
+	static const uint8_t v[] = { 0x06, 0x49, 0x89, 0x06 };
+	struct dcb_app_vlan_table t;
+
+	assert_int_equal(ieee_app_vlan_decode(v, sizeof(v), &t), DCB_OK);
+	assert_int_equal(t.e[0].vid, 100);
+	assert_int_equal(t.e[0].selector, DCB_APP_SEL_ETHERTYPE);
+}
+
+static void
+app_vlan_decode_rejects_hostile_lengths(void **state)
+{
+	static uint8_t v[4 * DCB_APP_VLAN_MAX + 8];
+	struct dcb_app_vlan_table t;
+
+	memset(v, 0x41, sizeof(v));
+	for (size_t n = 1; n < 4; n++)
+		assert_int_equal(ieee_app_vlan_decode(v, n, &t),
+		    DCB_ERR_LENGTH);
+	assert_int_equal(ieee_app_vlan_decode(v, 5, &t), DCB_ERR_LENGTH);
+	assert_int_equal(ieee_app_vlan_decode(v, 0, &t), DCB_OK); /* N = 0 */
+	assert_int_equal(t.n, 0);
+	assert_int_equal(ieee_app_vlan_decode(v, 4 * DCB_APP_VLAN_MAX, &t),
+	    DCB_OK);
+	assert_int_equal(t.n, DCB_APP_VLAN_MAX);
+	/* One entry more than a TLV can hold: refused, nothing past e[]. */
+	assert_int_equal(ieee_app_vlan_decode(v, 4 * DCB_APP_VLAN_MAX + 4,
+	    &t), DCB_ERR_TOO_MANY);
+	assert_int_equal(ieee_app_vlan_decode(v, sizeof(v), &t),
+	    DCB_ERR_TOO_MANY);
+}
+
+static void
+app_vlan_validate_names_the_bad_entry(void **state)
+{
+	struct dcb_app_vlan_table t = { .n = 2, .e = {
+	    { DCB_APP_SEL_ETHERTYPE, 0x8906, 100 },
+	    { DCB_APP_SEL_DSCP, 46, 200 } } };
+	struct dcb_why w;
+
+	assert_int_equal(ieee_app_vlan_validate(&t, &w), DCB_OK);
+	t.e[1].vid = 0;
+	assert_int_equal(ieee_app_vlan_validate(&t, &w), DCB_ERR_VALUE);
+	assert_string_equal(w.buf, "entry 2: vid 0 is not 1..4094");
+	t.e[1].vid = 4095;
+	assert_int_equal(ieee_app_vlan_validate(&t, &w), DCB_ERR_VALUE);
+	t.e[1].vid = 4094;
+	t.e[1].selector = 0;
+	assert_int_equal(ieee_app_vlan_validate(&t, &w), DCB_ERR_SELECTOR);
+	assert_non_null(strstr(w.buf, "entry 2: "));
+	t.e[1].selector = 7;
+	assert_int_equal(ieee_app_vlan_validate(&t, &w), DCB_ERR_SELECTOR);
+	t.e[1].selector = DCB_APP_SEL_DSCP;
+	t.e[1].protocol = 64;
+	assert_int_equal(ieee_app_vlan_validate(&t, &w), DCB_ERR_PROTOCOL);
+	t.e[1].protocol = 46;
+	t.e[0].protocol = 0x0100;		/* a length, not a type */
+	assert_int_equal(ieee_app_vlan_validate(&t, &w), DCB_ERR_PROTOCOL);
+	assert_non_null(strstr(w.buf, "entry 1: "));
+	/* One application on two VLANs: the peer's table is ambiguous. */
+	t.e[0] = t.e[1];
+	t.e[0].vid = 300;
+	assert_int_equal(ieee_app_vlan_validate(&t, &w), DCB_ERR_DUP);
+	assert_string_equal(w.buf, "dscp 46 has two entries");
+	t.n = DCB_APP_VLAN_MAX + 1;
+	assert_int_equal(ieee_app_vlan_validate(&t, NULL), DCB_ERR_TOO_MANY);
+}
+
+static void
+app_vlan_write_then_decode_is_identity_at_126_entries(void **state)
+{
+	static struct dcb_app_vlan_table in, out;
+	static uint8_t buf[600];
+	struct wcur w;
+
+	in.n = DCB_APP_VLAN_MAX;
+	for (int i = 0; i < in.n; i++) {
+		in.e[i].selector = DCB_APP_SEL_DGRAM;
+		in.e[i].protocol = (uint16_t)(4000 + i);
+		in.e[i].vid = (uint16_t)(1 + i * 32);
+	}
+	wcur_init(&w, buf, sizeof(buf));
+	assert_int_equal(ieee_app_vlan_write(&w, &in), DCB_APP_VLAN_MAX);
+	assert_false(w.bad);
+	assert_int_equal(w.len, 2 + 4 + 4 * DCB_APP_VLAN_MAX);	/* 510 */
+	assert_int_equal(ieee_app_vlan_decode(buf + 6, w.len - 6, &out),
+	    DCB_OK);
+	assert_int_equal(out.n, in.n);
+	assert_memory_equal(out.e, in.e, sizeof(in.e));
+	assert_int_equal(ieee_app_vlan_validate(&out, NULL), DCB_OK);
+}
+
+/* Every row: its length rule at and around its bounds, 0..511. */
+static void
+policy_rows_refuse_every_length_outside_their_rule(void **state)
+{
+	static uint8_t info[511];
+	static union {
+		struct dcb_config c;
+		struct dcb_app_vlan_table v;
+	} dst;
+	struct lldp_bytes b = { info, 0 };
+	struct dcb_why w;
+
+	for (size_t r = 0; r < ieee_ntlvs; r++) {
+		const struct ieee_tlv *row = &ieee_tlvs[r];
+
+		if (row->decode == NULL) {	/* a subtype we do not decode */
+			assert_null(ieee_tlv_find((uint8_t)r));
+			continue;
+		}
+		assert_ptr_equal(ieee_tlv_find(row->subtype), row);
+		assert_true(row->size <= sizeof(dst));
+		for (unsigned int len = 4; len <= 511; len++) {
+			bool ok = len >= row->len_min && len <= row->len_max &&
+			    (row->len_step == 0 ? len == row->len_min :
+			    (len - row->len_min) % row->len_step == 0);
+			int rc;
+
+			b.len = (uint16_t)(len - 4);
+			rc = ieee_tlv_decode(row, &b, &dst, &w);
+			if (!ok) {
+				assert_int_equal(rc, DCB_ERR_LENGTH);
+				assert_non_null(strstr(w.buf, row->len_rule));
+			} else
+				assert_int_not_equal(rc, DCB_ERR_LENGTH);
+		}
+	}
+	assert_null(ieee_tlv_find(13));
+	assert_null(ieee_tlv_find(IEEE_SUB__MAX + 1));
+	assert_null(ieee_tlv_find(255));
+	assert_false(ieee_tlv_dcbx(IEEE_SUB_APP_VLAN));
+	assert_true(ieee_tlv_dcbx(IEEE_SUB_PFC));
+}
+
+/* Every row: what it encodes decodes, validates and encodes the same. */
+static void
+policy_rows_round_trip(void **state)
+{
+	static struct dcb_config c;
+	static struct dcb_app_vlan_table v;
+	static uint8_t b1[600], b2[600];
+	static union {
+		struct dcb_config c;
+		struct dcb_app_vlan_table v;
+	} dst;
+	struct wcur w1, w2;
+	struct dcb_why why;
+
+	dcb_config_default(&c);
+	c.app.n = 1;
+	c.app.e[0] = (struct dcb_app){ DCB_APP_SEL_DGRAM, 3, 4791 };
+	assert_int_equal(ieee_app_vlan_decode(INFO(avl_tlv), &v), DCB_OK);
+	for (size_t r = 0; r < ieee_ntlvs; r++) {
+		const struct ieee_tlv *row = &ieee_tlvs[r];
+
+		if (row->decode == NULL) {	/* a subtype we do not decode */
+			assert_null(ieee_tlv_find((uint8_t)r));
+			continue;
+		}
+		const void *src = row->bit != 0 ? (const void *)
+		    ((const char *)&c + row->off) : (const void *)&v;
+		struct lldp_bytes info;
+
+		wcur_init(&w1, b1, sizeof(b1));
+		(void)row->encode(&w1, src);
+		assert_false(w1.bad);
+		assert_int_equal(b1[5], row->subtype);
+		info.p = b1 + 6;
+		info.len = (uint16_t)(w1.len - 6);
+		assert_int_equal(ieee_tlv_decode(row, &info, &dst, &why),
+		    DCB_OK);
+		wcur_init(&w2, b2, sizeof(b2));
+		(void)row->encode(&w2, &dst);
+		assert_int_equal(w2.len, w1.len);
+		assert_memory_equal(b2, b1, w1.len);
+	}
+}
+
+/* The names lldp_decode() and show give org TLVs come from the rows. */
+static void
+policy_rows_name_and_recognize_their_tlvs(void **state)
+{
+	static struct pdu_build b;
+
+	for (size_t r = 0; r < ieee_ntlvs; r++)
+		if (ieee_tlvs[r].decode != NULL)
+			assert_string_equal(lldp_org_name(lldp_oui_8021,
+			    ieee_tlvs[r].subtype), ieee_tlvs[r].key);
+	assert_string_equal(lldp_org_name(lldp_oui_8021, 3), "vlan-name");
+	pdu_begin(&b);
+	lldp_write_org(&b.w, lldp_oui_8021, IEEE_SUB_APP_VLAN, avl_tlv + 6,
+	    sizeof(avl_tlv) - 6);
+	pdu_end(&b);
+	assert_int_equal(b.pdu.norg, 1);
+	assert_true(b.pdu.org[0].known);
+	assert_int_equal(b.pdu.tlvs_unrecognized, 0);
+	assert_int_equal(b.pdu.tlvs_discarded, 0);
+}
+
+static void
+peer_decode_leaves_the_app_vlan_to_the_neighbour(void **state)
+{
+	static struct pdu_build b;
+	static struct ieee_peer pe;
+	static struct dcb_app_vlan_table t;
+	struct dcb_why w;
+
+	pdu_begin(&b);
+	lldp_write_org(&b.w, lldp_oui_8021, IEEE_SUB_APP_VLAN, avl_tlv + 6,
+	    sizeof(avl_tlv) - 6);
+	pdu_end(&b);
+	/* Not a DCBX feature: negotiation sees no IEEE TLV at all. */
+	assert_false(ieee_peer_decode(&b.pdu, &pe));
+	assert_int_equal(ieee_org_get(&b.pdu, IEEE_SUB_APP_VLAN, &t, &w),
+	    DCB_OK);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.e[1].vid, 200);
+	pdu_begin(&b);
+	lldp_write_org(&b.w, lldp_oui_8021, IEEE_SUB_PFC, pfc_tlv + 6, 2);
+	pdu_end(&b);
+	assert_int_equal(ieee_org_get(&b.pdu, IEEE_SUB_APP_VLAN, &t, &w),
+	    IEEE_TLV_ABSENT);
+}
+
+/*
+ * Hostile Application VLAN TLVs in whole LLDPDUs: each is counted as a
+ * discarded TLV (and the frame as in error) by lldp_decode(), the rest of
+ * the frame is kept, and the neighbour's view says why.
+ */
+static void
+app_vlan_hostile_tlvs_are_counted_and_said(void **state)
+{
+	static const struct {
+		uint8_t		info[12];
+		uint16_t	len;
+		int		err;
+		const char	*why;
+	} bad[] = {
+		{ { 0x06, 0x41, 0x89 }, 3, DCB_ERR_LENGTH,
+		  "Application VLAN TLV: length 7 must be 4 + 4N, N <= 126" },
+		{ { 0x06, 0x41, 0x89, 0x06, 0x07 }, 5, DCB_ERR_LENGTH,
+		  "Application VLAN TLV: length 9 must be 4 + 4N, N <= 126" },
+		{ { 0x00, 0x01, 0x89, 0x06 }, 4, DCB_ERR_VALUE,
+		  "Application VLAN TLV: entry 1: vid 0 is not 1..4094" },
+		{ { 0xff, 0xf1, 0x89, 0x06 }, 4, DCB_ERR_VALUE,
+		  "Application VLAN TLV: entry 1: vid 4095 is not 1..4094" },
+		{ { 0x06, 0x46, 0x12, 0xb7 }, 4, DCB_ERR_SELECTOR, NULL },
+		{ { 0x06, 0x41, 0x89, 0x06, 0x0c, 0x81, 0x89, 0x06 }, 8,
+		  DCB_ERR_DUP, "Application VLAN TLV: ethertype 35078 has "
+		  "two entries" },
+	};
+	static struct pdu_build b;
+	static struct dcb_app_vlan_table t;
+	static struct ieee_peer pe;
+	struct dcb_why w;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		pdu_begin(&b);
+		lldp_write_org(&b.w, lldp_oui_8021, IEEE_SUB_PFC, pfc_tlv + 6,
+		    2);
+		lldp_write_org(&b.w, lldp_oui_8021, IEEE_SUB_APP_VLAN,
+		    bad[i].info, bad[i].len);
+		pdu_end(&b);
+		assert_int_equal(b.pdu.tlvs_discarded, 1);
+		assert_true(b.pdu.tlv_error);
+		assert_int_equal(b.pdu.norg, 2);	/* kept, to say why */
+		assert_int_equal(ieee_org_get(&b.pdu, IEEE_SUB_APP_VLAN, &t,
+		    &w), bad[i].err);
+		if (bad[i].why != NULL)
+			assert_string_equal(w.buf, bad[i].why);
+		/* The PFC TLV beside it still negotiates. */
+		assert_true(ieee_peer_decode(&b.pdu, &pe));
+		assert_int_equal(pe.cfg.has, DCB_HAS_PFC);
+	}
+	/* Two valid ones: the second is discarded and the pair said so. */
+	pdu_begin(&b);
+	lldp_write_org(&b.w, lldp_oui_8021, IEEE_SUB_APP_VLAN, avl_tlv + 6,
+	    sizeof(avl_tlv) - 6);
+	lldp_write_org(&b.w, lldp_oui_8021, IEEE_SUB_APP_VLAN, avl_tlv + 6,
+	    sizeof(avl_tlv) - 6);
+	pdu_end(&b);
+	assert_int_equal(b.pdu.tlvs_discarded, 1);
+	assert_int_equal(ieee_org_get(&b.pdu, IEEE_SUB_APP_VLAN, &t, &w),
+	    DCB_ERR_DUP);
+	assert_string_equal(w.buf,
+	    "Application VLAN TLV: repeated in one LLDPDU");
+}
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ets_decode_reads_golden_vector),
@@ -555,7 +894,18 @@ main(void)
 		cmocka_unit_test(peer_decode_rejects_more_pfc_priorities_than_cap),
 		cmocka_unit_test(peer_decode_rejects_bad_lengths),
 		cmocka_unit_test(peer_decode_rejects_app_reserved_selector_and_dup),
+		cmocka_unit_test(app_vlan_decode_reads_golden_vector),
+		cmocka_unit_test(app_vlan_write_produces_golden_vector),
+		cmocka_unit_test(app_vlan_decode_ignores_the_reserved_bit),
+		cmocka_unit_test(app_vlan_decode_rejects_hostile_lengths),
+		cmocka_unit_test(app_vlan_validate_names_the_bad_entry),
+		cmocka_unit_test(app_vlan_write_then_decode_is_identity_at_126_entries),
+		cmocka_unit_test(policy_rows_refuse_every_length_outside_their_rule),
+		cmocka_unit_test(policy_rows_round_trip),
+		cmocka_unit_test(policy_rows_name_and_recognize_their_tlvs),
+		cmocka_unit_test(peer_decode_leaves_the_app_vlan_to_the_neighbour),
+		cmocka_unit_test(app_vlan_hostile_tlvs_are_counted_and_said),
 	};
 
-	return cmocka_run_group_tests_name("ieee", tests, NULL, NULL);
+	return (UNIT_RUN("ieee", tests, NULL, NULL, argc, argv));
 }

@@ -28,6 +28,7 @@
 
 #include "link.h"
 #include "mgmt.h"
+#include "unit.h"
 
 /* An RTM_NEWLINK as the kernel builds it; what = attributes to include. */
 #define A_NAME	0x01
@@ -242,7 +243,7 @@ test_not_up(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_carrier_before_operstate),
@@ -253,5 +254,5 @@ main(void)
 		cmocka_unit_test(test_mgmt_usable),
 	};
 
-	return (cmocka_run_group_tests(tests, NULL, NULL));
+	return (UNIT_RUN("link", tests, NULL, NULL, argc, argv));
 }

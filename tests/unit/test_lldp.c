@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "lldp.h"
+#include "unit.h"
 
 /* A hand builder for test input, independent of the writer under test. */
 struct b {
@@ -1077,7 +1078,7 @@ lldp_decode_never_reads_outside_random_or_mutated_buffers(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lldp_golden_minimal_frame_decodes_as_shutdown),
@@ -1118,5 +1119,5 @@ main(void)
 		cmocka_unit_test(lldp_names_cover_every_code_and_counter),
 		cmocka_unit_test(lldp_decode_never_reads_outside_random_or_mutated_buffers),
 	};
-	return cmocka_run_group_tests_name("lldp", tests, NULL, NULL);
+	return (UNIT_RUN("lldp", tests, NULL, NULL, argc, argv));
 }

@@ -20,6 +20,7 @@
 #include "metrics.h"
 #include "notify.h"
 #include "port.h"
+#include "unit.h"
 
 static struct dcbxd ctx;
 
@@ -99,12 +100,12 @@ teardown(void **st)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(storm_notes_are_counted_per_port_and_priority),
 		cmocka_unit_test(render_without_ports_has_the_daemon_families),
 	};
 
-	return (cmocka_run_group_tests_name("metrics", tests, setup, teardown));
+	return (UNIT_RUN("metrics", tests, setup, teardown, argc, argv));
 }

@@ -23,6 +23,7 @@
 #include "dcbnl_int.h"
 #include "fake_dcbnl.h"
 #include "nic/nic.h"
+#include "unit.h"
 
 static struct fake	F;
 static struct fake_mon	M;
@@ -562,7 +563,5 @@ main(int argc, char **argv)
 		    teardown),
 	};
 
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	return cmocka_run_group_tests_name("nic", tests, NULL, NULL);
+	return (UNIT_RUN("nic", tests, NULL, NULL, argc, argv));
 }

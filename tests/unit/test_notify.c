@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "notify.h"
+#include "unit.h"
 
 /* What the subscribers heard, in order: "<subscriber id>:<note type>". */
 static struct {
@@ -248,7 +249,7 @@ a_note_type_out_of_range_is_delivered_but_not_counted(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(
@@ -271,5 +272,5 @@ main(void)
 		    setup),
 	};
 
-	return (cmocka_run_group_tests_name("notify", tests, NULL, NULL));
+	return (UNIT_RUN("notify", tests, NULL, NULL, argc, argv));
 }

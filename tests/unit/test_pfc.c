@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "pfc.h"
+#include "unit.h"
 
 static const uint8_t src_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
 
@@ -334,7 +335,7 @@ ns_to_quanta_rounds_up_and_saturates(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pfc_write_matches_golden_bytes),
@@ -357,5 +358,5 @@ main(void)
 		cmocka_unit_test(quanta_to_ns_at_every_speed),
 		cmocka_unit_test(ns_to_quanta_rounds_up_and_saturates),
 	};
-	return cmocka_run_group_tests_name("pfc", tests, NULL, NULL);
+	return (UNIT_RUN("pfc", tests, NULL, NULL, argc, argv));
 }

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "pfcwd.h"
+#include "unit.h"
 
 static const struct pfcwd_cfg cfg = { PFCWD_ACT_DROP, 200, 400, 0 };
 
@@ -164,7 +165,7 @@ config_ranges(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(storm_is_detected_after_detection_time),
@@ -174,5 +175,5 @@ main(void)
 		cmocka_unit_test(config_ranges),
 	};
 
-	return (cmocka_run_group_tests(tests, NULL, NULL));
+	return (UNIT_RUN("pfcwd", tests, NULL, NULL, argc, argv));
 }

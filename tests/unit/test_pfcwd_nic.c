@@ -32,6 +32,7 @@
 #include "port.h"
 #include "show.h"
 #include "snmp.h"
+#include "unit.h"
 
 static struct dcbxd ctx;
 static struct fake F;
@@ -139,7 +140,6 @@ port_nic(uint8_t action)
 	p->dcbx.active = DCBX_MODE_IEEE;
 	p->conf.has_pfcwd = true;
 	p->conf.pfcwd = (struct pfcwd_cfg){ action, 200, 400, 0 };
-	assert_int_equal(port_be_start(p), 0);
 	ports = p;
 	assert_int_equal(dcbnl_probe_tr(&F.tr, FAKE_IFNAME, &pr), 0);
 	assert_int_equal(dcbnl_backend_open_tr(&p->backend, &F.tr, FAKE_IFNAME,
@@ -362,16 +362,20 @@ switching_off_restores_and_stops_watching(void **state)
 	json_decref(rows);
 }
 
-/* The port goes while stormed: the NIC gets its PFC bit back. */
+/*
+ * The port goes while stormed: the NIC gets its PFC bit back.  Through
+ * the bus, as port.c says it (NOTE_PORT_REMOVED before the port is freed).
+ */
 static void
 port_going_away_puts_the_bit_back(void **state)
 {
 	struct port *p = port_nic(PFCWD_ACT_DROP);
+	struct note n = { .type = NOTE_PORT_REMOVED, .port = p };
 
 	(void)state;
 	storm_polls(3, 0);
 	assert_int_equal(F.pfc.pfc_en, 0x10);
-	pfcwd_port_free(p);
+	notify_post(&ctx.bus, &n);
 	assert_null(p->watchdog);
 	assert_int_equal(F.pfc.pfc_en, 0x18);
 	assert_int_equal(evs.restored, 0);	/* the port is gone: no event */
@@ -402,7 +406,7 @@ fallback_to_readonly_stops_watching(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(
@@ -422,5 +426,5 @@ main(void)
 		    fallback_to_readonly_stops_watching, setup, teardown),
 	};
 
-	return (cmocka_run_group_tests(tests, NULL, NULL));
+	return (UNIT_RUN("pfcwd_nic", tests, NULL, NULL, argc, argv));
 }

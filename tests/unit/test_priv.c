@@ -47,6 +47,7 @@
 #include "event.h"
 #include "log.h"
 #include "priv.h"
+#include "unit.h"
 
 /* Run fn in a child after priv_drop(nobody); its exit code, or -1. */
 static int
@@ -743,7 +744,7 @@ need_root(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(priv_drop_keeps_two_capabilities_in_every_set,
@@ -770,5 +771,5 @@ main(void)
 		    helpers_setup, helpers_teardown),
 	};
 
-	return cmocka_run_group_tests_name("priv", tests, NULL, NULL);
+	return (UNIT_RUN("priv", tests, NULL, NULL, argc, argv));
 }

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "proto.h"
+#include "unit.h"
 
 static struct dcb_ets
 sample_ets(void)
@@ -411,7 +412,7 @@ field_find_is_exact(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ets_to_json_then_back_is_identity),
@@ -431,5 +432,5 @@ main(void)
 		cmocka_unit_test(field_find_is_exact),
 	};
 
-	return cmocka_run_group_tests_name("proto", tests, NULL, NULL);
+	return (UNIT_RUN("proto", tests, NULL, NULL, argc, argv));
 }

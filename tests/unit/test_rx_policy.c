@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "rx_policy.h"
+#include "unit.h"
 
 /* A port that has been receiving nothing since well before T0. */
 #define T0	100000
@@ -299,7 +300,7 @@ ring_close_again_and_restart(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(lone_frame_watches, setup),
@@ -316,5 +317,5 @@ main(void)
 		cmocka_unit_test_setup(ring_close_again_and_restart, setup),
 	};
 
-	return (cmocka_run_group_tests(tests, NULL, NULL));
+	return (UNIT_RUN("rx_policy", tests, NULL, NULL, argc, argv));
 }

@@ -12,6 +12,7 @@
 
 #include "pfc.h"
 #include "esched.h"
+#include "unit.h"
 
 #define QSIZE	(256 * 1024)
 #define MS	1000000ull
@@ -533,7 +534,7 @@ esched_wire_time_counts_overhead(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(esched_dwrr_shares_follow_ets_bandwidth),
@@ -554,5 +555,5 @@ main(void)
 		cmocka_unit_test(esched_wire_time_counts_overhead),
 	};
 
-	return (cmocka_run_group_tests_name("sched", tests, NULL, NULL));
+	return (UNIT_RUN("sched", tests, NULL, NULL, argc, argv));
 }

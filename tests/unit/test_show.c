@@ -24,6 +24,7 @@
 #include "event.h"
 #include "port.h"
 #include "show.h"
+#include "unit.h"
 
 struct dcbxd		dx;
 static struct port	ports[2];
@@ -317,7 +318,7 @@ show_pfcwd_rows_per_watched_priority(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(
@@ -328,5 +329,5 @@ main(void)
 		    setup),
 	};
 
-	return (cmocka_run_group_tests(tests, NULL, NULL));
+	return (UNIT_RUN("show", tests, NULL, NULL, argc, argv));
 }

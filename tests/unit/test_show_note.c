@@ -27,6 +27,7 @@
 #include "port.h"
 #include "proto.h"
 #include "show.h"
+#include "unit.h"
 
 static const struct backend_ops named_ops = { .name = "dcbnl" };
 
@@ -211,7 +212,7 @@ a_departed_neighbour_is_named_by_why_and_shown_from_its_stored_pdu(
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(payload_events_keep_their_names_and_keys),
@@ -222,5 +223,5 @@ main(void)
 		    a_departed_neighbour_is_named_by_why_and_shown_from_its_stored_pdu),
 	};
 
-	return (cmocka_run_group_tests_name("show_note", tests, NULL, NULL));
+	return (UNIT_RUN("show_note", tests, NULL, NULL, argc, argv));
 }

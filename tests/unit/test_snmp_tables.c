@@ -25,6 +25,7 @@
 #include "dcbxd.h"
 #include "port.h"
 #include "snmp_int.h"
+#include "unit.h"
 
 static struct dcbxd		ctx;
 struct agent_rem_stats	agent_rem;
@@ -309,7 +310,7 @@ every_lldp_instance_is_under_a_registered_object(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(lldp_config_scalars, setup,
@@ -326,5 +327,5 @@ main(void)
 		    teardown),
 	};
 
-	return (cmocka_run_group_tests(tests, NULL, NULL));
+	return (UNIT_RUN("snmp_tables", tests, NULL, NULL, argc, argv));
 }

@@ -23,6 +23,7 @@
 #include "fake_event.h"
 #include "port.h"
 #include "snmp_int.h"
+#include "unit.h"
 
 struct agent_rem_stats agent_rem;
 
@@ -241,7 +242,7 @@ rem_tables_change_at_most_once_an_interval(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(
@@ -261,5 +262,5 @@ main(void)
 		    rem_tables_change_at_most_once_an_interval, setup, teardown),
 	};
 
-	return (cmocka_run_group_tests(tests, NULL, NULL));
+	return (UNIT_RUN("snmp_trap", tests, NULL, NULL, argc, argv));
 }

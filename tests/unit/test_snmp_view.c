@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "snmp_int.h"
+#include "unit.h"
 
 static void
 mk(struct snmp_oid *o, const uint32_t *n, size_t len)
@@ -163,7 +164,7 @@ oid_under_checks_the_prefix(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(view_orders_by_arc_value_not_by_text),
@@ -175,5 +176,5 @@ main(void)
 		    oid_push_past_the_limit_marks_it_bad_and_it_is_not_served),
 		cmocka_unit_test(oid_under_checks_the_prefix),
 	};
-	return (cmocka_run_group_tests_name("snmp_view", tests, NULL, NULL));
+	return (UNIT_RUN("snmp_view", tests, NULL, NULL, argc, argv));
 }

@@ -32,6 +32,7 @@
 
 #include "lldp/sock.h"
 #include "lldp/sock_rep.h"
+#include "unit.h"
 
 static struct sock_rep *rep;
 static int rx = -1, tx = -1, lo;
@@ -324,7 +325,7 @@ rep_places_each_repeat(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rep_drops_only_the_armed_frame),
@@ -333,5 +334,5 @@ main(void)
 		cmocka_unit_test(rep_places_each_repeat),
 	};
 
-	return (cmocka_run_group_tests(tests, setup, teardown));
+	return (UNIT_RUN("sock_rep", tests, setup, teardown, argc, argv));
 }
