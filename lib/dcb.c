@@ -124,7 +124,7 @@ tsa_known(uint8_t tsa)
 }
 
 /*
- * 802.1Q-2018 8.6.8.3 (ETS algorithm) and D.2.9.7 (TC Bandwidth Table):
+ * 802.1Q-2018 8.6.8.3 (ETS algorithm) and D.2.8.7 (TC Bandwidth Table):
  * the bandwidths of the TCs that use ETS share the bandwidth left over by
  * the strict and credit-based TCs, so they must sum to 100.  When no TC
  * uses ETS the table has no meaning; peers then send all zeros, which we

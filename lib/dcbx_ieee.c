@@ -144,7 +144,7 @@ ieee_pfc(const struct dcbx_local *l, const struct ieee_peer *p,
 }
 
 /*
- * APP (802.1Q-2018 D.2.12, lldptool-app(8)).  The TLV has no willing bit
+ * APP (802.1Q-2018 D.2.11, lldptool-app(8)).  The TLV has no willing bit
  * and carries the sender's own (admin) table, never a merged one -- so an
  * entry a peer learnt from us is not echoed back, and one we remove is
  * gone from the peer at our next PDU.  A port that is not willing runs

@@ -480,7 +480,7 @@ const struct field conf_port_fields[] = {
 	    conf_fw_dcbx_kw),
 	F_SUB("ets", field_parse_sub, field_emit_sub, struct conf_entry,
 	    admin.ets, ets_fields),
-	/* The recommendation TLV has no willing bit (802.1Q-2018 D.2.10). */
+	/* The recommendation TLV has no willing bit (802.1Q-2018 D.2.9). */
 	F_SUB("reco", field_parse_sub, emit_reco, struct conf_entry,
 	    admin.reco, ets_fields + 1),
 	/* pfc rows reach into struct conf_entry (cable-length, mtu). */
