@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "conf.h"
-#include "notify.h"
+#include "conf/conf.h"
+#include "sys/notify.h"
 
 struct dcbxd {
 	struct conf	conf;		/* the running config */

@@ -23,20 +23,20 @@
 #include <systemd/sd-daemon.h>
 #endif
 
-#include "ctl.h"
-#include "dcbnl.h"
+#include "control/ctl.h"
+#include "backend/dcbnl.h"
 #include "dcbxd.h"
-#include "engine.h"
-#include "event.h"
-#include "link.h"
-#include "log.h"
-#include "memtrim.h"
-#include "metrics.h"
-#include "pfcwd_port.h"
-#include "port.h"
-#include "priv.h"
-#include "snmp.h"
-#include "sock_rep.h"
+#include "backend/engine.h"
+#include "sys/event.h"
+#include "sys/link.h"
+#include "sys/log.h"
+#include "sys/memtrim.h"
+#include "metrics/metrics.h"
+#include "watchdog/pfcwd_port.h"
+#include "port/port.h"
+#include "sys/priv.h"
+#include "snmp/snmp.h"
+#include "lldp/sock_rep.h"
 
 static struct port_lookup port_lookup = { port_find };
 static const struct ctl_ops ctl_ops = { dcbxd_reload, dcbxd_reread };

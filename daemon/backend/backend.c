@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
-#include "conf.h"
-#include "dcbnl.h"
-#include "engine.h"
-#include "event.h"
-#include "log.h"
+#include "backend/backend.h"
+#include "conf/conf.h"
+#include "backend/dcbnl.h"
+#include "backend/engine.h"
+#include "sys/event.h"
+#include "sys/log.h"
 
 const char *const backend_kind_name[] = {
 	[BACKEND_READONLY] = "readonly",

@@ -31,8 +31,8 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
-#include "dcbnl_int.h"
-#include "log.h"
+#include "backend/dcbnl_int.h"
+#include "sys/log.h"
 
 /* Only for the DCB_CAP_DCBX_* and DCB_CMD_* numbers. */
 #define dcb_app kdcb_app

@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "dcb.h"
 
 /* ----------------------------------------------------------- transport */

@@ -24,8 +24,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dcbnl_int.h"
-#include "log.h"
+#include "backend/dcbnl_int.h"
+#include "sys/log.h"
 
 /* Only for the DCB_CMD_* numbers. */
 #define dcb_app kdcb_app

@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "dcbnl_drv.h"
+#include "backend/dcbnl_drv.h"
 
 #define SEL(n)		(1u << (n))
 #define SEL_ALL		(SEL(1) | SEL(2) | SEL(3) | SEL(4) | SEL(5))

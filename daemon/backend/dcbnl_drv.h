@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "dcb.h"
 
 /* How the driver programs a CEE result. */

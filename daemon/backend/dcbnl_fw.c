@@ -23,8 +23,8 @@
 
 #include <linux/ethtool.h>
 
-#include "dcbnl_int.h"
-#include "log.h"
+#include "backend/dcbnl_int.h"
+#include "sys/log.h"
 
 /* Only for the DCB_CAP_DCBX_* numbers. */
 #define dcb_app kdcb_app

@@ -18,8 +18,8 @@
 #ifndef DCBNL_INT_H
 #define DCBNL_INT_H
 
-#include "dcbnl_drv.h"
-#include "dcbnl_msg.h"
+#include "backend/dcbnl_drv.h"
+#include "backend/dcbnl_msg.h"
 
 struct dcbnl_quirk;
 

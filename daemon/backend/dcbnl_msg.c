@@ -24,8 +24,8 @@
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 
-#include "dcbnl_msg_int.h"
-#include "log.h"
+#include "backend/dcbnl_msg_int.h"
+#include "sys/log.h"
 
 #include <linux/rtnetlink.h>
 

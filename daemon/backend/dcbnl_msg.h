@@ -8,7 +8,7 @@
 #ifndef DCBNL_MSG_H
 #define DCBNL_MSG_H
 
-#include "dcbnl.h"
+#include "backend/dcbnl.h"
 
 #define DCBNL_BUF	16384	/* an IEEE fill with a full APP table fits */
 

@@ -14,7 +14,7 @@
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 
-#include "dcbnl_msg_int.h"
+#include "backend/dcbnl_msg_int.h"
 
 /* ---------------------------------------------------------------- CEE */
 

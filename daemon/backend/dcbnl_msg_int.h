@@ -8,7 +8,7 @@
 #ifndef DCBNL_MSG_INT_H
 #define DCBNL_MSG_INT_H
 
-#include "dcbnl_msg.h"
+#include "backend/dcbnl_msg.h"
 
 /* lib/dcb.h owns the name struct dcb_app; the kernel's is renamed here. */
 #define dcb_app kdcb_app

@@ -9,9 +9,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "dcbnl.h"
-#include "event.h"
-#include "log.h"
+#include "backend/dcbnl.h"
+#include "sys/event.h"
+#include "sys/log.h"
 
 #define DCBNL_WATCH_BURST	16	/* datagrams per wakeup */
 #define DCBNL_WATCH_EVENTS	8	/* events per datagram */

@@ -28,12 +28,12 @@
 
 #include <jansson.h>
 
-#include "engine.h"
-#include "ifspeed.h"
-#include "engine_int.h"
-#include "engine_tree.h"
+#include "backend/engine.h"
+#include "sys/ifspeed.h"
+#include "backend/engine_int.h"
+#include "backend/engine_tree.h"
 #include "headroom.h"
-#include "log.h"
+#include "sys/log.h"
 #include "pfc.h"
 
 const char *const engine_ev_name[] = {

@@ -43,8 +43,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backend.h"
-#include "conf.h"
+#include "backend/backend.h"
+#include "conf/conf.h"
 
 struct engine_opts {
 	char		ifname[IFNAMSIZ];

@@ -17,7 +17,7 @@
 #include <linux/if_ether.h>
 #include <string.h>
 
-#include "engine_bpf.h"
+#include "backend/engine_bpf.h"
 
 uint32_t
 eng_bpf_classid(int p)

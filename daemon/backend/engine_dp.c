@@ -19,9 +19,9 @@
 #include <unistd.h>
 
 #include "cursor.h"
-#include "engine_int.h"
+#include "backend/engine_int.h"
 #include "headroom.h"
-#include "log.h"
+#include "sys/log.h"
 #include "pfc.h"
 
 #define US	1000ull

@@ -41,9 +41,9 @@
 #include <netlink/route/link.h>
 #include <netlink/route/route.h>
 
-#include "engine_int.h"
-#include "engine_tree.h"
-#include "log.h"
+#include "backend/engine_int.h"
+#include "backend/engine_tree.h"
+#include "sys/log.h"
 
 #define HOST_MAX_ROUTES	256
 

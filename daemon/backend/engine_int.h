@@ -16,8 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "engine.h"
-#include "engine_tree.h"
+#include "backend/engine.h"
+#include "backend/engine_tree.h"
 #include "esched.h"
 
 struct nl_sock;

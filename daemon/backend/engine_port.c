@@ -59,9 +59,9 @@
 #include <netlink/netlink.h>
 #include <netlink/route/link.h>
 
-#include "engine_int.h"
-#include "engine_tree.h"
-#include "log.h"
+#include "backend/engine_int.h"
+#include "backend/engine_tree.h"
+#include "sys/log.h"
 #include "pfc.h"
 
 #define US	1000ull

@@ -53,10 +53,10 @@
 #include <netlink/route/qdisc/htb.h>
 #include <netlink/route/tc.h>
 
-#include "engine_bpf.h"
-#include "engine_int.h"
-#include "engine_tree.h"
-#include "log.h"
+#include "backend/engine_bpf.h"
+#include "backend/engine_int.h"
+#include "backend/engine_tree.h"
+#include "sys/log.h"
 
 #define TC_LIMIT	(256u << 20)	/* octets a held priority may queue */
 #define TC_OPEN_BPS	100000000000ull	/* 100 Gb/s: no shaping */

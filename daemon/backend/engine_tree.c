@@ -67,9 +67,9 @@
 #include <netlink/route/qdisc/htb.h>
 #include <netlink/route/tc.h>
 
-#include "engine_bpf.h"
-#include "engine_tree.h"
-#include "log.h"
+#include "backend/engine_bpf.h"
+#include "backend/engine_tree.h"
+#include "sys/log.h"
 
 #define TREE_PARENT	TC_HANDLE(1, 0xff)
 #define TREE_KICK	TC_HANDLE(1, 9)

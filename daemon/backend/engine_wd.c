@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine_int.h"
+#include "backend/engine_int.h"
 
 /* ---- the daemon's thread ------------------------------------------ */
 

@@ -29,9 +29,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "conf.h"
-#include "conf_field.h"
-#include "conf_int.h"
+#include "conf/conf.h"
+#include "conf/conf_field.h"
+#include "conf/conf_int.h"
 #include "lldp.h"
 
 const struct dcb_kw conf_role_kw[] = {

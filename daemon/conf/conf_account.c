@@ -11,9 +11,9 @@
 #include <pwd.h>
 #include <string.h>
 
-#include "conf.h"
-#include "conf_field.h"
-#include "conf_int.h"
+#include "conf/conf.h"
+#include "conf/conf_field.h"
+#include "conf/conf_int.h"
 
 /*
  * user (to run as once the sockets are open, as -u) and control-group:

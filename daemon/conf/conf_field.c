@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf_field.h"
+#include "conf/conf_field.h"
 
 void
 field_err(struct field_ctx *x, const config_setting_t *s, const char *fmt, ...)

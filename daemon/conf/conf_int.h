@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "conf.h"
-#include "conf_field.h"
+#include "conf/conf.h"
+#include "conf/conf_field.h"
 
 /*
  * conf.c: the rows of a ports entry (over struct conf_entry), its

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "conf.h"
-#include "conf_field.h"
-#include "conf_int.h"
+#include "conf/conf.h"
+#include "conf/conf_field.h"
+#include "conf/conf_int.h"
 
 bool
 conf_is_pattern(const char *m)

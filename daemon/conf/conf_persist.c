@@ -21,9 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "conf.h"
-#include "conf_field.h"
-#include "conf_int.h"
+#include "conf/conf.h"
+#include "conf/conf_field.h"
+#include "conf/conf_int.h"
 
 static const char persist_header[] =
     "# dcbxd.conf(5) -- rewritten by `dcbctl set --persist`.\n"

@@ -50,19 +50,19 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
-#include "ctl.h"
-#include "ctl_int.h"
+#include "control/ctl.h"
+#include "control/ctl_int.h"
 #include "dcbxd.h"
-#include "doctor.h"
-#include "event.h"
-#include "log.h"
-#include "memtrim.h"
-#include "metrics.h"
-#include "pfcwd_port.h"
-#include "port.h"
-#include "priv.h"
+#include "control/doctor.h"
+#include "sys/event.h"
+#include "sys/log.h"
+#include "sys/memtrim.h"
+#include "metrics/metrics.h"
+#include "watchdog/pfcwd_port.h"
+#include "port/port.h"
+#include "sys/priv.h"
 #include "proto.h"
-#include "show.h"
+#include "control/show.h"
 
 #define CTL_READ_CHUNK	(64 * 1024)
 #define CTL_IN_MAX	(4u << 20)	/* one request line */

@@ -18,7 +18,7 @@
 
 #include <jansson.h>
 
-#include "priv.h"
+#include "sys/priv.h"
 
 struct ev_io;
 struct ev_timer;

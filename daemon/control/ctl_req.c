@@ -12,17 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctl.h"
-#include "ctl_int.h"
+#include "control/ctl.h"
+#include "control/ctl_int.h"
 #include "dcbxd.h"
-#include "doctor.h"
-#include "log.h"
-#include "metrics.h"
-#include "pfcwd_port.h"
-#include "port.h"
-#include "priv.h"
+#include "control/doctor.h"
+#include "sys/log.h"
+#include "metrics/metrics.h"
+#include "watchdog/pfcwd_port.h"
+#include "port/port.h"
+#include "sys/priv.h"
 #include "proto.h"
-#include "show.h"
+#include "control/show.h"
 
 /* Resolve args.dev; NULL with *err set when it names no port. */
 static struct port *

@@ -14,16 +14,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "lldp/agent.h"
 #include "dcbxd.h"
-#include "doctor.h"
-#include "engine.h"
-#include "event.h"
+#include "control/doctor.h"
+#include "backend/engine.h"
+#include "sys/event.h"
 #include "headroom.h"
-#include "ifspeed.h"
-#include "metrics.h"
-#include "port.h"
-#include "show.h"
+#include "sys/ifspeed.h"
+#include "metrics/metrics.h"
+#include "port/port.h"
+#include "control/show.h"
 
 /* A storm this recent (or still on) is a finding. */
 #define DOCTOR_STORM_RECENT_MS	(10 * 60 * 1000)

@@ -10,14 +10,14 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "agent.h"
+#include "lldp/agent.h"
 #include "dcbxd.h"
-#include "engine.h"
-#include "event.h"
-#include "pfcwd_port.h"
-#include "port.h"
+#include "backend/engine.h"
+#include "sys/event.h"
+#include "watchdog/pfcwd_port.h"
+#include "port/port.h"
 #include "proto.h"
-#include "show.h"
+#include "control/show.h"
 
 /* 802.1AB subtype names, as lldpcli and the LLDP-V2-MIB TCs call them. */
 static const char *const chassis_type_name[8] = {

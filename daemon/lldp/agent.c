@@ -31,10 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
-#include "conf.h"
-#include "event.h"
-#include "log.h"
+#include "lldp/agent.h"
+#include "conf/conf.h"
+#include "sys/event.h"
+#include "sys/log.h"
 
 #define AGENT_TAB_MIN	16
 

@@ -17,9 +17,9 @@
 #include <sys/socket.h>
 
 #include "lldp.h"
-#include "log.h"
-#include "sock.h"
-#include "sock_rep.h"
+#include "sys/log.h"
+#include "lldp/sock.h"
+#include "lldp/sock_rep.h"
 
 #ifndef PACKET_IGNORE_OUTGOING
 #define PACKET_IGNORE_OUTGOING	23	/* Linux 4.20 */

@@ -17,9 +17,9 @@
 #include <sys/syscall.h>
 
 #include "lldp.h"
-#include "log.h"
-#include "sock.h"
-#include "sock_rep.h"
+#include "sys/log.h"
+#include "lldp/sock.h"
+#include "lldp/sock_rep.h"
 
 _Static_assert(offsetof(struct sock_rep_shm, len) == 4, "shm");
 _Static_assert(offsetof(struct sock_rep_shm, passes) == 8, "shm");

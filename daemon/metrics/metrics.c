@@ -24,13 +24,13 @@
 
 #include <jansson.h>
 
-#include "agent.h"
+#include "lldp/agent.h"
 #include "dcbxd.h"
-#include "event.h"
-#include "log.h"
-#include "metrics.h"
-#include "notify.h"
-#include "port.h"
+#include "sys/event.h"
+#include "sys/log.h"
+#include "metrics/metrics.h"
+#include "sys/notify.h"
+#include "port/port.h"
 
 /* What one port's series are made of, gathered once per scrape. */
 struct mport {

@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf.h"
-#include "event.h"
-#include "mgmt.h"
+#include "conf/conf.h"
+#include "sys/event.h"
+#include "port/mgmt.h"
 
 #define MGMT_RETRY_MS	1000	/* after a failed dump */
 

@@ -21,17 +21,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
+#include "lldp/agent.h"
 #include "dcbxd.h"
-#include "engine.h"
-#include "event.h"
-#include "link.h"
-#include "log.h"
-#include "memtrim.h"
-#include "mgmt.h"
-#include "port.h"
-#include "port_int.h"
-#include "sock.h"
+#include "backend/engine.h"
+#include "sys/event.h"
+#include "sys/link.h"
+#include "sys/log.h"
+#include "sys/memtrim.h"
+#include "port/mgmt.h"
+#include "port/port.h"
+#include "port/port_int.h"
+#include "lldp/sock.h"
 
 #define PORT_HASH	256
 

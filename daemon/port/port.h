@@ -11,13 +11,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "backend.h"
-#include "conf.h"
+#include "backend/backend.h"
+#include "conf/conf.h"
 #include "dcbx.h"
-#include "agent.h"
+#include "lldp/agent.h"
 #include "lldp.h"
-#include "rx_policy.h"
-#include "sock.h"
+#include "port/rx_policy.h"
+#include "lldp/sock.h"
 
 struct agent;
 struct dcbxd;

@@ -22,10 +22,10 @@
 #include <string.h>
 
 #include "dcbxd.h"
-#include "event.h"
-#include "log.h"
-#include "port.h"
-#include "dcbnl.h"
+#include "sys/event.h"
+#include "sys/log.h"
+#include "port/port.h"
+#include "backend/dcbnl.h"
 
 static void	port_be_retry_fire(void *);
 static void	port_be_stats_fire(void *);

@@ -11,16 +11,16 @@
 #include <errno.h>
 #include <string.h>
 
-#include "agent.h"
+#include "lldp/agent.h"
 #include "dcbxd.h"
-#include "event.h"
+#include "sys/event.h"
 #include "headroom.h"
-#include "ifspeed.h"
-#include "log.h"
-#include "mgmt.h"
-#include "port.h"
-#include "port_int.h"
-#include "sock.h"
+#include "sys/ifspeed.h"
+#include "sys/log.h"
+#include "port/mgmt.h"
+#include "port/port.h"
+#include "port/port_int.h"
+#include "lldp/sock.h"
 
 static void
 port_note_nbr(struct port *p, enum note_type t, struct agent *a,

@@ -8,9 +8,9 @@
 
 #include <stdbool.h>
 
-#include "agent.h"
-#include "notify.h"
-#include "port.h"
+#include "lldp/agent.h"
+#include "sys/notify.h"
+#include "port/port.h"
 
 /* port.c: the table and the lifecycle. */
 /* Tell the subscribers (notify.h). */

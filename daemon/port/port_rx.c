@@ -12,15 +12,15 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "agent.h"
+#include "lldp/agent.h"
 #include "dcbxd.h"
-#include "event.h"
-#include "log.h"
-#include "port.h"
-#include "port_int.h"
-#include "rx_policy.h"
-#include "sock.h"
-#include "sock_rep.h"
+#include "sys/event.h"
+#include "sys/log.h"
+#include "port/port.h"
+#include "port/port_int.h"
+#include "port/rx_policy.h"
+#include "lldp/sock.h"
+#include "lldp/sock_rep.h"
 
 /*
  * The decisions (rx_policy.h): receive moderation, at most RX_BURST frames

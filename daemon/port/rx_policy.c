@@ -5,7 +5,7 @@
  */
 #include "config.h"
 
-#include "rx_policy.h"
+#include "port/rx_policy.h"
 
 bool
 rx_pol_count(struct rx_policy *rp, uint64_t now, unsigned int got)

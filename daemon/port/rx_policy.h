@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sock.h"
+#include "lldp/sock.h"
 
 /*
  * Receive moderation (rx_pol_drained()): at most RX_BURST frames per

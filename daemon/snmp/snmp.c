@@ -27,14 +27,14 @@
 #include <net-snmp/agent/agent_callbacks.h>
 #include <net-snmp/library/large_fd_set.h>
 
-#include "conf.h"
+#include "conf/conf.h"
 #include "dcbx.h"
 #include "dcbxd.h"
-#include "event.h"
-#include "log.h"
-#include "port.h"
-#include "snmp.h"
-#include "snmp_int.h"
+#include "sys/event.h"
+#include "sys/log.h"
+#include "port/port.h"
+#include "snmp/snmp.h"
+#include "snmp/snmp_int.h"
 
 #define SNMP_APP		"dcbxd"
 #define SNMP_PING_S		3	/* AgentX ping / reconnect period */

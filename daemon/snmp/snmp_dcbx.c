@@ -20,12 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
+#include "lldp/agent.h"
 #include "dcbx.h"
 #include "dcbxd.h"
 #include "ieee.h"
-#include "port.h"
-#include "snmp_int.h"
+#include "port/port.h"
+#include "snmp/snmp_int.h"
 
 #define TV(b)	((b) ? 1 : 2)		/* TruthValue: true(1), false(2) */
 

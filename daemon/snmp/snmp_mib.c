@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
+#include "lldp/agent.h"
 #include "dcbxd.h"
-#include "port.h"
-#include "snmp_int.h"
+#include "port/port.h"
+#include "snmp/snmp_int.h"
 
 const struct snmp_root snmp_roots[SNMP_TREE__MAX] = {
 	[SNMP_TREE_LLDP] = { "lldpMIB", { 1, 0, 8802, 1, 1, 2 }, 6 },

@@ -21,12 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
+#include "lldp/agent.h"
 #include "dcbx.h"
-#include "event.h"
-#include "log.h"
-#include "port.h"
-#include "snmp_int.h"
+#include "sys/event.h"
+#include "sys/log.h"
+#include "port/port.h"
+#include "snmp/snmp_int.h"
 
 enum cond {
 	C_MISMATCH = 0,			/* + feature, 3 of them */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "snmp_int.h"
+#include "snmp/snmp_int.h"
 
 void
 snmp_oid_set(struct snmp_oid *o, const uint32_t *n, size_t len)

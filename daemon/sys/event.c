@@ -24,8 +24,8 @@
 #include <event2/keyvalq_struct.h>
 #include <event2/listener.h>
 
-#include "event.h"
-#include "log.h"
+#include "sys/event.h"
+#include "sys/log.h"
 
 struct ev_timer {
 	struct event	*ev;

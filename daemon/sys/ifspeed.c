@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ifspeed.h"
+#include "sys/ifspeed.h"
 
 uint64_t
 ifspeed_bps(const char *ifname)

@@ -27,10 +27,10 @@
 #include <netlink/route/rtnl.h>
 #include <netlink/socket.h>
 
-#include "event.h"
-#include "link.h"
-#include "log.h"
-#include "memtrim.h"
+#include "sys/event.h"
+#include "sys/link.h"
+#include "sys/log.h"
+#include "sys/memtrim.h"
 
 #define LINK_NL_RCVBUF	(4 * 1024 * 1024)
 #define LINK_DUMP_TRIES	5

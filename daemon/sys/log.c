@@ -18,7 +18,7 @@
 
 #include <sys/stat.h>
 
-#include "log.h"
+#include "sys/log.h"
 
 const char *const log_sub_name[LOG_SUB__MAX] = {
 	[LOG_SUB_MAIN] = "main",

@@ -11,9 +11,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "event.h"
-#include "log.h"
-#include "memtrim.h"
+#include "sys/event.h"
+#include "sys/log.h"
+#include "sys/memtrim.h"
 
 static struct {
 	struct ev_timer		*timer;

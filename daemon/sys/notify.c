@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "notify.h"
+#include "sys/notify.h"
 
 const char *const note_name[NOTE__MAX] = {
 	[NOTE_NBR_ADDED] = "neighbor-added",

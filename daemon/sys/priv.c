@@ -41,9 +41,9 @@
 #endif
 
 #include "dcb.h"
-#include "event.h"
-#include "log.h"
-#include "priv.h"
+#include "sys/event.h"
+#include "sys/log.h"
+#include "sys/priv.h"
 
 /* The capabilities we keep: bits of the first 32-bit capability word. */
 #define PRIV_CAPS	((1u << CAP_NET_RAW) | (1u << CAP_NET_ADMIN))

@@ -15,12 +15,12 @@
 #include <time.h>
 
 #include "dcbxd.h"
-#include "engine.h"
-#include "event.h"
-#include "log.h"
+#include "backend/engine.h"
+#include "sys/event.h"
+#include "sys/log.h"
 #include "pfcwd.h"
-#include "pfcwd_port.h"
-#include "port.h"
+#include "watchdog/pfcwd_port.h"
+#include "port/port.h"
 
 #define NPRIO	DCB_NPRIO
 

@@ -27,8 +27,8 @@
 
 #include <jansson.h>
 
-#include "engine.h"
-#include "log.h"
+#include "backend/engine.h"
+#include "sys/log.h"
 
 static uint64_t
 parse_num(const char *s, uint64_t k)

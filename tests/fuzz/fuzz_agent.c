@@ -22,11 +22,11 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "agent.h"
-#include "conf.h"
-#include "event.h"
+#include "lldp/agent.h"
+#include "conf/conf.h"
+#include "sys/event.h"
 #include "fake_event.h"
-#include "log.h"
+#include "sys/log.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "conf.h"
-#include "conf_int.h"
-#include "log.h"
+#include "conf/conf.h"
+#include "conf/conf_int.h"
+#include "sys/log.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

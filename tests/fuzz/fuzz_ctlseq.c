@@ -38,10 +38,10 @@
 
 #include <jansson.h>
 
-#include "ctl.h"
+#include "control/ctl.h"
 #include "dcbxd.h"
-#include "event.h"
-#include "log.h"
+#include "sys/event.h"
+#include "sys/log.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 const char *__asan_default_options(void);

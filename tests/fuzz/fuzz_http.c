@@ -28,8 +28,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "event.h"
-#include "log.h"
+#include "sys/event.h"
+#include "sys/log.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -24,10 +24,10 @@
 
 #include <sys/stat.h>
 
-#include "conf.h"
-#include "conf_int.h"
+#include "conf/conf.h"
+#include "conf/conf_int.h"
 #include "dcb.h"
-#include "log.h"
+#include "sys/log.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

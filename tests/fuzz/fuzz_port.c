@@ -33,14 +33,14 @@
 #include <netpacket/packet.h>
 #include <sys/socket.h>
 
-#include "conf.h"
-#include "conf_int.h"
+#include "conf/conf.h"
+#include "conf/conf_int.h"
 #include "dcbx.h"
 #include "dcbxd.h"
-#include "event.h"
-#include "link.h"
-#include "log.h"
-#include "port.h"
+#include "sys/event.h"
+#include "sys/link.h"
+#include "sys/log.h"
+#include "port/port.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -16,8 +16,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "dcbnl_msg.h"
-#include "log.h"
+#include "backend/dcbnl_msg.h"
+#include "sys/log.h"
 
 static const char *const kinds[] = { "readonly", "dcbnl", "engine" };
 

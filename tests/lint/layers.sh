@@ -1,40 +1,43 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
-# layers.sh -- the daemon's layers (doc/DESIGN.md) hold: each file of
-# daemon/ includes only daemon headers of its own layer or below, and the
-# there is no global daemon context: main() owns it and passes it down
-# (struct dcbxd *), so no file declares one at file scope.  Files
-# are found by name, wherever they sit under daemon/, so the check holds
-# before and after the split into folders.  A file in no layer yet is
-# named in a diagnostic, not judged.
+# layers.sh -- the daemon's layers (doc/DESIGN.md) hold.  A file's layer
+# is its folder: daemon/<layer>/..., with daemon/main.c the top and
+# daemon/dcbxd.h the context; a file anywhere else under daemon/ is in
+# no layer and fails.  Two views of the same rule:
+#  - includes: a file names only daemon headers of its own layer or one
+#    it may use (includes are folder-qualified: "port/port.h");
+#  - symbols: each built object's undefined symbols are defined only in
+#    objects of its own layer or one it may use (a call needs no
+#    include to link, so the includes alone prove nothing).
+# And there is no global daemon context: main() owns it and passes it
+# down (struct dcbxd *), so no file declares one at file scope.
 . "$top_srcdir/tests/lib/tap.sh"
 D=$top_srcdir/daemon
+B=${top_builddir:-.}/daemon
 [ -d "$D" ] || skip_all "no daemon/ under $top_srcdir"
 
-# layer NAME: the layer of a file's base name (no extension), or "".
+LAYERS="sys conf lldp backend port control metrics snmp watchdog"
+
+# layer PATH: the layer of a file under daemon/ (its path from daemon/),
+# or "" when it is in none.
 layer() {
 	case $1 in
-	event|log|priv|link|ifspeed|notify|memtrim) echo sys ;;
-	conf|conf_field|conf_int|conf_account|conf_match|conf_persist)
-		echo conf ;;
-	dcbxd) echo context ;;
-	agent|sock) echo lldp ;;
-	backend|dcbnl|dcbnl_int|dcbnl_cee|dcbnl_mon|dcbnl_msg|dcbnl_msg_int|\
-	dcbnl_msg_cee|dcbnl_watch|engine|engine_dp|engine_int|engine_wd|\
-	engine_tc|engine_bpf)
-		echo backend ;;
-	port|port_be|port_int|port_rx|rx_policy|port_dcbx|mgmt) echo port ;;
-	ctl|ctl_int|ctl_req|show|doctor) echo control ;;
-	metrics) echo metrics ;;
-	snmp|snmp_int|snmp_view|snmp_mib|snmp_dcbx|snmp_trap) echo snmp ;;
-	pfcwd_port) echo watchdog ;;
-	main) echo main ;;
-	*) echo "" ;;
+	main.c) echo main; return ;;
+	dcbxd.h) echo context; return ;;
+	*/*/*) echo ""; return ;;	# deeper than a layer's folder
+	*/*) ;;
+	*) echo ""; return ;;
 	esac
+	_l=${1%%/*}
+	for _k in $LAYERS; do
+		[ "$_k" = "$_l" ] && { echo "$_l"; return; }
+	done
+	echo ""
 }
-# may FROM TO HEADER: may a file of layer FROM include HEADER.h, of
-# layer TO?  Every branch returns: a case that falls through to the
-# final "return 1" refuses whatever its own test said.
+# may FROM TO NAME: may a file of layer FROM use NAME (a header or an
+# object's base name, no extension) of layer TO?  Every branch returns:
+# a case that falls through to the final "return 1" refuses whatever its
+# own test said.
 may() {
 	[ "$1" = "$2" ] && return 0
 	case $1 in
@@ -55,7 +58,7 @@ may() {
 	return 1
 }
 
-plan 3
+plan 6
 # The table itself, one line of doc/DESIGN.md each (a may() that refuses
 # or allows everything fails here, whatever daemon/ includes today).
 tbl=""
@@ -71,30 +74,92 @@ done
 [ -z "$tbl" ] || diag "may() disagrees with doc/DESIGN.md:$tbl"
 check "may() follows the table of doc/DESIGN.md" [ -z "$tbl" ]
 
-files=$(find "$D" -name '*.[ch]' | sort)
+# The folder decides, whatever the file is called: a new port/port_tx.c
+# is port/ and may not use snmp/ or control/; a file in a new folder or
+# at daemon/'s top is in no layer.
+lt=""
+[ "$(layer port/port_tx.c)" = port ] || lt="$lt port/port_tx.c"
+[ "$(layer lldp/sock_rep.h)" = lldp ] || lt="$lt lldp/sock_rep.h"
+[ -z "$(layer newdir/x.c)" ] || lt="$lt newdir/x.c"
+[ -z "$(layer helper.c)" ] || lt="$lt helper.c"
+[ -z "$(layer port/sub/x.c)" ] || lt="$lt port/sub/x.c"
+may port snmp snmp && lt="$lt port->snmp"
+may port control ctl && lt="$lt port->ctl"
+[ -z "$lt" ] || diag "layer() or may() wrong for:$lt"
+check "the layer is the folder (port/port_tx.c may use neither snmp nor ctl)" \
+    [ -z "$lt" ]
+
+files=$(cd "$D" && find . -name '*.[ch]' | sed 's|^\./||' | LC_ALL=C sort)
+none=""
+for f in $files; do
+	[ -n "$(layer "$f")" ] || none="$none $f"
+done
+[ -z "$none" ] || diag "in no layer (a folder of doc/DESIGN.md):$none"
+check "every daemon file is in a layer's folder" [ -z "$none" ]
+
+# Includes: "folder/name.h" of another layer, or a bare "name.h" that
+# is a daemon header (folder-qualified includes only: a bare name would
+# be found through the file's own folder or shadow a system header).
 bad=""
 for f in $files; do
-	b=$(basename "$f"); from=$(layer "${b%.*}")
-	if [ -z "$from" ]; then
-		diag "$b: in no layer yet (doc/DESIGN.md)"
-		continue
-	fi
-	for h in $(sed -n 's/^#include "\([a-z_]*\)\.h".*/\1/p' "$f"); do
-		to=$(layer "$h")
-		[ -n "$to" ] || continue	# lib/, ctl/, config.h
-		may "$from" "$to" "$h" || bad="$bad $b($from)->$h.h($to)"
+	from=$(layer "$f")
+	[ -n "$from" ] || continue
+	for h in $(sed -n 's/^#include "\([a-z_/]*\)\.h".*/\1/p' "$D/$f"); do
+		case $h in
+		dcbxd) to=context ;;
+		*/*) [ -f "$D/$h.h" ] || continue	# lib/ or ctl/ path
+			to=$(layer "$h.h") ;;
+		*) if [ -n "$(cd "$D" && ls ./*/"$h.h" 2>/dev/null)" ]; then
+				bad="$bad $f->$h.h(not folder-qualified)"
+			fi
+			continue ;;
+		esac
+		may "$from" "$to" "${h##*/}" || bad="$bad $f($from)->$h.h($to)"
 	done
 done
-[ -z "$bad" ] || diag "upward includes:$bad"
-check "no daemon file includes a header of a layer above it" [ -z "$bad" ]
+[ -z "$bad" ] || diag "includes against the layers:$bad"
+check "no daemon file includes a header of a layer it may not use" [ -z "$bad" ]
+
+# Symbols: every object of libdcbxd and main's, its undefined symbols
+# against where they are defined.
+objs=$(cd "$B" 2>/dev/null && find . -name 'libdcbxd_la-*.o' -o -name \
+    'dcbxd-main.o' | sed 's|^\./||' | LC_ALL=C sort)
+if [ -z "$objs" ] || ! command -v nm >/dev/null 2>&1; then
+	skip "no built objects under $B (or no nm)" \
+	    "every symbol an object uses is of a layer it may use"
+else
+	defs=$(mktemp)
+	for o in $objs; do
+		src=${o%.o}; src=$(dirname "$o")/$(basename "$src" | \
+		    sed 's/^libdcbxd_la-//; s/^dcbxd-//').c
+		nm --defined-only -g "$B/$o" 2>/dev/null |
+		    awk -v f="$src" 'NF == 3 { print $3, f }'
+	done >"$defs"
+	sbad=""
+	for o in $objs; do
+		src=$(dirname "$o")/$(basename "${o%.o}" | \
+		    sed 's/^libdcbxd_la-//; s/^dcbxd-//').c
+		src=${src#./}
+		from=$(layer "$src")
+		for s in $(nm -u "$B/$o" 2>/dev/null | awk '{ print $2 }'); do
+			to_src=$(awk -v s="$s" '$1 == s { print $2; exit }' "$defs")
+			[ -n "$to_src" ] || continue	# lib/, libc, libraries
+			to=$(layer "$to_src")
+			n=$(basename "$to_src" .c)
+			may "$from" "$to" "$n" || sbad="$sbad $src($from)->$s@$to_src"
+		done
+	done
+	rm -f "$defs"
+	[ -z "$sbad" ] || diag "symbols against the layers:$sbad"
+	check "every symbol an object uses is of a layer it may use" [ -z "$sbad" ]
+fi
 
 glob=""
 for f in $files; do
-	b=$(basename "$f")
 	# A file-scope object of the context type (not a pointer), or an
 	# extern declaration of one: a global daemon context.
 	grep -qE '^(extern[[:space:]]+|static[[:space:]]+)?struct[[:space:]]+dcbxd[[:space:]]+[a-z_]+;' \
-	    "$f" && glob="$glob $b"
+	    "$D/$f" && glob="$glob $f"
 done
 [ -z "$glob" ] || diag "a global daemon context in:$glob"
 check "no global daemon context: main() passes it down" [ -z "$glob" ]

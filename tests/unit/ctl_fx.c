@@ -25,12 +25,12 @@
 
 #include <cmocka.h>
 
-#include "ctl.h"
+#include "control/ctl.h"
 #include "ctl_fx.h"
-#include "ctl_int.h"
-#include "event.h"
-#include "log.h"
-#include "notify.h"
+#include "control/ctl_int.h"
+#include "sys/event.h"
+#include "sys/log.h"
+#include "sys/notify.h"
 #include "unit.h"
 
 struct dcbxd ctx;	/* the daemon's context (main.c's, here) */

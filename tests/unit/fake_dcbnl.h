@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dcbnl.h"
+#include "backend/dcbnl.h"
 
 #define dcb_app kdcb_app
 #include <linux/dcbnl.h>

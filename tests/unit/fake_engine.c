@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "engine.h"
+#include "backend/engine.h"
 
 const char *const engine_ev_name[] = { "stall", "recover", "headroom",
 	"io-error" };

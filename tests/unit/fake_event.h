@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "event.h"
+#include "sys/event.h"
 
 /* Move the clock to now + ms, firing due timers in deadline order. */
 void		fake_ev_advance(uint64_t ms);

@@ -17,9 +17,9 @@
 
 #include <cmocka.h>
 
-#include "agent.h"
-#include "conf.h"
-#include "event.h"
+#include "lldp/agent.h"
+#include "conf/conf.h"
+#include "sys/event.h"
 #include "fake_event.h"
 #include "unit.h"
 

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "conf.h"
+#include "conf/conf.h"
 #include "lldp.h"
 #include "unit.h"
 

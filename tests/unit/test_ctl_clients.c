@@ -27,11 +27,11 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "ctl.h"
+#include "control/ctl.h"
 #include "ctl_fx.h"
-#include "ctl_int.h"
-#include "event.h"
-#include "notify.h"
+#include "control/ctl_int.h"
+#include "sys/event.h"
+#include "sys/notify.h"
 
 /* ---------------------------------------------------------- max clients */
 

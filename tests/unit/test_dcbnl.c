@@ -16,9 +16,9 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
-#include "dcbnl_int.h"
+#include "backend/dcbnl_int.h"
 #include "fake_dcbnl.h"
-#include "log.h"
+#include "sys/log.h"
 #include "unit.h"
 
 static struct fake F;

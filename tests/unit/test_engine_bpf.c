@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "dcb.h"
-#include "engine_bpf.h"
+#include "backend/engine_bpf.h"
 #include "esched.h"
 #include "unit.h"
 

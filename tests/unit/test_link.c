@@ -26,8 +26,8 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
-#include "link.h"
-#include "mgmt.h"
+#include "sys/link.h"
+#include "port/mgmt.h"
 #include "unit.h"
 
 /* An RTM_NEWLINK as the kernel builds it; what = attributes to include. */

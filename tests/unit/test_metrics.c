@@ -17,9 +17,9 @@
 #include <cmocka.h>
 
 #include "dcbxd.h"
-#include "metrics.h"
-#include "notify.h"
-#include "port.h"
+#include "metrics/metrics.h"
+#include "sys/notify.h"
+#include "port/port.h"
 #include "unit.h"
 
 static struct dcbxd ctx;

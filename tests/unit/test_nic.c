@@ -20,7 +20,7 @@
 #include <jansson.h>
 #include <linux/rtnetlink.h>
 
-#include "dcbnl_int.h"
+#include "backend/dcbnl_int.h"
 #include "fake_dcbnl.h"
 #include "nic/nic.h"
 #include "unit.h"

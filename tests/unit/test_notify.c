@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "notify.h"
+#include "sys/notify.h"
 #include "unit.h"
 
 /* What the subscribers heard, in order: "<subscriber id>:<note type>". */

@@ -22,16 +22,16 @@
 #include <jansson.h>
 #include <linux/rtnetlink.h>
 
-#include "ctl.h"
+#include "control/ctl.h"
 #include "dcbxd.h"
-#include "engine.h"
-#include "event.h"
+#include "backend/engine.h"
+#include "sys/event.h"
 #include "fake_dcbnl.h"
 #include "fake_event.h"
-#include "pfcwd_port.h"
-#include "port.h"
-#include "show.h"
-#include "snmp.h"
+#include "watchdog/pfcwd_port.h"
+#include "port/port.h"
+#include "control/show.h"
+#include "snmp/snmp.h"
 #include "unit.h"
 
 static struct dcbxd ctx;

@@ -20,12 +20,12 @@
 #include <linux/rtnetlink.h>
 
 #include "dcbxd.h"
-#include "engine.h"
-#include "event.h"
+#include "backend/engine.h"
+#include "sys/event.h"
 #include "fake_event.h"
 #include "fake_dcbnl.h"
 #include "nic/nic.h"
-#include "port.h"
+#include "port/port.h"
 #include "unit.h"
 
 /* The daemon the ports belong to: its event bus and config. */

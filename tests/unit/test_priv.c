@@ -42,11 +42,11 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 
-#include "conf.h"
+#include "conf/conf.h"
 #include "dcb.h"
-#include "event.h"
-#include "log.h"
-#include "priv.h"
+#include "sys/event.h"
+#include "sys/log.h"
+#include "sys/priv.h"
 #include "unit.h"
 
 /* Run fn in a child after priv_drop(nobody); its exit code, or -1. */

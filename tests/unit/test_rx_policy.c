@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "rx_policy.h"
+#include "port/rx_policy.h"
 #include "unit.h"
 
 /* A port that has been receiving nothing since well before T0. */

@@ -19,11 +19,11 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "conf.h"
+#include "conf/conf.h"
 #include "dcbxd.h"
-#include "event.h"
-#include "port.h"
-#include "show.h"
+#include "sys/event.h"
+#include "port/port.h"
+#include "control/show.h"
 #include "unit.h"
 
 struct dcbxd		dx;

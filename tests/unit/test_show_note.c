@@ -19,14 +19,14 @@
 
 #include <cmocka.h>
 
-#include "agent.h"
+#include "lldp/agent.h"
 #include "dcbxd.h"
-#include "engine.h"
-#include "notify.h"
+#include "backend/engine.h"
+#include "sys/notify.h"
 #include "pdu_fx.h"
-#include "port.h"
+#include "port/port.h"
 #include "proto.h"
-#include "show.h"
+#include "control/show.h"
 #include "unit.h"
 
 static const struct backend_ops named_ops = { .name = "dcbnl" };

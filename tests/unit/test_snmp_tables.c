@@ -21,10 +21,10 @@
 
 #include <cmocka.h>
 
-#include "agent.h"
+#include "lldp/agent.h"
 #include "dcbxd.h"
-#include "port.h"
-#include "snmp_int.h"
+#include "port/port.h"
+#include "snmp/snmp_int.h"
 #include "unit.h"
 
 static struct dcbxd		ctx;

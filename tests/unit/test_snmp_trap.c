@@ -18,11 +18,11 @@
 
 #include <cmocka.h>
 
-#include "agent.h"
-#include "event.h"
+#include "lldp/agent.h"
+#include "sys/event.h"
 #include "fake_event.h"
-#include "port.h"
-#include "snmp_int.h"
+#include "port/port.h"
+#include "snmp/snmp_int.h"
 #include "unit.h"
 
 struct agent_rem_stats agent_rem;

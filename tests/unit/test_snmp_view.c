@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "snmp_int.h"
+#include "snmp/snmp_int.h"
 #include "unit.h"
 
 static void
